@@ -1,0 +1,58 @@
+/// A point in image pixel coordinates.
+public struct Point: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
+/// An axis-aligned rectangle in image pixel coordinates (origin top-left).
+public struct Frame: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public var area: Double { max(0, width) * max(0, height) }
+}
+
+/// A category given to an object or an image.
+public struct Label: Sendable, Equatable {
+    /// The label text from the model's label map (empty when the model has none).
+    public var text: String
+    /// The class index in the model's output.
+    public var index: Int
+    /// The score, 0…1 for probabilities (dequantized logits for models that output logits).
+    public var confidence: Float
+    /// The display name in the requested locale, when the model has a display-name file.
+    public var displayName: String?
+    public init(text: String, index: Int, confidence: Float, displayName: String? = nil) {
+        self.text = text; self.index = index; self.confidence = confidence; self.displayName = displayName
+    }
+}
+
+/// One detected object, in upright-image pixel coordinates.
+///
+/// ```swift
+/// for object in try detector.detect(image: image) {
+///     print(object.frame, object.labels.first?.text ?? "?", object.trackingID as Any)
+/// }
+/// ```
+public struct DetectedObject: Sendable, Equatable {
+    /// The box in upright-image pixels.
+    public var frame: Frame
+    /// The tracking ID (stream modes only; nil in image mode).
+    public var trackingID: Int?
+    /// Labels, highest confidence first.
+    public var labels: [Label]
+    /// Keypoints in upright-image pixels (e.g. eyes, nose for faces).
+    public var keypoints: [Point]
+    public init(frame: Frame, trackingID: Int? = nil, labels: [Label], keypoints: [Point] = []) {
+        self.frame = frame; self.trackingID = trackingID; self.labels = labels; self.keypoints = keypoints
+    }
+    /// The top label's confidence (0 when there is no label).
+    public var score: Float { labels.first?.confidence ?? 0 }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Where a task's model comes from.
+///
+/// ```swift
+/// let a = ModelSource.embedded("face")                 // shipped in Models/
+/// let b = ModelSource.file("/path/to/detector.tflite")
+/// ```
+public enum ModelSource: Sendable, Equatable {
+    /// A `.tflite` file on disk.
+    case file(String)
+    /// A `.tflite` model already in memory.
+    case data(Data)
+    /// A model shipped in the package's `Models/` folder, by name (see `ModelCatalog`).
+    case embedded(String)
+
+    /// A short name for messages and output (`face`, the file path, or `<data>`).
+    public var displayName: String {
+        switch self {
+        case let .file(path): return path
+        case .data: return "<data>"
+        case let .embedded(name): return name
+        }
+    }
+}
+
+/// The models shipped in `Models/` and how to find them.
+///
+/// The folder is looked up relative to the package, never the current directory: first
+/// `$OBJDETECT_MODELS`, then `Models/` beside the executable and its parents (an installed
+/// copy), then the package root this library was built from.
+public enum ModelCatalog {
+    /// Embedded model names and their files, default first.
+    public static let models: [(name: String, file: String)] = [
+        ("face", "face_detection_full_range.tflite"),
+        ("face-short", "face_detection_short_range.tflite"),
+        ("palm", "palm_detection_lite.tflite"),
+    ]
+
+    /// The default embedded detector.
+    public static let defaultModelName = "face"
+
+    public static var names: [String] { models.map(\.name) }
+
+    /// Candidate folders, in search order.
+    static func candidateFolders() -> [URL] {
+        var result: [URL] = []
+        if let env = ProcessInfo.processInfo.environment["OBJDETECT_MODELS"], !env.isEmpty {
+            result.append(URL(fileURLWithPath: env))
+        }
+        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<5 {
+            result.append(dir.appendingPathComponent("Models"))
+            dir = dir.deletingLastPathComponent()
+        }
+        // Sources/DetectorCore/Tasks/ModelSource.swift → package root.
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        result.append(packageRoot.appendingPathComponent("Models"))
+        return result
+    }
+
+    /// The path of an embedded model.
+    public static func path(for name: String) throws -> String {
+        guard let entry = models.first(where: { $0.name == name }) else {
+            throw TaskError.unknownEmbeddedModel(name: name, known: names)
+        }
+        let folders = candidateFolders()
+        for folder in folders {
+            let path = folder.appendingPathComponent(entry.file).path
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        throw TaskError.embeddedModelsMissing(searched: folders.map(\.path))
+    }
+
+    /// Whether `name` is an embedded model's name.
+    public static func isEmbedded(_ name: String) -> Bool { models.contains { $0.name == name } }
+}

@@ -1,0 +1,94 @@
+/// Options for `ObjectDetector`, with MediaPipe's and ML Kit's names, meanings and defaults.
+///
+/// ```swift
+/// var options = ObjectDetectorOptions(model: .file("ssd_mobilenet.tflite"))
+/// options.scoreThreshold = 0.3
+/// options.maxResults = 5
+/// options.categoryAllowlist = ["cat", "dog"]
+/// let detector = try ObjectDetector(options: options)
+/// ```
+public struct ObjectDetectorOptions: Sendable {
+    /// The detection model.
+    public var model: ModelSource
+    /// How frames are fed (image, video, live stream).
+    public var runningMode: RunningMode = .image
+    /// The most objects to return; nil or -1 = all; 0 is an error.
+    public var maxResults: Int? = nil
+    /// Objects below this score are dropped. nil: the model metadata's score threshold, else none.
+    public var scoreThreshold: Float? = nil
+    /// Only these category names are kept (a name maps to the first label with that name).
+    public var categoryAllowlist: [String] = []
+    /// These category names are dropped. Exclusive with `categoryAllowlist`.
+    public var categoryDenylist: [String] = []
+    /// Locale of display names taken from the model metadata.
+    public var displayNamesLocale: String = "en"
+    /// ML Kit's "detect multiple objects": false returns only the most prominent object.
+    public var shouldEnableMultipleObjects: Bool = true
+    /// ML Kit's "classify objects": classify each detected object with `classifierModel`.
+    public var shouldEnableClassification: Bool = false
+    /// The image classifier used when classification is enabled.
+    public var classifierModel: ModelSource? = nil
+    /// Labels kept per object when classifying (ML Kit default 10).
+    public var maxPerObjectLabelCount: Int = 10
+    /// Labels below this confidence are dropped when classifying. nil: the classifier's metadata threshold, else 0.
+    public var classificationConfidenceThreshold: Float? = nil
+    /// The decoder family; nil: detected from the model.
+    public var decoder: DetectorFamilyChoice? = nil
+    /// The IoU above which same-class YOLO candidates are suppressed.
+    public var yoloIoUThreshold: Float = 0.45
+
+    public init(model: ModelSource = .embedded(ModelCatalog.defaultModelName)) {
+        self.model = model
+    }
+
+    /// ML Kit's object detector defaults: stream mode off, one prominent object, no classification.
+    /// With `multipleObjects` on, up to 5 objects are returned, as in ML Kit.
+    public static func mlKit(model: ModelSource, mode: RunningMode.MLKitDetectorMode = .singleImage,
+                             multipleObjects: Bool = false, classifyObjects: Bool = false,
+                             classifierModel: ModelSource? = nil) -> ObjectDetectorOptions {
+        var o = ObjectDetectorOptions(model: model)
+        o.runningMode = RunningMode(mode)
+        o.shouldEnableMultipleObjects = multipleObjects
+        o.maxResults = multipleObjects ? 5 : 1
+        o.shouldEnableClassification = classifyObjects
+        o.classifierModel = classifierModel
+        return o
+    }
+
+    /// Checks the options on their own (what can be checked before the model is read).
+    public func validate() throws {
+        if !categoryAllowlist.isEmpty && !categoryDenylist.isEmpty {
+            throw TaskError.conflictingOptions("`category_allowlist` and `category_denylist` are mutually exclusive options.")
+        }
+        if let m = maxResults, m == 0 || m < -1 {
+            throw TaskError.invalidOption(name: "max_results", reason: "value must be != 0 (or -1 for all)")
+        }
+        if let t = scoreThreshold, !t.isFinite {
+            throw TaskError.invalidOption(name: "score_threshold", reason: "value must be a finite number")
+        }
+        if shouldEnableClassification && classifierModel == nil {
+            throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
+        }
+        if maxPerObjectLabelCount < 1 {
+            throw TaskError.invalidOption(name: "max_per_object_label_count", reason: "value must be at least 1")
+        }
+        if let t = classificationConfidenceThreshold, !t.isFinite {
+            throw TaskError.invalidOption(name: "classification_confidence_threshold", reason: "value must be a finite number")
+        }
+        if !(yoloIoUThreshold > 0 && yoloIoUThreshold <= 1) {
+            throw TaskError.invalidOption(name: "iou_threshold", reason: "value must be in (0, 1]")
+        }
+    }
+}
+
+/// The decoder families a detector can use.
+public enum DetectorFamilyChoice: String, Sendable, CaseIterable {
+    /// A model ending in `TFLite_Detection_PostProcess` (boxes, classes, scores, count).
+    case ssd
+    /// MediaPipe-style raw anchors (box/keypoint regressors + scores), decoded with SSD anchors.
+    case anchors
+    /// YOLOv5 `[1, N, 5 + C]`.
+    case yolov5
+    /// YOLOv8 `[1, 4 + C, N]`.
+    case yolov8
+}

@@ -1,0 +1,40 @@
+/// Why a task (detector, labeler) could not be created or could not process an input.
+public enum TaskError: Error, Equatable, CustomStringConvertible {
+    /// Two options that exclude each other were both set.
+    case conflictingOptions(String)
+    /// An option has a value outside its range.
+    case invalidOption(name: String, reason: String)
+    /// An option that another option needs is missing.
+    case missingOption(name: String, neededBy: String)
+    /// No embedded model has this name.
+    case unknownEmbeddedModel(name: String, known: [String])
+    /// The embedded models folder could not be found.
+    case embeddedModelsMissing(searched: [String])
+    /// The model could not be used by this task.
+    case unsupportedModel(String)
+    /// The call does not fit the detector's running mode.
+    case wrongRunningMode(expected: String, actual: String)
+    /// Video and live-stream timestamps must increase strictly.
+    case nonIncreasingTimestamp(previous: Int, current: Int)
+
+    public var description: String {
+        switch self {
+        case let .conflictingOptions(message):
+            return message
+        case let .invalidOption(name, reason):
+            return "Invalid `\(name)` option: \(reason)."
+        case let .missingOption(name, neededBy):
+            return "`\(neededBy)` requires the `\(name)` option to be set."
+        case let .unknownEmbeddedModel(name, known):
+            return "no embedded model is named '\(name)' (known: \(known.joined(separator: ", ")))"
+        case let .embeddedModelsMissing(searched):
+            return "the embedded models folder was not found (looked in \(searched.joined(separator: ", "))); set OBJDETECT_MODELS to the package's Models folder"
+        case let .unsupportedModel(message):
+            return message
+        case let .wrongRunningMode(expected, actual):
+            return "this call needs running mode \(expected), but the detector was created with \(actual)"
+        case let .nonIncreasingTimestamp(previous, current):
+            return "timestamp \(current) ms does not increase on the previous frame's \(previous) ms: timestamps must increase strictly"
+        }
+    }
+}

@@ -1,0 +1,438 @@
+import Foundation
+
+/// Describes one input or output tensor of a model.
+public struct TensorDescription: Sendable, Equatable {
+    /// Tensor index in the subgraph.
+    public let index: Int
+    public let name: String
+    public let type: TensorDataType
+    /// Current shape (after any resize and prepare).
+    public let shape: [Int]
+    /// Shape signature from the model (-1 = dynamic dimension).
+    public let shapeSignature: [Int]
+    public let quantization: GraphTensor.Quantization?
+    /// Size in bytes of the tensor's data.
+    public var byteCount: Int { Shape.count(shape) * (type.byteSize ?? 0) }
+}
+
+/// Runs subgraph 0 of a TFLite model with the project's own kernels.
+///
+/// Create it once per model and reuse it: `prepare` (run at creation and after a resize)
+/// resolves every shape, folds constant ops (e.g. float16 weights → float32) and plans one
+/// arena by tensor lifetime; `invoke()` then only computes, without allocating.
+///
+/// ```swift
+/// let interpreter = try Interpreter(contentsOfFile: "face_detection_short_range.tflite")
+/// try interpreter.copyInput(pixels, at: 0)            // [Float] of 1×128×128×3
+/// try interpreter.invoke()
+/// let scores: [Float] = try interpreter.outputFloats(at: 1)
+/// ```
+///
+/// Thread safety: an `Interpreter` is not thread-safe; use one per thread (they may share
+/// nothing mutable, so several interpreters of the same model can run in parallel).
+/// With `Options.threadCount` > 1 the heavy kernels split their work over threads internally.
+public final class Interpreter {
+    /// Interpreter settings.
+    public struct Options: Sendable {
+        /// Threads the heavy kernels may use (1 = single-threaded).
+        public var threadCount: Int
+        /// Kernels to use; `.standard` has every kernel of the project.
+        public var registry: KernelRegistry
+        /// Upper bound for the arena plus folded constants, in bytes.
+        public var maxMemoryBytes: Int
+
+        public init(threadCount: Int = 1, registry: KernelRegistry = .standard, maxMemoryBytes: Int = 4 << 30) {
+            self.threadCount = max(1, threadCount)
+            self.registry = registry
+            self.maxMemoryBytes = maxMemoryBytes
+        }
+    }
+
+    enum Storage {
+        case none
+        case model(offset: Int, count: Int)
+        case owned(AlignedBuffer)
+        case arena(offset: Int)
+    }
+
+    /// The graph being run.
+    public let graph: InterpreterGraph
+    public let options: Options
+
+    var shapes: [[Int]]
+    var types: [TensorDataType]
+    var storage: [Storage]
+    /// Tensor holds a constant or a value computed at prepare.
+    var isConstant: [Bool]
+    var registrations: [KernelRegistration]
+    var kernels: [(any PreparedKernel)?]
+    var foldedOps: [Bool]
+    var arena: AlignedBuffer?
+    var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    let dummy = AlignedBuffer(byteCount: 64)
+    var needsPrepare = true
+    /// Base of the model bytes while prepare or invoke runs.
+    var modelBase: UnsafeRawPointer?
+    /// Outputs set by the op being prepared.
+    var outputsSet: Set<Int> = []
+
+    /// Creates an interpreter for a graph, checks every op has a kernel and prepares it.
+    public init(graph: InterpreterGraph, options: Options = Options()) throws {
+        self.graph = graph
+        self.options = options
+        let n = graph.tensors.count
+        shapes = graph.tensors.map(\.shape)
+        types = graph.tensors.map(\.type)
+        storage = Array(repeating: .none, count: n)
+        isConstant = Array(repeating: false, count: n)
+        registrations = []
+        kernels = Array(repeating: nil, count: graph.operators.count)
+        foldedOps = Array(repeating: false, count: graph.operators.count)
+        pointerTable = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: max(n, 1))
+        pointerTable.initialize(repeating: dummy.pointer, count: max(n, 1))
+        try validateGraph()
+        try resolveKernels()
+        try prepare()
+    }
+
+    deinit { pointerTable.deallocate() }
+
+    // MARK: - Load-time checks
+
+    private func validateGraph() throws {
+        let n = graph.tensors.count
+        let modelCount = graph.modelBytes.data.count
+        for (i, t) in graph.tensors.enumerated() {
+            guard Shape.elementCount(t.shape) != nil else {
+                throw InterpreterError.tensorTooLarge(tensor: i, name: t.name, reason: "shape \(t.shape) is negative or has more than \(Shape.maxElementCount) elements")
+            }
+            guard let c = t.constant else { continue }
+            switch c {
+            case .model(let offset, let count):
+                let (end, o) = offset.addingReportingOverflow(count)
+                guard offset >= 0, count >= 0, !o, end <= modelCount else {
+                    throw InterpreterError.invalidModel("tensor \(i) ('\(t.name)') data (offset \(offset), \(count) bytes) lies outside the \(modelCount)-byte model")
+                }
+                storage[i] = .model(offset: offset, count: count)
+            case .owned(let bytes):
+                let b = AlignedBuffer(byteCount: bytes.count)
+                bytes.withUnsafeBytes { b.pointer.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(dummy.pointer), byteCount: bytes.count) }
+                storage[i] = .owned(b)
+            }
+            if t.sparsity == nil, let size = t.type.byteSize {
+                let needed = Shape.count(t.shape) * size
+                guard c.byteCount >= needed else {
+                    throw InterpreterError.invalidModel("constant tensor \(i) ('\(t.name)') has \(c.byteCount) bytes but its shape \(t.shape) of \(t.type) needs \(needed)")
+                }
+            }
+            isConstant[i] = true
+        }
+        for (k, op) in graph.operators.enumerated() {
+            for t in op.inputs where t < -1 || t >= n {
+                throw InterpreterError.tensorIndexOutOfRange(index: t, tensorCount: n, context: "the inputs of op \(k) (\(op.opName))")
+            }
+            for t in op.outputs where t < -1 || t >= n {
+                throw InterpreterError.tensorIndexOutOfRange(index: t, tensorCount: n, context: "the outputs of op \(k) (\(op.opName))")
+            }
+            for t in op.outputs where t >= 0 && isConstant[t] {
+                throw InterpreterError.invalidModel("op \(k) (\(op.opName)) writes to constant tensor \(t)")
+            }
+        }
+        for t in graph.inputs where t < 0 || t >= n {
+            throw InterpreterError.tensorIndexOutOfRange(index: t, tensorCount: n, context: "the subgraph inputs")
+        }
+        for t in graph.outputs where t < 0 || t >= n {
+            throw InterpreterError.tensorIndexOutOfRange(index: t, tensorCount: n, context: "the subgraph outputs")
+        }
+    }
+
+    /// The activation type of an op: the type of its first present input (else first output).
+    static func activationType(of op: GraphOperator, types: [TensorDataType]) -> TensorDataType? {
+        if let t = op.inputs.first(where: { $0 >= 0 }) { return types[t] }
+        if let t = op.outputs.first(where: { $0 >= 0 }) { return types[t] }
+        return nil
+    }
+
+    private func resolveKernels() throws {
+        registrations = try graph.operators.enumerated().map { k, op in
+            let activation = Interpreter.activationType(of: op, types: types)
+            guard let r = options.registry.registration(opName: op.opName, activationType: activation) else {
+                throw InterpreterError.unsupportedOperator(
+                    index: k, opName: op.opName,
+                    inputTypes: op.inputs.map { $0 >= 0 ? types[$0].name : "none" },
+                    outputTypes: op.outputs.map { $0 >= 0 ? types[$0].name : "none" })
+            }
+            return r
+        }
+    }
+
+    // MARK: - Prepare
+
+    func tensorInfo(_ i: Int) -> TensorInfo {
+        let t = graph.tensors[i]
+        return TensorInfo(index: i, name: t.name, type: types[i], shape: shapes[i],
+                          quantization: t.quantization, isConstant: isConstant[i])
+    }
+
+    func constantBytes(_ i: Int) -> UnsafeRawBufferPointer? {
+        guard isConstant[i] else { return nil }
+        switch storage[i] {
+        case .model(let offset, let count):
+            guard let base = modelBase else { return nil }
+            return UnsafeRawBufferPointer(start: base + offset, count: count)
+        case .owned(let b):
+            return UnsafeRawBufferPointer(start: b.pointer, count: b.byteCount)
+        case .none, .arena:
+            return nil
+        }
+    }
+
+    func setShape(_ tensor: Int, shape: [Int], type: TensorDataType?, by context: PrepareContext) throws {
+        if isConstant[tensor] { throw context.invalid("output tensor \(tensor) is a constant") }
+        shapes[tensor] = shape
+        if let type { types[tensor] = type }
+        outputsSet.insert(tensor)
+    }
+
+    private func byteCount(_ tensor: Int) throws -> Int {
+        guard let size = types[tensor].byteSize else {
+            throw InterpreterError.tensorTooLarge(tensor: tensor, name: graph.tensors[tensor].name, reason: "element type \(types[tensor]) has no fixed size")
+        }
+        guard let n = Shape.elementCount(shapes[tensor]) else {
+            throw InterpreterError.tensorTooLarge(tensor: tensor, name: graph.tensors[tensor].name, reason: "shape \(shapes[tensor]) is invalid")
+        }
+        let (b, o) = n.multipliedReportingOverflow(by: size)
+        guard !o, b <= options.maxMemoryBytes else {
+            throw InterpreterError.tensorTooLarge(tensor: tensor, name: graph.tensors[tensor].name, reason: "\(n) elements of \(types[tensor]) exceed the memory limit of \(options.maxMemoryBytes) bytes")
+        }
+        return b
+    }
+
+    /// Resolves shapes, folds constant ops and plans the arena. Called automatically at
+    /// creation and by the first `copyInput`/`invoke` after `resizeInput`.
+    public func prepare() throws {
+        let n = graph.tensors.count
+        let inputSet = Set(graph.inputs)
+        // Reset everything prepare derives.
+        for i in 0..<n where graph.tensors[i].constant == nil {
+            if !inputSet.contains(i) { shapes[i] = graph.tensors[i].shape }
+            types[i] = graph.tensors[i].type
+            storage[i] = .none
+            isConstant[i] = false
+        }
+        for k in kernels.indices { kernels[k] = nil; foldedOps[k] = false }
+        var ownedBytes = 0
+        try graph.modelBytes.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            modelBase = raw.baseAddress
+            defer { modelBase = nil }
+            for (k, op) in graph.operators.enumerated() {
+                let context = PrepareContext(operatorIndex: k, node: op, threadCount: options.threadCount, interpreter: self)
+                outputsSet = []
+                let kernel = try registrations[k].prepare(context)
+                for t in op.outputs where t >= 0 && !outputsSet.contains(t) {
+                    throw context.invalid("its kernel did not set the shape of output tensor \(t)")
+                }
+                kernels[k] = kernel
+                let present = op.inputs.filter { $0 >= 0 }
+                let foldable = kernel.dependsOnlyOnInputShapes || (!present.isEmpty && present.allSatisfy { isConstant[$0] })
+                guard foldable else { continue }
+                // Evaluate once now; outputs become prepare-time constants.
+                for t in present {
+                    pointerTable[t] = constantBytes(t).flatMap { UnsafeMutableRawPointer(mutating: $0.baseAddress) } ?? dummy.pointer
+                }
+                for t in op.outputs where t >= 0 {
+                    let bytes = try byteCount(t)
+                    let (sum, o) = ownedBytes.addingReportingOverflow(bytes)
+                    guard !o, sum <= options.maxMemoryBytes else {
+                        throw InterpreterError.tensorTooLarge(tensor: t, name: graph.tensors[t].name, reason: "constant folding exceeds the memory limit")
+                    }
+                    ownedBytes = sum
+                    let b = AlignedBuffer(byteCount: bytes)
+                    storage[t] = .owned(b)
+                    pointerTable[t] = b.pointer
+                }
+                try kernel.eval(EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount))
+                for t in op.outputs where t >= 0 { isConstant[t] = true }
+                foldedOps[k] = true
+            }
+        }
+        try planArena()
+        needsPrepare = false
+    }
+
+    private func planArena() throws {
+        let n = graph.tensors.count
+        let end = graph.operators.count
+        var first = [Int](repeating: Int.max, count: n)
+        var last = [Int](repeating: -1, count: n)
+        for t in graph.inputs { first[t] = -1; last[t] = end }
+        for (k, op) in graph.operators.enumerated() where !foldedOps[k] {
+            for t in op.inputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
+            for t in op.outputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
+        }
+        for t in graph.outputs { last[t] = end; first[t] = min(first[t], end) }
+        var requests: [ArenaPlanner.Request] = []
+        for t in 0..<n where !isConstant[t] && first[t] != Int.max {
+            requests.append(.init(tensor: t, byteCount: try byteCount(t), firstUse: first[t], lastUse: last[t]))
+        }
+        guard let plan = ArenaPlanner.plan(requests), plan.size <= options.maxMemoryBytes else {
+            throw InterpreterError.tensorTooLarge(tensor: -1, name: "arena", reason: "the activations need more than \(options.maxMemoryBytes) bytes")
+        }
+        if arena == nil || arena!.byteCount < plan.size {
+            arena = AlignedBuffer(byteCount: plan.size)
+        }
+        let base = arena?.pointer ?? dummy.pointer
+        for (i, r) in requests.enumerated() {
+            storage[r.tensor] = .arena(offset: plan.offsets[i])
+            pointerTable[r.tensor] = base + plan.offsets[i]
+        }
+        for t in 0..<n {
+            switch storage[t] {
+            case .owned(let b): pointerTable[t] = b.pointer
+            case .none: pointerTable[t] = dummy.pointer
+            case .model, .arena: break
+            }
+        }
+    }
+
+    /// Bytes of the arena (intermediate tensors, inputs and outputs).
+    public var arenaByteCount: Int { arena?.byteCount ?? 0 }
+
+    // MARK: - Inputs and outputs
+
+    private func describe(_ t: Int) -> TensorDescription {
+        let g = graph.tensors[t]
+        return TensorDescription(index: t, name: g.name, type: types[t], shape: shapes[t],
+                                 shapeSignature: g.shapeSignature, quantization: g.quantization)
+    }
+
+    /// The model's inputs, in subgraph input order.
+    public var inputs: [TensorDescription] { graph.inputs.map(describe) }
+    /// The model's outputs, in subgraph output order (shapes as of the last prepare).
+    public var outputs: [TensorDescription] { graph.outputs.map(describe) }
+
+    private func inputTensor(_ position: Int) throws -> Int {
+        guard position >= 0, position < graph.inputs.count else {
+            throw InterpreterError.ioIndexOutOfRange(kind: "input", index: position, count: graph.inputs.count)
+        }
+        return graph.inputs[position]
+    }
+
+    private func outputTensor(_ position: Int) throws -> Int {
+        guard position >= 0, position < graph.outputs.count else {
+            throw InterpreterError.ioIndexOutOfRange(kind: "output", index: position, count: graph.outputs.count)
+        }
+        return graph.outputs[position]
+    }
+
+    /// Gives input `position` a new shape. Only dimensions that are dynamic (-1) in the
+    /// shape signature may change. The next `copyInput`/`invoke` re-prepares (input data
+    /// copied before the resize is lost).
+    public func resizeInput(at position: Int, to shape: [Int]) throws {
+        let t = try inputTensor(position)
+        let g = graph.tensors[t]
+        let signature = g.shapeSignature.count == g.shape.count ? g.shapeSignature : g.shape
+        guard shape.count == signature.count else {
+            throw InterpreterError.invalidResize(input: position, name: g.name, reason: "rank \(shape.count) differs from the model's rank \(signature.count)")
+        }
+        for (i, d) in shape.enumerated() {
+            guard d > 0 else { throw InterpreterError.invalidResize(input: position, name: g.name, reason: "dimension \(i) must be positive, got \(d)") }
+            guard signature[i] == -1 || signature[i] == d else {
+                throw InterpreterError.invalidResize(input: position, name: g.name, reason: "dimension \(i) is fixed at \(signature[i]) in the model's shape signature \(signature)")
+            }
+        }
+        guard Shape.elementCount(shape) != nil else {
+            throw InterpreterError.invalidResize(input: position, name: g.name, reason: "shape \(shape) has too many elements")
+        }
+        if shapes[t] != shape {
+            shapes[t] = shape
+            needsPrepare = true
+        }
+    }
+
+    /// Copies raw little-endian bytes into input `position`; the size must match exactly.
+    public func copyInput(_ bytes: UnsafeRawBufferPointer, at position: Int) throws {
+        let t = try inputTensor(position)
+        if needsPrepare { try prepare() }
+        let expected = try byteCount(t)
+        guard bytes.count == expected else {
+            throw InterpreterError.inputSizeMismatch(input: position, name: graph.tensors[t].name, expectedBytes: expected, actualBytes: bytes.count)
+        }
+        guard case .arena = storage[t], let src = bytes.baseAddress else { return }
+        pointerTable[t].copyMemory(from: src, byteCount: expected)
+    }
+
+    /// Copies `Data` into input `position`.
+    public func copyInput(_ data: Data, at position: Int) throws {
+        try data.withUnsafeBytes { try copyInput($0, at: position) }
+    }
+
+    /// Copies bytes into input `position`.
+    public func copyInput(_ bytes: [UInt8], at position: Int) throws {
+        try bytes.withUnsafeBytes { try copyInput($0, at: position) }
+    }
+
+    /// Copies float values into a float32 input.
+    public func copyInput(_ values: [Float], at position: Int) throws {
+        let t = try inputTensor(position)
+        guard types[t] == .float32 else {
+            throw InterpreterError.typeMismatch(tensor: graph.tensors[t].name, expected: "float32", actual: types[t].name)
+        }
+        try values.withUnsafeBytes { try copyInput($0, at: position) }
+    }
+
+    /// Runs the graph once on the current inputs.
+    public func invoke() throws {
+        if needsPrepare { try prepare() }
+        try graph.modelBytes.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            refreshModelPointers(raw)
+            let context = EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount)
+            for k in kernels.indices where !foldedOps[k] {
+                guard let kernel = kernels[k] else { continue }
+                try kernel.eval(context)
+            }
+        }
+    }
+
+    private func refreshModelPointers(_ raw: UnsafeRawBufferPointer) {
+        for t in storage.indices {
+            if case .model(let offset, _) = storage[t] {
+                pointerTable[t] = raw.baseAddress.map { UnsafeMutableRawPointer(mutating: $0 + offset) } ?? dummy.pointer
+            }
+        }
+    }
+
+    /// Gives a closure the raw bytes of output `position` (valid only inside the closure).
+    public func withOutputBytes<R>(at position: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        let t = try outputTensor(position)
+        if needsPrepare { try prepare() }
+        let count = try byteCount(t)
+        return try graph.modelBytes.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            refreshModelPointers(raw)
+            return try body(UnsafeRawBufferPointer(start: pointerTable[t], count: count))
+        }
+    }
+
+    /// A copy of output `position`'s raw little-endian bytes.
+    public func outputBytes(at position: Int) throws -> [UInt8] {
+        try withOutputBytes(at: position) { Array($0) }
+    }
+
+    /// Output `position` as floats (it must be float32).
+    public func outputFloats(at position: Int) throws -> [Float] {
+        let t = try outputTensor(position)
+        guard types[t] == .float32 else {
+            throw InterpreterError.typeMismatch(tensor: graph.tensors[t].name, expected: "float32", actual: types[t].name)
+        }
+        return try withOutputBytes(at: position) { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// Output `position` as values of type `T` (its element type must be `type`).
+    public func output<T>(at position: Int, as type: TensorDataType, _: T.Type) throws -> [T] {
+        let t = try outputTensor(position)
+        guard types[t] == type, type.byteSize == MemoryLayout<T>.size else {
+            throw InterpreterError.typeMismatch(tensor: graph.tensors[t].name, expected: type.name, actual: types[t].name)
+        }
+        return try withOutputBytes(at: position) { Array($0.bindMemory(to: T.self)) }
+    }
+}

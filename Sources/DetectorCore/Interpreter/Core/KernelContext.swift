@@ -1,0 +1,131 @@
+/// What a kernel sees of one tensor at prepare.
+public struct TensorInfo {
+    /// Tensor index in the subgraph (what `EvalContext` takes).
+    public let index: Int
+    public let name: String
+    public let type: TensorDataType
+    public let shape: [Int]
+    public let quantization: GraphTensor.Quantization?
+    /// True for model constants and values computed at prepare: `PrepareContext.constantData`
+    /// gives their bytes.
+    public let isConstant: Bool
+
+    public var rank: Int { shape.count }
+    public var elementCount: Int { Shape.count(shape) }
+    /// Size of dimension `i` counted from the end when negative.
+    public func dim(_ i: Int) -> Int { shape[i < 0 ? shape.count + i : i] }
+}
+
+/// Handed to a kernel's prepare: the op, its tensors, and where to put output shapes.
+public final class PrepareContext {
+    /// Position of the op in execution order.
+    public let operatorIndex: Int
+    public let node: GraphOperator
+    /// Threads the kernel may use in eval (1 = single-threaded).
+    public let threadCount: Int
+    unowned let interpreter: Interpreter
+
+    init(operatorIndex: Int, node: GraphOperator, threadCount: Int, interpreter: Interpreter) {
+        self.operatorIndex = operatorIndex
+        self.node = node
+        self.threadCount = threadCount
+        self.interpreter = interpreter
+    }
+
+    public var parameters: OperatorParameters { node.parameters }
+    public var inputCount: Int { node.inputs.count }
+    public var outputCount: Int { node.outputs.count }
+
+    /// An error naming this op, for prepare-time failures.
+    public func invalid(_ reason: String) -> InterpreterError {
+        .invalidOperator(index: operatorIndex, opName: node.opName, reason: reason)
+    }
+
+    /// Input `i`; throws when missing or absent (-1).
+    public func input(_ i: Int) throws -> TensorInfo {
+        guard let t = optionalInput(i) else { throw invalid("input \(i) is missing") }
+        return t
+    }
+
+    /// Input `i`, or nil when the op has fewer inputs or it is -1 (absent optional input).
+    public func optionalInput(_ i: Int) -> TensorInfo? {
+        guard i >= 0, i < node.inputs.count, node.inputs[i] >= 0 else { return nil }
+        return interpreter.tensorInfo(node.inputs[i])
+    }
+
+    /// Output `i` (its shape is the model's until `setOutput` sets it).
+    public func output(_ i: Int) throws -> TensorInfo {
+        guard i >= 0, i < node.outputs.count, node.outputs[i] >= 0 else { throw invalid("output \(i) is missing") }
+        return interpreter.tensorInfo(node.outputs[i])
+    }
+
+    /// The model's tensor behind input `i` (e.g. for sparsity metadata).
+    public func graphTensor(input i: Int) -> GraphTensor? {
+        guard i >= 0, i < node.inputs.count, node.inputs[i] >= 0 else { return nil }
+        return interpreter.graph.tensors[node.inputs[i]]
+    }
+
+    /// Sets output `i`'s shape (and type, when given). Every output must be set by prepare.
+    public func setOutput(_ i: Int, shape: [Int], type: TensorDataType? = nil) throws {
+        guard i >= 0, i < node.outputs.count, node.outputs[i] >= 0 else { throw invalid("output \(i) is missing") }
+        guard Shape.elementCount(shape) != nil else {
+            throw invalid("output \(i) would have an invalid or too large shape \(shape)")
+        }
+        try interpreter.setShape(node.outputs[i], shape: shape, type: type, by: self)
+    }
+
+    /// Bytes of a constant (or prepare-computed) input; nil when the input is not constant.
+    /// Valid only during prepare; copy or pack what eval needs.
+    public func constantData(input i: Int) -> UnsafeRawBufferPointer? {
+        guard i >= 0, i < node.inputs.count, node.inputs[i] >= 0 else { return nil }
+        return interpreter.constantBytes(node.inputs[i])
+    }
+
+    /// A constant integer input (int32 or int64) as `[Int]`; nil when not constant.
+    public func constantInts(input i: Int) throws -> [Int]? {
+        guard let t = optionalInput(i), let bytes = constantData(input: i) else { return nil }
+        let n = t.elementCount
+        switch t.type {
+        case .int32:
+            guard bytes.count >= n * 4 else { throw invalid("constant input \(i) is shorter than its shape") }
+            return (0..<n).map { Int(bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) }
+        case .int64:
+            guard bytes.count >= n * 8 else { throw invalid("constant input \(i) is shorter than its shape") }
+            return (0..<n).map { Int(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: $0 * 8, as: Int64.self)) }
+        default:
+            throw invalid("input \(i) must be int32 or int64, not \(t.type)")
+        }
+    }
+
+    /// A constant float32 input as `[Float]`; nil when not constant.
+    public func constantFloats(input i: Int) throws -> [Float]? {
+        guard let t = optionalInput(i), let bytes = constantData(input: i) else { return nil }
+        guard t.type == .float32 else { throw invalid("input \(i) must be float32, not \(t.type)") }
+        let n = t.elementCount
+        guard bytes.count >= n * 4 else { throw invalid("constant input \(i) is shorter than its shape") }
+        return (0..<n).map { bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
+    }
+}
+
+/// Handed to a kernel's eval: the memory of every tensor, by tensor index.
+public struct EvalContext {
+    @usableFromInline let pointers: UnsafePointer<UnsafeMutableRawPointer>
+    /// Threads the kernel may use (1 = single-threaded).
+    public let threadCount: Int
+
+    /// Start of a tensor's memory (never dangling; a zero-sized tensor gets a valid dummy address).
+    @inlinable
+    public func raw(_ tensor: Int) -> UnsafeMutableRawPointer { pointers[tensor] }
+
+    /// A tensor's memory typed as `T` (the kernel knows the type from prepare).
+    @inlinable
+    public func pointer<T>(_ tensor: Int, as type: T.Type) -> UnsafeMutablePointer<T> {
+        pointers[tensor].assumingMemoryBound(to: T.self)
+    }
+
+    /// A float32 tensor's memory.
+    @inlinable
+    public func floats(_ tensor: Int) -> UnsafeMutablePointer<Float> {
+        pointers[tensor].assumingMemoryBound(to: Float.self)
+    }
+}

@@ -1,0 +1,157 @@
+/// Broadcasting element-wise binary kernel shared by ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM,
+/// FLOOR_MOD, FLOOR_DIV, SQUARED_DIFFERENCE and PRELU (float32; int32/int64 where TFLite allows).
+final class BinaryElementwiseKernel: PreparedKernel {
+    enum Operation { case add, sub, mul, div, maximum, minimum, floorMod, floorDiv, squaredDifference, prelu }
+
+    let operation: Operation
+    let a: Int, b: Int, out: Int
+    let type: TensorDataType
+    let outShape: [Int]
+    /// Per output dimension, the stride into a and b (0 where broadcast).
+    let aStrides: [Int], bStrides: [Int]
+    let count: Int
+    let bCount: Int
+    let sameShape: Bool
+    let activation: (min: Float, max: Float)
+    let opIndex: Int, opName: String
+
+    init(operation: Operation, a: Int, b: Int, out: Int, type: TensorDataType, aShape: [Int], bShape: [Int],
+         outShape: [Int], activation: (min: Float, max: Float), opIndex: Int, opName: String) {
+        self.operation = operation
+        self.a = a; self.b = b; self.out = out
+        self.type = type
+        self.outShape = outShape
+        let rank = outShape.count
+        func strides(_ s: [Int]) -> [Int] {
+            let padded = [Int](repeating: 1, count: rank - s.count) + s
+            let st = Shape.strides(padded)
+            return (0..<rank).map { padded[$0] == 1 ? 0 : st[$0] }
+        }
+        aStrides = strides(aShape)
+        bStrides = strides(bShape)
+        count = Shape.count(outShape)
+        bCount = Shape.count(bShape)
+        sameShape = aShape == bShape
+        self.activation = activation
+        self.opIndex = opIndex; self.opName = opName
+    }
+
+    /// Prepare for one of the operations; `types` are the element types the op supports.
+    static func prepare(_ c: PrepareContext, _ operation: Operation, types: [TensorDataType]) throws -> any PreparedKernel {
+        let x = try c.input(0, types: types)
+        let y = try c.input(1, types: [x.type])
+        guard let shape = Shape.broadcast(x.shape, y.shape) else {
+            throw c.invalid("shapes \(x.shape) and \(y.shape) cannot be broadcast together")
+        }
+        guard shape.count <= 8 else { throw c.invalid("rank \(shape.count) is above the supported 8") }
+        try c.setOutput(0, shape: shape, type: x.type)
+        let act = operation == .prelu ? KernelSupport.activationRange(.none) : KernelSupport.activationRange(c.parameters.activation)
+        return BinaryElementwiseKernel(operation: operation, a: x.index, b: y.index, out: try c.output(0).index,
+                                       type: x.type, aShape: x.shape, bShape: y.shape, outShape: shape,
+                                       activation: act, opIndex: c.operatorIndex, opName: c.node.opName)
+    }
+
+    func eval(_ e: EvalContext) throws {
+        switch type {
+        case .float32:
+            let lo = activation.min, hi = activation.max
+            let clamp = lo > -.greatestFiniteMagnitude || hi < .greatestFiniteMagnitude
+            switch operation {
+            case .add: run(e, Float.self) { $0 + $1 }
+            case .sub: run(e, Float.self) { $0 - $1 }
+            case .mul: run(e, Float.self) { $0 * $1 }
+            case .div: run(e, Float.self) { $0 / $1 }
+            case .maximum: run(e, Float.self) { Swift.max($0, $1) }
+            case .minimum: run(e, Float.self) { Swift.min($0, $1) }
+            case .squaredDifference: run(e, Float.self) { ($0 - $1) * ($0 - $1) }
+            case .prelu: run(e, Float.self) { $0 >= 0 ? $0 : $0 * $1 }
+            case .floorMod:
+                run(e, Float.self) { x, y in
+                    let r = x.truncatingRemainder(dividingBy: y)
+                    return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r
+                }
+            case .floorDiv: run(e, Float.self) { ($0 / $1).rounded(.down) }
+            }
+            if clamp {
+                let o = e.floats(out)
+                for i in 0..<count { o[i] = Swift.min(Swift.max(o[i], lo), hi) }
+            }
+        case .int32: try evalInteger(e, Int32.self)
+        case .int64: try evalInteger(e, Int64.self)
+        default:
+            throw InterpreterError.invalidOperator(index: opIndex, opName: opName, reason: "type \(type) is not supported")
+        }
+    }
+
+    private func evalInteger<T: FixedWidthInteger & SignedInteger>(_ e: EvalContext, _: T.Type) throws {
+        if operation == .div || operation == .floorMod || operation == .floorDiv {
+            let bp = e.pointer(b, as: T.self)
+            for i in 0..<bCount where bp[i] == 0 {
+                throw InterpreterError.invalidOperator(index: opIndex, opName: opName, reason: "integer division by zero")
+            }
+        }
+        switch operation {
+        case .add: run(e, T.self) { $0 &+ $1 }
+        case .sub: run(e, T.self) { $0 &- $1 }
+        case .mul: run(e, T.self) { $0 &* $1 }
+        case .div: run(e, T.self) { $1 == -1 ? 0 &- $0 : $0 / $1 }
+        case .maximum: run(e, T.self) { Swift.max($0, $1) }
+        case .minimum: run(e, T.self) { Swift.min($0, $1) }
+        case .squaredDifference: run(e, T.self) { ($0 &- $1) &* ($0 &- $1) }
+        case .prelu: run(e, T.self) { $0 >= 0 ? $0 : $0 &* $1 }
+        case .floorMod:
+            run(e, T.self) { x, y in
+                if y == -1 { return 0 }
+                let r = x % y
+                return (r != 0 && ((r < 0) != (y < 0))) ? r &+ y : r
+            }
+        case .floorDiv:
+            run(e, T.self) { x, y in
+                if y == -1 { return 0 &- x }
+                let q = x / y
+                return (x % y != 0 && ((x < 0) != (y < 0))) ? q &- 1 : q
+            }
+        }
+        if activation.min > -.greatestFiniteMagnitude || activation.max < .greatestFiniteMagnitude {
+            let o = e.pointer(out, as: T.self)
+            let lo = T(clamping: Int64(Swift.max(activation.min, -9e18)))
+            let hi = T(clamping: Int64(Swift.min(activation.max, 9e18)))
+            for i in 0..<count { o[i] = Swift.min(Swift.max(o[i], lo), hi) }
+        }
+    }
+
+    @inline(__always)
+    private func run<T>(_ e: EvalContext, _: T.Type, _ f: (T, T) -> T) {
+        let pa = e.pointer(a, as: T.self), pb = e.pointer(b, as: T.self), po = e.pointer(out, as: T.self)
+        if count == 0 { return }
+        if sameShape {
+            for i in 0..<count { po[i] = f(pa[i], pb[i]) }
+            return
+        }
+        let rank = outShape.count
+        if rank == 0 { po[0] = f(pa[0], pb[0]); return }
+        let inner = outShape[rank - 1]
+        let sa = aStrides[rank - 1], sb = bStrides[rank - 1]
+        let outer = count / Swift.max(inner, 1)
+        var index = [Int](repeating: 0, count: rank)
+        var offA = 0, offB = 0
+        var o = 0
+        for _ in 0..<outer {
+            var ia = offA, ib = offB
+            for _ in 0..<inner {
+                po[o] = f(pa[ia], pb[ib])
+                o += 1; ia += sa; ib += sb
+            }
+            // Advance the outer index (dimensions rank-2 … 0).
+            var d = rank - 2
+            while d >= 0 {
+                index[d] += 1
+                offA += aStrides[d]; offB += bStrides[d]
+                if index[d] < outShape[d] { break }
+                offA -= aStrides[d] * outShape[d]; offB -= bStrides[d] * outShape[d]
+                index[d] = 0
+                d -= 1
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Dispatch
+
+/// Helpers shared by the float kernels.
+enum KernelSupport {
+    /// Clamp range of a fused activation, as TFLite's `CalculateActivationRange` for float
+    /// (TANH and SIGN_BIT fused activations clamp nothing there).
+    static func activationRange(_ a: OperatorParameters.Activation) -> (min: Float, max: Float) {
+        switch a {
+        case .relu: return (0, .greatestFiniteMagnitude)
+        case .relu6: return (0, 6)
+        case .reluN1To1: return (-1, 1)
+        case .none, .tanh, .signBit: return (-.greatestFiniteMagnitude, .greatestFiniteMagnitude)
+        }
+    }
+
+    /// Output size of a conv/pool dimension (TFLite `ComputeOutSize`), nil when invalid.
+    static func outputSize(padding: OperatorParameters.Padding, input: Int, filter: Int, stride: Int, dilation: Int) -> Int? {
+        guard stride > 0, dilation > 0, filter > 0, input >= 0 else { return nil }
+        let (e1, o1) = (filter - 1).multipliedReportingOverflow(by: dilation)
+        guard !o1 else { return nil }
+        let effective = e1 + 1
+        switch padding {
+        case .same: return (input + stride - 1) / stride
+        case .valid:
+            let n = input + stride - effective
+            return n < 0 ? 0 : n / stride
+        }
+    }
+
+    /// Leading padding of a conv/pool dimension (TFLite `ComputePaddingWithOffset`).
+    static func paddingBefore(input: Int, filter: Int, stride: Int, dilation: Int, output: Int) -> Int {
+        let effective = (filter - 1) * dilation + 1
+        let total = max((output - 1) * stride + effective - input, 0)
+        return total / 2
+    }
+
+    /// Runs `body(i)` for `i` in `0..<count`, over `threads` threads when more than one.
+    @inline(__always)
+    static func parallelFor(_ count: Int, threads: Int, _ body: (Int) -> Void) {
+        if threads <= 1 || count <= 1 {
+            for i in 0..<count { body(i) }
+        } else {
+            withoutActuallyEscaping(body) { body in
+                let box = UncheckedSendableBox(body)
+                DispatchQueue.concurrentPerform(iterations: count) { box.value($0) }
+            }
+        }
+    }
+
+    /// Splits `0..<count` into `parts` contiguous chunks and runs them (in parallel when parts > 1).
+    static func parallelChunks(_ count: Int, parts: Int, _ body: (Range<Int>) -> Void) {
+        let p = max(1, min(parts, count))
+        if p == 1 { body(0..<count); return }
+        withoutActuallyEscaping(body) { body in
+            let box = UncheckedSendableBox(body)
+            DispatchQueue.concurrentPerform(iterations: p) { k in
+                let lo = count * k / p, hi = count * (k + 1) / p
+                if lo < hi { box.value(lo..<hi) }
+            }
+        }
+    }
+
+    /// float16 bits → Float.
+    @inline(__always)
+    static func halfToFloat(_ bits: UInt16) -> Float {
+        Float(Float16(bitPattern: bits))
+    }
+}
+
+extension PrepareContext {
+    /// Requires an input of one of the given types.
+    func input(_ i: Int, types: [TensorDataType]) throws -> TensorInfo {
+        let t = try input(i)
+        guard types.contains(t.type) else {
+            throw invalid("input \(i) has type \(t.type), expected \(types.map(\.name).joined(separator: " or "))")
+        }
+        return t
+    }
+
+    /// Requires an input of a given rank.
+    func input(_ i: Int, rank: Int, types: [TensorDataType]) throws -> TensorInfo {
+        let t = try input(i, types: types)
+        guard t.rank == rank else { throw invalid("input \(i) must have rank \(rank), has shape \(t.shape)") }
+        return t
+    }
+}
+
+/// Carries a non-Sendable value (a kernel's loop body over raw tensor pointers) into
+/// `concurrentPerform`; the kernels guarantee the threads write disjoint memory.
+struct UncheckedSendableBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,8 @@
+import Foundation
+
+/// `TANH`.
+enum TanhKernel {
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        try UnaryFloatKernel.prepare(c) { tanhf($0) }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+@testable import DetectorCore
+
+/// Builds small interpreter graphs by hand for kernel tests.
+struct GraphBuilder {
+    var tensors: [GraphTensor] = []
+    var operators: [GraphOperator] = []
+    var inputs: [Int] = []
+    var outputs: [Int] = []
+
+    /// Adds an activation tensor (input, output or intermediate) and returns its index.
+    mutating func tensor(_ shape: [Int], _ type: TensorDataType = .float32, name: String? = nil,
+                         signature: [Int]? = nil, quantization: GraphTensor.Quantization? = nil) -> Int {
+        tensors.append(GraphTensor(name: name ?? "t\(tensors.count)", type: type, shape: shape,
+                                   shapeSignature: signature, quantization: quantization))
+        return tensors.count - 1
+    }
+
+    mutating func input(_ shape: [Int], _ type: TensorDataType = .float32, signature: [Int]? = nil) -> Int {
+        let t = tensor(shape, type, signature: signature)
+        inputs.append(t)
+        return t
+    }
+
+    mutating func constant(_ values: [Float], shape: [Int]) -> Int {
+        constantBytes(values.withUnsafeBytes { Array($0) }, shape: shape, type: .float32)
+    }
+
+    mutating func intConstant(_ values: [Int32], shape: [Int]) -> Int {
+        constantBytes(values.withUnsafeBytes { Array($0) }, shape: shape, type: .int32)
+    }
+
+    mutating func int8Constant(_ values: [Int8], shape: [Int], quantization: GraphTensor.Quantization? = nil) -> Int {
+        constantBytes(values.withUnsafeBytes { Array($0) }, shape: shape, type: .int8, quantization: quantization)
+    }
+
+    mutating func constantBytes(_ bytes: [UInt8], shape: [Int], type: TensorDataType,
+                                quantization: GraphTensor.Quantization? = nil) -> Int {
+        tensors.append(GraphTensor(name: "c\(tensors.count)", type: type, shape: shape,
+                                   quantization: quantization, constant: .owned(bytes)))
+        return tensors.count - 1
+    }
+
+    /// Adds an op; its outputs get placeholder shapes (prepare sets them).
+    @discardableResult
+    mutating func op(_ name: String, _ ins: [Int], outputs outTypes: [TensorDataType] = [.float32],
+                     _ configure: (inout OperatorParameters) -> Void = { _ in }) -> [Int] {
+        var p = OperatorParameters()
+        configure(&p)
+        let outs = outTypes.map { tensor([0], $0) }
+        operators.append(GraphOperator(opName: name, inputs: ins, outputs: outs, parameters: p))
+        return outs
+    }
+
+    func build() -> InterpreterGraph {
+        InterpreterGraph(tensors: tensors, operators: operators, inputs: inputs, outputs: outputs)
+    }
+
+    /// Runs a one-op graph on float inputs (constants passed as tensors already) and returns output 0.
+    func run(_ feeds: [[Float]], threads: Int = 1) throws -> (values: [Float], shape: [Int]) {
+        let interpreter = try Interpreter(graph: build(), options: .init(threadCount: threads))
+        for (i, f) in feeds.enumerated() { try interpreter.copyInput(f, at: i) }
+        try interpreter.invoke()
+        return (try interpreter.outputFloats(at: 0), interpreter.outputs[0].shape)
+    }
+}

@@ -1,0 +1,120 @@
+import XCTest
+@testable import DetectorCore
+
+final class InterpreterCoreTests: XCTestCase {
+    func testAddReluReshapeChainRunsAndReusesArena() throws {
+        var g = GraphBuilder()
+        let a = g.input([1, 2, 2, 1])
+        let b = g.constant([1, -10, 0.5, -0.5], shape: [4])
+        let reshaped = g.op("RESHAPE", [a]) { $0.newShape = [4] }[0]
+        let sum = g.op("ADD", [reshaped, b])[0]
+        let r = g.op("RELU", [sum])[0]
+        let out = g.op("RESHAPE", [r]) { $0.newShape = [2, 2] }[0]
+        g.outputs = [out]
+        let interpreter = try Interpreter(graph: g.build())
+        XCTAssertEqual(interpreter.outputs[0].shape, [2, 2])
+        for _ in 0..<2 {
+            try interpreter.copyInput([1, 2, 3, 4] as [Float], at: 0)
+            try interpreter.invoke()
+            XCTAssertEqual(try interpreter.outputFloats(at: 0), [2, 0, 3.5, 3.5])
+        }
+        // 5 tensors of 16 bytes: input and output live throughout, the three
+        // intermediates overlap pairwise only, so at most 4 slots of 64 bytes are needed.
+        XCTAssertLessThanOrEqual(interpreter.arenaByteCount, 4 * 64)
+    }
+
+    func testUnsupportedOpFailsAtLoadNamingOpIndexAndTypes() {
+        var g = GraphBuilder()
+        let a = g.input([2])
+        g.op("RELU", [a])
+        let bad = g.op("FANCY_OP", [a])[0]
+        g.outputs = [bad]
+        XCTAssertThrowsError(try Interpreter(graph: g.build())) { error in
+            XCTAssertEqual(error as? InterpreterError,
+                           .unsupportedOperator(index: 1, opName: "FANCY_OP", inputTypes: ["float32"], outputTypes: ["float32"]))
+            XCTAssertTrue("\(error)".contains("FANCY_OP at op index 1"))
+        }
+    }
+
+    func testUnsupportedTypeFailsAtLoad() {
+        var g = GraphBuilder()
+        let a = g.input([2], .uint8)
+        g.outputs = g.op("RELU", [a], outputs: [.uint8])
+        let registry = KernelRegistry(KernelRegistry.floatRegistrations)
+        XCTAssertThrowsError(try Interpreter(graph: g.build(), options: .init(registry: registry))) { error in
+            guard case .unsupportedOperator(0, "RELU", ["uint8"], _)? = error as? InterpreterError else {
+                return XCTFail("unexpected \(error)")
+            }
+        }
+    }
+
+    func testInputSizeMismatchIsTypedError() throws {
+        var g = GraphBuilder()
+        let a = g.input([3])
+        g.outputs = g.op("RELU", [a])
+        let interpreter = try Interpreter(graph: g.build())
+        XCTAssertThrowsError(try interpreter.copyInput([1, 2] as [Float], at: 0)) { error in
+            XCTAssertEqual(error as? InterpreterError, .inputSizeMismatch(input: 0, name: "t0", expectedBytes: 12, actualBytes: 8))
+        }
+        XCTAssertThrowsError(try interpreter.copyInput([1, 2, 3] as [Float], at: 1))
+    }
+
+    func testResizeDynamicInputReprepares() throws {
+        var g = GraphBuilder()
+        let a = g.input([1, 1], signature: [-1, 2 - 3])
+        g.outputs = g.op("RELU", [a])
+        let interpreter = try Interpreter(graph: g.build())
+        try interpreter.resizeInput(at: 0, to: [2, 3])
+        try interpreter.copyInput([-1, 2, -3, 4, -5, 6] as [Float], at: 0)
+        try interpreter.invoke()
+        XCTAssertEqual(interpreter.outputs[0].shape, [2, 3])
+        XCTAssertEqual(try interpreter.outputFloats(at: 0), [0, 2, 0, 4, 0, 6])
+    }
+
+    func testResizeOfFixedDimensionIsRejected() throws {
+        var g = GraphBuilder()
+        let a = g.input([1, 3], signature: [-1, 3])
+        g.outputs = g.op("RELU", [a])
+        let interpreter = try Interpreter(graph: g.build())
+        XCTAssertThrowsError(try interpreter.resizeInput(at: 0, to: [1, 4]))
+        XCTAssertThrowsError(try interpreter.resizeInput(at: 0, to: [1, 3, 1]))
+        XCTAssertNoThrow(try interpreter.resizeInput(at: 0, to: [5, 3]))
+    }
+
+    func testConstantSubgraphIsFoldedAtPrepare() throws {
+        var g = GraphBuilder()
+        let x = g.input([2])
+        let c1 = g.constant([1, 2], shape: [2])
+        let c2 = g.constant([10, 20], shape: [2])
+        let folded = g.op("MUL", [c1, c2])[0]
+        g.outputs = g.op("ADD", [x, folded])
+        let interpreter = try Interpreter(graph: g.build())
+        XCTAssertEqual(interpreter.foldedOps, [true, false])
+        try interpreter.copyInput([1, 1] as [Float], at: 0)
+        try interpreter.invoke()
+        XCTAssertEqual(try interpreter.outputFloats(at: 0), [11, 41])
+    }
+
+    func testBadTensorIndexIsTypedError() {
+        var g = GraphBuilder()
+        let a = g.input([2])
+        g.operators.append(GraphOperator(opName: "RELU", inputs: [a], outputs: [7]))
+        g.outputs = [a]
+        XCTAssertThrowsError(try Interpreter(graph: g.build())) { error in
+            guard case .tensorIndexOutOfRange(7, _, _)? = error as? InterpreterError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testArenaPlannerKeepsLiveTensorsApart() {
+        let reqs: [ArenaPlanner.Request] = [
+            .init(tensor: 0, byteCount: 100, firstUse: 0, lastUse: 1),
+            .init(tensor: 1, byteCount: 100, firstUse: 1, lastUse: 2),
+            .init(tensor: 2, byteCount: 100, firstUse: 2, lastUse: 3),
+        ]
+        let plan = ArenaPlanner.plan(reqs)!
+        XCTAssertNotEqual(plan.offsets[0], plan.offsets[1])
+        XCTAssertNotEqual(plan.offsets[1], plan.offsets[2])
+        XCTAssertEqual(plan.offsets[0], plan.offsets[2]) // 0 and 2 never live together
+        XCTAssertEqual(plan.size, 256)
+    }
+}

@@ -1,0 +1,50 @@
+/// Prepared rescaling of quantized ADD and SUB (TFLite's general 8-bit path): both inputs are
+/// shifted left by 20 bits and scaled to `2 * max(scale1, scale2)`, summed (or subtracted),
+/// then scaled to the output.
+public struct QuantizedAddSubParams: Sendable, Equatable {
+    public var input1ZeroPoint: Int32, input2ZeroPoint: Int32, outputZeroPoint: Int32
+    public var leftShift: Int32
+    public var input1: QuantizedMultiplier, input2: QuantizedMultiplier, output: QuantizedMultiplier
+    public var activationMin: Int32, activationMax: Int32
+
+    public init<T: QuantizedElement>(input1 q1: QuantizationParams, input2 q2: QuantizationParams,
+                                     output qo: QuantizationParams, activation: QuantizedFusedActivation, type: T.Type) {
+        input1ZeroPoint = q1.zeroPoint
+        input2ZeroPoint = q2.zeroPoint
+        outputZeroPoint = qo.zeroPoint
+        leftShift = 20
+        let twiceMax = 2 * Double(max(q1.scale, q2.scale))
+        input1 = QuantizedMultiplier(Double(q1.scale) / twiceMax)
+        input2 = QuantizedMultiplier(Double(q2.scale) / twiceMax)
+        output = QuantizedMultiplier(twiceMax / (Double(1 << 20) * Double(qo.scale)))
+        (activationMin, activationMax) = quantizedActivationRange(activation, output: qo, as: T.self)
+    }
+
+    @inlinable @inline(__always)
+    func scaled1(_ x: Int32) -> Int32 {
+        FixedPoint.multiplyByQuantizedMultiplier((x &- input1ZeroPoint) &<< leftShift, input1.multiplier, input1.shift)
+    }
+    @inlinable @inline(__always)
+    func scaled2(_ x: Int32) -> Int32 {
+        FixedPoint.multiplyByQuantizedMultiplier((x &- input2ZeroPoint) &<< leftShift, input2.multiplier, input2.shift)
+    }
+    @inlinable @inline(__always)
+    func finish(_ raw: Int32) -> Int32 {
+        let v = FixedPoint.multiplyByQuantizedMultiplier(raw, output.multiplier, output.shift) &+ outputZeroPoint
+        return v < activationMin ? activationMin : (v > activationMax ? activationMax : v)
+    }
+}
+
+/// Quantized ADD with numpy broadcasting (TFLite reference `Add` / `BroadcastAdd6DSlow`).
+public enum QuantizedAdd {
+    public static func run<T: QuantizedElement>(_ p: QuantizedAddSubParams, plan: BroadcastPlan,
+                                                input1: UnsafePointer<T>, input2: UnsafePointer<T>,
+                                                output: UnsafeMutablePointer<T>) {
+        plan.forEachRow { o, i1, i2, n, s1, s2 in
+            for j in 0..<n {
+                let raw = p.scaled1(Int32(input1[i1 + j * s1])) &+ p.scaled2(Int32(input2[i2 + j * s2]))
+                output[o + j] = T(truncatingIfNeeded: p.finish(raw))
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Dispatch
+
+/// Prepared parameters of a quantized CONV_2D (uint8 per-tensor or int8 per-channel), with the
+/// weights packed once as `Int16` (`w - filterZeroPoint`) in TFLite's `[out][fh][fw][in]` order.
+///
+/// Arithmetic is TFLite's reference `Conv` / `ConvPerChannel`: Σ (w - zw)(x - zx) + bias in Int32,
+/// then `MultiplyByQuantizedMultiplier` with the per-channel multiplier
+/// `double(inputScale) * double(filterScale[c]) / double(outputScale)`, + output zero point, clamp.
+public struct QuantizedConvParams: Sendable {
+    public var geometry: WindowGeometry
+    public var inputDepth: Int
+    public var outputDepth: Int
+    public var inputZeroPoint: Int32
+    public var outputZeroPoint: Int32
+    public var multipliers: [QuantizedMultiplier]
+    public var activationMin: Int32
+    public var activationMax: Int32
+    /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
+    public var packedWeights: [Int16]
+    public var bias: [Int32]
+
+    /// Number of values in one im2col patch.
+    public var patchSize: Int { geometry.filterHeight * geometry.filterWidth * inputDepth }
+
+    /// - Parameters:
+    ///   - filter: raw filter values `[outputDepth][fh][fw][inputDepth]`.
+    ///   - filterScales / filterZeroPoints: one entry (per-tensor) or `outputDepth` entries.
+    ///   - bias: `outputDepth` Int32 values or nil.
+    /// Returns nil when counts do not match.
+    public init?<W: QuantizedElement>(geometry: WindowGeometry, inputDepth: Int, outputDepth: Int,
+                                      input: QuantizationParams, output: QuantizationParams,
+                                      filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
+                                      bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
+                                      outputType: (some QuantizedElement).Type) {
+        let k = geometry.filterHeight * geometry.filterWidth * inputDepth
+        guard inputDepth > 0, outputDepth > 0, filter.count == k * outputDepth,
+              filterScales.count == 1 || filterScales.count == outputDepth,
+              filterZeroPoints.count == 1 || filterZeroPoints.count == outputDepth,
+              bias == nil || bias!.count == outputDepth else { return nil }
+        self.geometry = geometry
+        self.inputDepth = inputDepth
+        self.outputDepth = outputDepth
+        self.inputZeroPoint = input.zeroPoint
+        self.outputZeroPoint = output.zeroPoint
+        multipliers = (0..<outputDepth).map { c in
+            let fs = filterScales.count == 1 ? filterScales[0] : filterScales[c]
+            return QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
+        }
+        (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
+        var packed = [Int16](repeating: 0, count: k * outputDepth)
+        for c in 0..<outputDepth {
+            let zp = filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c]
+            for i in 0..<k { packed[c * k + i] = Int16(truncatingIfNeeded: Int32(filter[c * k + i]) - zp) }
+        }
+        packedWeights = packed
+        self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
+    }
+}
+
+/// Quantized CONV_2D kernels.
+public enum QuantizedConv2D {
+    /// Output pixels per im2col tile.
+    static let tileRows = 32
+
+    /// Fast path: im2col tiles × packed weights through `IntegerGemm`, split over `threads`.
+    public static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
+                                                output: UnsafeMutablePointer<T>, threads: Int = 1) {
+        let g = p.geometry
+        let pixels = g.batches * g.outputHeight * g.outputWidth
+        let tiles = (pixels + tileRows - 1) / tileRows
+        let k = p.patchSize, n = p.outputDepth
+        p.packedWeights.withUnsafeBufferPointer { wb in
+            guard let w = wb.baseAddress else { return }
+            let work = { (tileBegin: Int, tileEnd: Int) in
+                let patch = UnsafeMutablePointer<Int16>.allocate(capacity: tileRows * k)
+                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: tileRows * n)
+                defer { patch.deallocate(); acc.deallocate() }
+                for tile in tileBegin..<tileEnd {
+                    let first = tile * tileRows
+                    let rows = min(tileRows, pixels - first)
+                    for r in 0..<rows { fillPatch(p, input: input, pixel: first + r, into: patch + r * k) }
+                    IntegerGemm.multiply(a: patch, b: w, m: rows, n: n, k: k, c: acc)
+                    for r in 0..<rows {
+                        requantizeRow(p, acc: acc + r * n, output: output + (first + r) * n)
+                    }
+                }
+            }
+            parallelChunks(count: tiles, threads: threads, work)
+        }
+    }
+
+    @inline(__always)
+    static func fillPatch<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>, pixel: Int,
+                                               into dst: UnsafeMutablePointer<Int16>) {
+        let g = p.geometry
+        let ox = pixel % g.outputWidth
+        let oy = (pixel / g.outputWidth) % g.outputHeight
+        let b = pixel / (g.outputWidth * g.outputHeight)
+        let c = p.inputDepth
+        let zp = p.inputZeroPoint
+        var o = 0
+        for fy in 0..<g.filterHeight {
+            let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
+            for fx in 0..<g.filterWidth {
+                let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
+                if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
+                    let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
+                    for i in 0..<c { dst[o + i] = Int16(truncatingIfNeeded: Int32(src[i]) &- zp) }
+                } else {
+                    (dst + o).update(repeating: 0, count: c)
+                }
+                o += c
+            }
+        }
+    }
+
+    @inline(__always)
+    static func requantizeRow<T: QuantizedElement>(_ p: QuantizedConvParams, acc: UnsafePointer<Int32>,
+                                                   output: UnsafeMutablePointer<T>) {
+        p.bias.withUnsafeBufferPointer { bias in
+            p.multipliers.withUnsafeBufferPointer { mul in
+                for c in 0..<p.outputDepth {
+                    let v = mul[c].apply(acc[c] &+ bias[c]) &+ p.outputZeroPoint
+                    output[c] = T.clamped(v, p.activationMin, p.activationMax)
+                }
+            }
+        }
+    }
+
+    /// Plain reference implementation, loop for loop as TFLite's reference kernel (test oracle).
+    public static func reference<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
+                                                      output: UnsafeMutablePointer<T>) {
+        let g = p.geometry, k = p.patchSize
+        for b in 0..<g.batches { for oy in 0..<g.outputHeight { for ox in 0..<g.outputWidth {
+            for oc in 0..<p.outputDepth {
+                var acc: Int32 = 0
+                for fy in 0..<g.filterHeight { for fx in 0..<g.filterWidth {
+                    let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
+                    let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
+                    guard iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth else { continue }
+                    for ic in 0..<p.inputDepth {
+                        let x = Int32(input[((b * g.inputHeight + iy) * g.inputWidth + ix) * p.inputDepth + ic]) - p.inputZeroPoint
+                        let w = Int32(p.packedWeights[oc * k + (fy * g.filterWidth + fx) * p.inputDepth + ic])
+                        acc = acc &+ x &* w
+                    }
+                } }
+                acc = acc &+ p.bias[oc]
+                let v = p.multipliers[oc].apply(acc) &+ p.outputZeroPoint
+                output[((b * g.outputHeight + oy) * g.outputWidth + ox) * p.outputDepth + oc] =
+                    T.clamped(v, p.activationMin, p.activationMax)
+            }
+        } } }
+    }
+}
+
+/// Runs `body(begin, end)` over `0..<count` split into at most `threads` contiguous chunks.
+func parallelChunks(count: Int, threads: Int, _ body: (Int, Int) -> Void) {
+    guard count > 0 else { return }
+    let t = max(1, min(threads, count))
+    if t == 1 { body(0, count); return }
+    withoutActuallyEscaping(body) { escapable in
+        let box = QuantizedUncheckedSendable(escapable)
+        DispatchQueue.concurrentPerform(iterations: t) { i in
+            box.value(i * count / t, (i + 1) * count / t)
+        }
+    }
+}
+
+/// Carries a closure over raw tensor pointers into `concurrentPerform`; the chunks it is given
+/// write disjoint output ranges, which is what makes the unchecked conformance sound.
+struct QuantizedUncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,122 @@
+/// Prepared parameters of a quantized DEPTHWISE_CONV_2D (uint8 per-tensor or int8 per-channel).
+///
+/// Arithmetic is TFLite's reference `DepthwiseConv` (round-away-from-zero requantization) /
+/// `DepthwiseConvPerChannel`: per output channel `oc = ic * depthMultiplier + m`,
+/// Σ (w - zw)(x - zx) over the window's in-bounds taps + bias, requantized with
+/// `double(inputScale) * double(filterScale[oc]) / double(outputScale)`.
+public struct QuantizedDepthwiseConvParams: Sendable {
+    public var geometry: WindowGeometry
+    public var inputDepth: Int
+    public var depthMultiplier: Int
+    public var outputDepth: Int { inputDepth * depthMultiplier }
+    public var inputZeroPoint: Int32
+    public var outputZeroPoint: Int32
+    public var multipliers: [QuantizedMultiplier]
+    public var activationMin: Int32
+    public var activationMax: Int32
+    /// `[fh][fw][outputDepth]` as Int32 with the filter zero point removed.
+    public var weights: [Int32]
+    public var bias: [Int32]
+
+    /// - Parameter filter: raw filter values `[1][fh][fw][inputDepth * depthMultiplier]`.
+    public init?<W: QuantizedElement>(geometry: WindowGeometry, inputDepth: Int, depthMultiplier: Int,
+                                      input: QuantizationParams, output: QuantizationParams,
+                                      filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
+                                      bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
+                                      outputType: (some QuantizedElement).Type) {
+        let od = inputDepth * depthMultiplier
+        guard inputDepth > 0, depthMultiplier > 0,
+              filter.count == geometry.filterHeight * geometry.filterWidth * od,
+              filterScales.count == 1 || filterScales.count == od,
+              filterZeroPoints.count == 1 || filterZeroPoints.count == od,
+              bias == nil || bias!.count == od else { return nil }
+        self.geometry = geometry
+        self.inputDepth = inputDepth
+        self.depthMultiplier = depthMultiplier
+        inputZeroPoint = input.zeroPoint
+        outputZeroPoint = output.zeroPoint
+        multipliers = (0..<od).map { c in
+            let fs = filterScales.count == 1 ? filterScales[0] : filterScales[c]
+            return QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
+        }
+        (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
+        weights = (0..<filter.count).map { i in
+            let c = i % od
+            return Int32(filter[i]) - (filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c])
+        }
+        self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: od)
+    }
+}
+
+/// Quantized DEPTHWISE_CONV_2D kernels.
+public enum QuantizedDepthwiseConv2D {
+    /// Fast path: per output pixel, accumulate all channels at once (vectorizable over channels),
+    /// output rows split over `threads`.
+    public static func run<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
+                                                output: UnsafeMutablePointer<T>, threads: Int = 1) {
+        let g = p.geometry
+        let od = p.outputDepth, ic = p.inputDepth, dm = p.depthMultiplier
+        p.weights.withUnsafeBufferPointer { wb in
+        p.bias.withUnsafeBufferPointer { biasb in
+        p.multipliers.withUnsafeBufferPointer { mul in
+            guard let w = wb.baseAddress, let bias = biasb.baseAddress else { return }
+            parallelChunks(count: g.batches * g.outputHeight, threads: threads) { begin, end in
+                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: od)
+                let xs = UnsafeMutablePointer<Int32>.allocate(capacity: ic)
+                defer { acc.deallocate(); xs.deallocate() }
+                for row in begin..<end {
+                    let b = row / g.outputHeight, oy = row % g.outputHeight
+                    for ox in 0..<g.outputWidth {
+                        acc.update(from: bias, count: od)
+                        for fy in 0..<g.filterHeight {
+                            let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
+                            if iy < 0 || iy >= g.inputHeight { continue }
+                            for fx in 0..<g.filterWidth {
+                                let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
+                                if ix < 0 || ix >= g.inputWidth { continue }
+                                let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * ic
+                                let wt = w + (fy * g.filterWidth + fx) * od
+                                if dm == 1 {
+                                    let zp = p.inputZeroPoint
+                                    for c in 0..<od { acc[c] = acc[c] &+ (Int32(src[c]) &- zp) &* wt[c] }
+                                } else {
+                                    for c in 0..<ic { xs[c] = Int32(src[c]) &- p.inputZeroPoint }
+                                    for c in 0..<ic { for m in 0..<dm {
+                                        acc[c * dm + m] = acc[c * dm + m] &+ xs[c] &* wt[c * dm + m]
+                                    } }
+                                }
+                            }
+                        }
+                        let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * od
+                        for c in 0..<od {
+                            let v = mul[c].apply(acc[c]) &+ p.outputZeroPoint
+                            dst[c] = T.clamped(v, p.activationMin, p.activationMax)
+                        }
+                    }
+                }
+            }
+        } } }
+    }
+
+    /// Plain reference implementation (test oracle), loop order of TFLite's reference kernel.
+    public static func reference<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
+                                                      output: UnsafeMutablePointer<T>) {
+        let g = p.geometry, od = p.outputDepth
+        for b in 0..<g.batches { for oy in 0..<g.outputHeight { for ox in 0..<g.outputWidth {
+            for ic in 0..<p.inputDepth { for m in 0..<p.depthMultiplier {
+                let oc = ic * p.depthMultiplier + m
+                var acc: Int32 = 0
+                for fy in 0..<g.filterHeight { for fx in 0..<g.filterWidth {
+                    let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
+                    let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
+                    guard iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth else { continue }
+                    let x = Int32(input[((b * g.inputHeight + iy) * g.inputWidth + ix) * p.inputDepth + ic]) - p.inputZeroPoint
+                    acc = acc &+ x &* p.weights[(fy * g.filterWidth + fx) * od + oc]
+                } }
+                acc = acc &+ p.bias[oc]
+                let v = p.multipliers[oc].apply(acc) &+ p.outputZeroPoint
+                output[((b * g.outputHeight + oy) * g.outputWidth + ox) * od + oc] = T.clamped(v, p.activationMin, p.activationMax)
+            } }
+        } } }
+    }
+}

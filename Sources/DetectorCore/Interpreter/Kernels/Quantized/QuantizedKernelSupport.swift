@@ -1,0 +1,90 @@
+// Shared geometry helpers of the quantized kernels (padding, broadcasting).
+
+/// Spatial geometry of a 2-D window op (conv, depthwise conv, pooling) in NHWC, resolved at prepare.
+public struct WindowGeometry: Sendable, Equatable {
+    public var batches: Int
+    public var inputHeight: Int, inputWidth: Int
+    public var outputHeight: Int, outputWidth: Int
+    public var filterHeight: Int, filterWidth: Int
+    public var strideHeight: Int, strideWidth: Int
+    public var dilationHeight: Int, dilationWidth: Int
+    /// Rows/columns of implicit padding before the first input row/column (TFLite `padding.height/width`).
+    public var padTop: Int, padLeft: Int
+
+    /// Computes output size and padding the way TFLite's `ComputePaddingHeightWidth` does.
+    /// Returns nil for non-positive strides/dilations/filters or an empty output.
+    public init?(batches: Int, inputHeight: Int, inputWidth: Int, filterHeight: Int, filterWidth: Int,
+                 strideHeight: Int, strideWidth: Int, dilationHeight: Int = 1, dilationWidth: Int = 1,
+                 samePadding: Bool) {
+        guard batches >= 0, inputHeight > 0, inputWidth > 0, filterHeight > 0, filterWidth > 0,
+              strideHeight > 0, strideWidth > 0, dilationHeight > 0, dilationWidth > 0,
+              filterHeight < 1 << 20, filterWidth < 1 << 20, dilationHeight < 1 << 20, dilationWidth < 1 << 20
+        else { return nil }
+        let effH = (filterHeight - 1) * dilationHeight + 1
+        let effW = (filterWidth - 1) * dilationWidth + 1
+        let outH = samePadding ? (inputHeight + strideHeight - 1) / strideHeight : (inputHeight - effH + strideHeight) / strideHeight
+        let outW = samePadding ? (inputWidth + strideWidth - 1) / strideWidth : (inputWidth - effW + strideWidth) / strideWidth
+        guard outH > 0, outW > 0 else { return nil }
+        let totalH = max(0, (outH - 1) * strideHeight + effH - inputHeight)
+        let totalW = max(0, (outW - 1) * strideWidth + effW - inputWidth)
+        self.batches = batches
+        self.inputHeight = inputHeight; self.inputWidth = inputWidth
+        self.outputHeight = outH; self.outputWidth = outW
+        self.filterHeight = filterHeight; self.filterWidth = filterWidth
+        self.strideHeight = strideHeight; self.strideWidth = strideWidth
+        self.dilationHeight = dilationHeight; self.dilationWidth = dilationWidth
+        self.padTop = totalH / 2
+        self.padLeft = totalW / 2
+    }
+}
+
+/// Numpy-style broadcasting of two shapes (ranks up to 6), precomputed as per-input strides
+/// over a rank-6 output so kernels iterate without allocation.
+public struct BroadcastPlan: Sendable, Equatable {
+    /// Output shape left-padded to rank 6.
+    public var outputDims: [Int]
+    /// Element strides of input 1 / input 2 over `outputDims` (0 on broadcast dimensions).
+    public var strides1: [Int], strides2: [Int]
+    /// The unpadded output shape.
+    public var outputShape: [Int]
+
+    /// Nil when the shapes are not broadcast-compatible or have rank > 6.
+    public init?(_ a: [Int], _ b: [Int]) {
+        let rank = max(a.count, b.count)
+        guard rank <= 6 else { return nil }
+        let pa = Array(repeating: 1, count: 6 - a.count) + a
+        let pb = Array(repeating: 1, count: 6 - b.count) + b
+        var out = [Int](repeating: 1, count: 6)
+        for d in 0..<6 {
+            guard pa[d] >= 0, pb[d] >= 0 else { return nil }
+            if pa[d] == pb[d] || pb[d] == 1 { out[d] = pa[d] } else if pa[d] == 1 { out[d] = pb[d] } else { return nil }
+        }
+        func strides(_ p: [Int]) -> [Int] {
+            var s = [Int](repeating: 0, count: 6)
+            var acc = 1
+            for d in stride(from: 5, through: 0, by: -1) {
+                s[d] = (p[d] == 1 && out[d] != 1) ? 0 : acc
+                acc *= p[d]
+            }
+            return s
+        }
+        outputDims = out
+        strides1 = strides(pa)
+        strides2 = strides(pb)
+        outputShape = Array(out.suffix(rank))
+    }
+
+    /// Calls `body(outIndex, index1, index2, count, step1, step2)` for every contiguous run of
+    /// the innermost dimension.
+    @inlinable
+    public func forEachRow(_ body: (Int, Int, Int, Int, Int, Int) -> Void) {
+        let d = outputDims, s1 = strides1, s2 = strides2
+        var o = 0
+        for i0 in 0..<d[0] { for i1 in 0..<d[1] { for i2 in 0..<d[2] { for i3 in 0..<d[3] { for i4 in 0..<d[4] {
+            let b1 = i0 * s1[0] + i1 * s1[1] + i2 * s1[2] + i3 * s1[3] + i4 * s1[4]
+            let b2 = i0 * s2[0] + i1 * s2[1] + i2 * s2[2] + i3 * s2[3] + i4 * s2[4]
+            body(o, b1, b2, d[5], s1[5], s2[5])
+            o += d[5]
+        } } } } }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A 256-entry table mapping every 8-bit input to its output, built as TFLite's `LUTPopulate`:
+/// dequantize in `Float`, apply the function in `Float`, `round(y / outputScale)` (half away
+/// from zero) + zero point, clamp; NaN/inf map to the type's minimum.
+/// Used by the reference LOGISTIC and TANH kernels for uint8/int8.
+public struct QuantizedLookupTable: Sendable, Equatable {
+    /// Indexed by the input's bit pattern (`UInt8(truncatingIfNeeded:)`).
+    public var table: [UInt8]
+
+    public init<T: QuantizedElement>(input: QuantizationParams, output: QuantizationParams, type: T.Type,
+                                     _ transform: (Float) -> Float) {
+        var t = [UInt8](repeating: 0, count: 256)
+        let inverseScale: Float = 1 / output.scale
+        for v in T.quantizedMin...T.quantizedMax {
+            let x: Float = input.scale * Float(v - input.zeroPoint)
+            let y = transform(x)
+            var q = T.quantizedMin
+            let scaled = (y * inverseScale).rounded(.toNearestOrAwayFromZero)
+            if scaled.isFinite {
+                let s = Swift.max(-1e9, Swift.min(1e9, scaled))
+                q = Int32(s) &+ output.zeroPoint
+                q = Swift.min(T.quantizedMax, Swift.max(T.quantizedMin, q))
+            } else if !y.isNaN, scaled > 0 {
+                q = T.quantizedMax
+            }
+            t[Int(UInt8(truncatingIfNeeded: v))] = UInt8(truncatingIfNeeded: q)
+        }
+        table = t
+    }
+
+    /// The LOGISTIC table (`1 / (1 + exp(-x))` in `Float`).
+    public static func logistic<T: QuantizedElement>(input: QuantizationParams, output: QuantizationParams, type: T.Type) -> Self {
+        Self(input: input, output: output, type: type) { 1 / (1 + expf(-$0)) }
+    }
+
+    /// The TANH table (`tanh(x)` in `Float`).
+    public static func tanh<T: QuantizedElement>(input: QuantizationParams, output: QuantizationParams, type: T.Type) -> Self {
+        Self(input: input, output: output, type: type) { tanhf($0) }
+    }
+
+    /// Maps `count` values through the table.
+    public func apply<T: QuantizedElement>(input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, count: Int) {
+        table.withUnsafeBufferPointer { t in
+            for i in 0..<count {
+                output[i] = T(truncatingIfNeeded: t[Int(UInt8(truncatingIfNeeded: input[i]))])
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Prepared parameters of quantized MUL: one multiplier `scale1 * scale2 / outputScale`
+/// (computed in `Float`, as the runtime does, then widened).
+public struct QuantizedMulParams: Sendable, Equatable {
+    public var input1ZeroPoint: Int32, input2ZeroPoint: Int32, outputZeroPoint: Int32
+    public var multiplier: QuantizedMultiplier
+    public var activationMin: Int32, activationMax: Int32
+
+    public init<T: QuantizedElement>(input1 q1: QuantizationParams, input2 q2: QuantizationParams,
+                                     output qo: QuantizationParams, activation: QuantizedFusedActivation, type: T.Type) {
+        input1ZeroPoint = q1.zeroPoint
+        input2ZeroPoint = q2.zeroPoint
+        outputZeroPoint = qo.zeroPoint
+        let real: Float = q1.scale * q2.scale / qo.scale
+        multiplier = QuantizedMultiplier(Double(real))
+        (activationMin, activationMax) = quantizedActivationRange(activation, output: qo, as: T.self)
+    }
+}
+
+/// Quantized MUL with numpy broadcasting (TFLite reference `Mul` / `BroadcastMul6DSlow`).
+public enum QuantizedMul {
+    public static func run<T: QuantizedElement>(_ p: QuantizedMulParams, plan: BroadcastPlan,
+                                                input1: UnsafePointer<T>, input2: UnsafePointer<T>,
+                                                output: UnsafeMutablePointer<T>) {
+        let m = p.multiplier
+        plan.forEachRow { o, i1, i2, n, s1, s2 in
+            for j in 0..<n {
+                let a = Int32(input1[i1 + j * s1]) &- p.input1ZeroPoint
+                let b = Int32(input2[i2 + j * s2]) &- p.input2ZeroPoint
+                let v = FixedPoint.multiplyByQuantizedMultiplier(a &* b, m.multiplier, m.shift) &+ p.outputZeroPoint
+                output[o + j] = T.clamped(v, p.activationMin, p.activationMax)
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A real multiplier encoded as TFLite does: a Q0.31 significand in [2^30, 2^31) and a
+/// power-of-two exponent, `real ≈ multiplier * 2^(shift - 31)`.
+public struct QuantizedMultiplier: Sendable, Equatable, CustomStringConvertible {
+    /// Q0.31 significand (0 when the real value is 0 or underflows).
+    public var multiplier: Int32
+    /// Exponent: positive = left shift, negative = right shift.
+    public var shift: Int32
+
+    public init(multiplier: Int32, shift: Int32) {
+        self.multiplier = multiplier
+        self.shift = shift
+    }
+
+    /// TFLite `QuantizeMultiplier`: `frexp`, significand rounded half away from zero to 31 bits,
+    /// the carry case `2^31` folded into the exponent, exponents below -31 flushed to zero.
+    /// Non-finite or negative values (which no valid model produces) encode as zero.
+    ///
+    /// ```swift
+    /// let m = QuantizedMultiplier(0.5)  // multiplier 1 << 30, shift 0
+    /// ```
+    public init(_ real: Double) {
+        guard real.isFinite, real > 0 else {
+            self.init(multiplier: 0, shift: 0)
+            return
+        }
+        let fr = frexp(real)
+        var exponent = Int32(clamping: fr.1)
+        var fixed = Int64((fr.0 * 2147483648.0).rounded(.toNearestOrAwayFromZero))
+        if fixed == (Int64(1) << 31) {
+            fixed /= 2
+            exponent += 1
+        }
+        if exponent < -31 {
+            exponent = 0
+            fixed = 0
+        }
+        self.init(multiplier: Int32(clamping: fixed), shift: exponent)
+    }
+
+    /// Applies the multiplier to `x` with the reference kernels' double rounding.
+    @inlinable @inline(__always)
+    public func apply(_ x: Int32) -> Int32 {
+        FixedPoint.multiplyByQuantizedMultiplier(x, multiplier, shift)
+    }
+
+    public var description: String { "QuantizedMultiplier(\(multiplier), shift \(shift))" }
+}

@@ -85,7 +85,8 @@ public enum NonMaxSuppression {
     /// the top one included — is a candidate. The output keeps the top detection's score
     /// and class, with its box corners and keypoints replaced by the score-weighted means
     /// over the candidates (sums in `Float`, in descending-score order, as MediaPipe).
-    /// Candidates are removed and the loop repeats.
+    /// Candidates are removed and the loop repeats. A lone candidate is still "averaged"
+    /// with itself, so its box can move by a Float rounding step, exactly as in MediaPipe.
     ///
     /// MediaPipe's quirks, kept on purpose: `maxDetections` is not applied by the
     /// weighted algorithm (MediaPipe ignores it too; cut the result yourself); and when a

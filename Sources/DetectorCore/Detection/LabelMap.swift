@@ -23,9 +23,9 @@ public struct LabelMap: Sendable, Equatable {
     }
 
     static func lines(_ text: String) -> [String] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
-        }
+        // "\r\n" is a single Character in Swift, so it is matched as a separator of its own.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { String($0) }
         if lines.last == "" { lines.removeLast() }
         return lines
     }

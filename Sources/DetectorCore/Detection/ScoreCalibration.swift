@@ -65,15 +65,16 @@ public struct ScoreCalibration: Sendable, Equatable {
         guard !fileContents.isEmpty else {
             throw DetectionError.invalidScoreCalibration(line: nil, reason: "expected a non-empty score calibration file")
         }
-        let lines = fileContents.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character in Swift; MediaPipe splits on '\n' and its number parser
+        // ignores the '\r', so both end a line here.
+        let lines = fileContents.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         guard lines.count <= DetectionLimits.maxBoxes else {
             throw DetectionError.tooLarge(what: "score calibration lines", count: lines.count, limit: DetectionLimits.maxBoxes)
         }
         var sigmoids: [Sigmoid?] = []
         sigmoids.reserveCapacity(lines.count)
         for (n, rawLine) in lines.enumerated() {
-            var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line = line.dropLast() }
+            let line = rawLine
             if line.isEmpty {
                 sigmoids.append(nil)
                 continue

@@ -12,6 +12,7 @@ struct Subcommand {
 /// Every subcommand, in the order `objdetect --help` lists them. Each lives in its own file.
 let subcommands: [Subcommand] = [
     inspectCommand,
+    Subcommand(name: "track", summary: TrackCommand.summary, run: TrackCommand.run),
 ]
 
 @MainActor func usageText() -> String {

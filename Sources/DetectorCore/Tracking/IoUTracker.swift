@@ -1,0 +1,258 @@
+/// One detection handed to the tracker.
+public struct TrackerDetection: Sendable, Equatable {
+    /// The detection's box in pixels.
+    public var box: TrackBox
+    /// The detector's confidence.
+    public var score: Float
+    /// The detector's class index, or nil when there is none.
+    public var classIndex: Int?
+
+    public init(box: TrackBox, score: Float, classIndex: Int? = nil) {
+        self.box = box
+        self.score = score
+        self.classIndex = classIndex
+    }
+}
+
+/// One object reported by the tracker for the current update.
+public struct TrackedObject: Sendable, Equatable {
+    /// The track's identity: positive, assigned in increasing order, never reused.
+    public var trackID: Int
+    /// The reported box (the detection's, or the filtered estimate; see `TrackerConfiguration.reportedBox`).
+    public var box: TrackBox
+    /// The matched detection's score.
+    public var score: Float
+    /// The class smoothed over the track's recent detections (nil if none had a class).
+    public var classIndex: Int?
+    /// Index of the matched detection in the array given to `update`.
+    public var detectionIndex: Int
+    /// How many detections this track has matched so far.
+    public var hits: Int
+}
+
+/// A multi-object tracker that links detections across frames by box overlap (IoU) and
+/// gives each object a stable identity, in the manner of SORT.
+///
+/// Each update predicts every track's box forward (Kalman filter by default), matches tracks
+/// to detections with an optimal assignment maximising the total IoU over pairs whose IoU
+/// reaches `iouThreshold`, corrects matched tracks, starts tentative tracks from unmatched
+/// detections, and drops tracks unmatched for longer than `maxAge`. A track gets its ID and is
+/// reported once it has `minHits` matches; it is reported in every update where it matches a
+/// detection. Matching is class-agnostic unless `classAware` is set, and the reported class is
+/// smoothed over the track's history. Everything is deterministic: the same updates give the
+/// same IDs.
+///
+/// Default settings and how they were chosen (MOT15 TUD-Campus, Faster R-CNN detections from
+/// the SORT repository, scored with `reference/mot_eval.py`):
+/// DEFAULTS-TABLE
+///
+/// ```swift
+/// var tracker = try IoUTracker()
+/// let frame1 = [TrackerDetection(box: TrackBox(x: 10, y: 10, width: 50, height: 80), score: 0.9, classIndex: 17)]
+/// let objects = try tracker.update(frame1, timestampMs: 0)
+/// for object in objects { print(object.trackID, object.box) }
+/// ```
+public struct IoUTracker: Sendable {
+    /// The settings this tracker was created with.
+    public let configuration: TrackerConfiguration
+
+    private struct Track: Sendable {
+        var id: Int?                 // nil while tentative
+        var motion: BoxMotionState
+        var labels: LabelHistory
+        var smoothedClass: Int?
+        var hits: Int
+        var missedUpdates: Int
+        var lastMatchMs: Int64?
+    }
+
+    private var tracks: [Track] = []
+    private var nextID = 1
+    private var updateCount = 0
+    private var lastTimestampMs: Int64?
+
+    /// Creates a tracker; throws `TrackerError.invalidConfiguration` for out-of-range settings.
+    public init(configuration: TrackerConfiguration = TrackerConfiguration()) throws {
+        try configuration.validate()
+        self.configuration = configuration
+    }
+
+    /// Number of live tracks (tentative and confirmed).
+    public var liveTrackCount: Int { tracks.count }
+
+    /// The ID the next confirmed track will get (IDs so far are 1..<nextTrackID).
+    public var nextTrackID: Int { nextID }
+
+    /// Forgets every track; IDs keep increasing (they are never reused by one tracker).
+    public mutating func reset() {
+        tracks.removeAll()
+        updateCount = 0
+        lastTimestampMs = nil
+    }
+
+    /// Advances the tracker by one frame.
+    ///
+    /// - Parameters:
+    ///   - detections: this frame's detections (boxes with a non-finite coordinate or a side
+    ///     that is not positive are ignored).
+    ///   - timestampMs: the frame's time. Optional with `maxAge: .frames`; required with
+    ///     `.milliseconds`. When given, it must be later than the previous one.
+    /// - Returns: the confirmed tracks matched in this frame, in the order of `detections`.
+    public mutating func update(_ detections: [TrackerDetection], timestampMs: Int64? = nil) throws -> [TrackedObject] {
+        if let timestampMs, let last = lastTimestampMs, timestampMs <= last {
+            throw TrackerError.timestampNotIncreasing(previousMs: last, receivedMs: timestampMs)
+        }
+        if case .milliseconds = configuration.maxAge, timestampMs == nil {
+            throw TrackerError.timestampRequired
+        }
+        if let timestampMs { lastTimestampMs = timestampMs }
+        updateCount += 1
+
+        for i in tracks.indices { tracks[i].motion.predict(dt: 1) }
+
+        // Split detections into the first and second association stage.
+        var firstStage: [Int] = []
+        var secondStage: [Int] = []
+        for (index, detection) in detections.enumerated() where detection.box.isUsable && !detection.score.isNaN {
+            if let stages = configuration.twoStage {
+                if detection.score >= stages.highScore {
+                    firstStage.append(index)
+                } else if detection.score >= stages.lowScore {
+                    secondStage.append(index)
+                }
+            } else {
+                firstStage.append(index)
+            }
+        }
+
+        var trackOfDetection = [Int?](repeating: nil, count: detections.count)
+        var matchedTrack = [Bool](repeating: false, count: tracks.count)
+        let allTracks = Array(tracks.indices)
+        let leftover = associate(trackIndices: allTracks, detectionIndices: firstStage, detections: detections,
+                                 matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
+        if !secondStage.isEmpty {
+            // Only confirmed tracks look at low-score detections.
+            let remaining = leftover.filter { tracks[$0].id != nil }
+            _ = associate(trackIndices: remaining, detectionIndices: secondStage, detections: detections,
+                          matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
+        }
+
+        // Correct matched tracks.
+        for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
+            guard let trackIndex else { continue }
+            let detection = detections[detectionIndex]
+            tracks[trackIndex].motion.correct(with: detection.box)
+            tracks[trackIndex].labels.add(classIndex: detection.classIndex, score: detection.score)
+            tracks[trackIndex].smoothedClass = tracks[trackIndex].labels.smoothedClass
+            tracks[trackIndex].hits += 1
+            tracks[trackIndex].missedUpdates = 0
+            tracks[trackIndex].lastMatchMs = timestampMs
+        }
+
+        // Age unmatched tracks; tentative ones die at their first miss.
+        var survivors: [Track] = []
+        var newIndexOfTrack = [Int?](repeating: nil, count: tracks.count)
+        survivors.reserveCapacity(tracks.count + firstStage.count)
+        for (index, var track) in tracks.enumerated() {
+            if !matchedTrack[index] {
+                track.missedUpdates += 1
+                if track.id == nil || isExpired(track, now: timestampMs) { continue }
+            }
+            newIndexOfTrack[index] = survivors.count
+            survivors.append(track)
+        }
+        for index in trackOfDetection.indices {
+            if let old = trackOfDetection[index] { trackOfDetection[index] = newIndexOfTrack[old] }
+        }
+
+        // Unmatched first-stage detections start tentative tracks, in detection order.
+        for detectionIndex in firstStage where trackOfDetection[detectionIndex] == nil {
+            let detection = detections[detectionIndex]
+            var labels = LabelHistory(capacity: configuration.labelHistoryLength)
+            labels.add(classIndex: detection.classIndex, score: detection.score)
+            trackOfDetection[detectionIndex] = survivors.count
+            survivors.append(Track(
+                id: nil, motion: BoxMotionState(model: configuration.motion, box: detection.box),
+                labels: labels, smoothedClass: labels.smoothedClass, hits: 1, missedUpdates: 0,
+                lastMatchMs: timestampMs))
+        }
+        tracks = survivors
+
+        // Confirm tracks with enough hits, in detection order, so IDs grow with it.
+        let warmUp = configuration.confirmImmediatelyAtStart && updateCount <= configuration.minHits
+        var reported: [TrackedObject] = []
+        for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
+            guard let trackIndex else { continue }
+            if tracks[trackIndex].id == nil, tracks[trackIndex].hits >= configuration.minHits || warmUp {
+                tracks[trackIndex].id = nextID
+                nextID += 1
+            }
+            let track = tracks[trackIndex]
+            guard let id = track.id else { continue }
+            let detection = detections[detectionIndex]
+            reported.append(TrackedObject(
+                trackID: id,
+                box: configuration.reportedBox == .detection ? detection.box : track.motion.box,
+                score: detection.score, classIndex: track.smoothedClass,
+                detectionIndex: detectionIndex, hits: track.hits))
+        }
+        return reported
+    }
+
+    private func isExpired(_ track: Track, now: Int64?) -> Bool {
+        switch configuration.maxAge {
+        case .frames(let limit):
+            return track.missedUpdates > limit
+        case .milliseconds(let limit):
+            guard let now, let last = track.lastMatchMs else { return track.missedUpdates > 0 }
+            let (elapsed, overflow) = now.subtractingReportingOverflow(last)
+            return overflow || elapsed > limit
+        }
+    }
+
+    /// Optimal IoU matching of the given tracks and detections; fills `matchedTrack` and
+    /// `trackOfDetection` and returns the track indices left unmatched.
+    private func associate(
+        trackIndices: [Int], detectionIndices: [Int], detections: [TrackerDetection],
+        matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
+    ) -> [Int] {
+        let rows = trackIndices.count, columns = detectionIndices.count
+        guard rows > 0, columns > 0 else { return trackIndices }
+        let threshold = configuration.iouThreshold
+        var predicted: [TrackBox] = []
+        predicted.reserveCapacity(rows)
+        for t in trackIndices { predicted.append(tracks[t].motion.box) }
+        // Cost = -IoU for admissible pairs, 0 otherwise: a maximum-weight matching in which
+        // pairs below the threshold are worth nothing and are discarded afterwards.
+        var costs = [Double](repeating: 0, count: rows * columns)
+        var anyAdmissible = false
+        for r in 0..<rows {
+            let trackClass = tracks[trackIndices[r]].smoothedClass
+            for c in 0..<columns {
+                let detection = detections[detectionIndices[c]]
+                if configuration.classAware, let trackClass, let detectionClass = detection.classIndex,
+                   trackClass != detectionClass {
+                    continue
+                }
+                let iou = predicted[r].iou(detection.box)
+                if iou >= threshold {
+                    costs[r * columns + c] = -Double(iou)
+                    anyAdmissible = true
+                }
+            }
+        }
+        guard anyAdmissible,
+              let assignment = try? LinearAssignment.solve(costs: costs, rows: rows, columns: columns)
+        else { return trackIndices }
+        var unmatched: [Int] = []
+        for r in 0..<rows {
+            if let c = assignment[r], costs[r * columns + c] < 0 {
+                matchedTrack[trackIndices[r]] = true
+                trackOfDetection[detectionIndices[c]] = trackIndices[r]
+            } else {
+                unmatched.append(trackIndices[r])
+            }
+        }
+        return unmatched
+    }
+}

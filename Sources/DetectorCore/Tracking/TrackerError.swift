@@ -1,0 +1,20 @@
+/// Why the tracker refused a configuration or an update.
+public enum TrackerError: Error, Equatable, CustomStringConvertible {
+    /// A configuration value is out of range; `field` names it.
+    case invalidConfiguration(field: String, reason: String)
+    /// An update's timestamp is not later than the previous update's.
+    case timestampNotIncreasing(previousMs: Int64, receivedMs: Int64)
+    /// `maxAge` is in milliseconds but an update came without a timestamp.
+    case timestampRequired
+
+    public var description: String {
+        switch self {
+        case let .invalidConfiguration(field, reason):
+            return "Tracker configuration field '\(field)' is invalid: \(reason)."
+        case let .timestampNotIncreasing(previous, received):
+            return "Tracker update timestamp \(received) ms is not later than the previous timestamp \(previous) ms."
+        case .timestampRequired:
+            return "Tracker update needs a timestamp because the maximum track age is given in milliseconds."
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import DetectorCore
+
+/// `objdetect track --detections det.txt [--format mot] [tracker options]`: runs the IoU
+/// tracker alone over a MOTChallenge detection file and writes MOTChallenge results.
+enum TrackCommand {
+    static let summary = "track a MOTChallenge detection file (det.txt) and write MOTChallenge results"
+
+    static let usage = """
+    usage: objdetect track --detections det.txt [--format mot] [--output FILE] [options]
+      --detections FILE      MOTChallenge detections: frame,-1,x,y,w,h,score,... (frames from 1)
+      --format mot           output format (MOTChallenge rows frame,id,x,y,w,h,score,-1,-1,-1)
+      --output FILE          write results here instead of standard output
+      --fps F                frame rate used to time frames for --max-age-ms (default 30)
+      --iou-threshold T      minimum IoU to match a track and a detection (default 0.3)
+      --max-age N            frames an unmatched track survives (default 30)
+      --max-age-ms MS        ... or milliseconds instead of frames
+      --min-hits N           matches before a track is reported (default 3)
+      --no-warm-up           do not confirm tracks at once during the first min-hits frames
+      --motion M             none | velocity | kalman (default kalman)
+      --two-stage HIGH,LOW   match detections >= HIGH first, then [LOW, HIGH) (default off)
+      --class-aware          only match detections of the track's class (8th column)
+      --label-history N      detections whose class votes give the label (default 30)
+      --reported-box B       detection | filtered (default detection)
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(usage)
+            return 0
+        }
+        let args = try ArgumentReader(
+            arguments,
+            valueOptions: ["--detections", "--format", "--output", "--fps", "--iou-threshold", "--max-age",
+                           "--max-age-ms", "--min-hits", "--motion", "--two-stage", "--label-history", "--reported-box"],
+            flagOptions: ["--class-aware", "--no-warm-up"])
+        guard args.positional.isEmpty else { throw UsageError("unexpected argument '\(args.positional[0])'") }
+        guard let detectionsPath = args.value("--detections") else { throw UsageError("track needs --detections FILE") }
+        let format = args.value("--format") ?? "mot"
+        guard format == "mot" else { throw UsageError("track supports --format mot only, got '\(format)'") }
+        let fps = try args.double("--fps") ?? 30
+        guard fps > 0, fps <= 10_000 else { throw UsageError("--fps must be in (0, 10000], got \(fps)") }
+
+        let configuration = try makeConfiguration(args)
+        var tracker: IoUTracker
+        do {
+            tracker = try IoUTracker(configuration: configuration)
+        } catch let error as TrackerError {
+            throw UsageError(error.description)
+        }
+
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: detectionsPath))
+        } catch {
+            throw CommandFailure("cannot read detections file '\(detectionsPath)': \(error.localizedDescription)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure("detections file '\(detectionsPath)' is not UTF-8 text")
+        }
+        let rows = try MOTFormat.parse(text)
+        let frames = MOTFormat.groupByFrame(rows)
+
+        var output = ""
+        output.reserveCapacity(rows.count * 48)
+        for (offset, frameRows) in frames.enumerated() {
+            let frame = offset + 1
+            let detections = frameRows.map { TrackerDetection(box: $0.box, score: $0.score, classIndex: nil) }
+            let timestamp = Int64((Double(offset) * 1000 / fps).rounded())
+            // Frames closer than 1 ms apart (fps > 1000) still need increasing timestamps.
+            let objects = try tracker.update(detections, timestampMs: max(timestamp, Int64(offset)))
+            for object in objects.sorted(by: { $0.trackID < $1.trackID }) {
+                output += MOTFormat.resultLine(frame: frame, trackID: object.trackID, box: object.box, score: object.score)
+                output += "\n"
+            }
+        }
+
+        if let outputPath = args.value("--output") {
+            do {
+                try Data(output.utf8).write(to: URL(fileURLWithPath: outputPath))
+            } catch {
+                throw CommandFailure("cannot write '\(outputPath)': \(error.localizedDescription)")
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(output.utf8))
+        }
+        return 0
+    }
+
+    static func makeConfiguration(_ args: ArgumentReader) throws -> TrackerConfiguration {
+        var configuration = TrackerConfiguration()
+        if let t = try args.double("--iou-threshold") { configuration.iouThreshold = Float(t) }
+        if args.value("--max-age") != nil, args.value("--max-age-ms") != nil {
+            throw UsageError("give --max-age or --max-age-ms, not both")
+        }
+        if let n = try args.int("--max-age") { configuration.maxAge = .frames(n) }
+        if let ms = try args.int("--max-age-ms") { configuration.maxAge = .milliseconds(Int64(ms)) }
+        if let n = try args.int("--min-hits") { configuration.minHits = n }
+        if args.flag("--no-warm-up") { configuration.confirmImmediatelyAtStart = false }
+        if args.flag("--class-aware") { configuration.classAware = true }
+        if let n = try args.int("--label-history") { configuration.labelHistoryLength = n }
+        if let motion = args.value("--motion") {
+            switch motion {
+            case "none": configuration.motion = .none
+            case "velocity", "constant-velocity": configuration.motion = .constantVelocity
+            case "kalman": configuration.motion = .kalman
+            default: throw UsageError("--motion must be none, velocity or kalman, got '\(motion)'")
+            }
+        }
+        if let stages = args.value("--two-stage") {
+            let parts = stages.split(separator: ",").map { Float(String($0)) }
+            guard parts.count == 2, let high = parts[0], let low = parts[1] else {
+                throw UsageError("--two-stage needs HIGH,LOW scores, got '\(stages)'")
+            }
+            configuration.twoStage = .init(highScore: high, lowScore: low)
+        }
+        if let box = args.value("--reported-box") {
+            guard let choice = TrackerConfiguration.ReportedBox(rawValue: box) else {
+                throw UsageError("--reported-box must be detection or filtered, got '\(box)'")
+            }
+            configuration.reportedBox = choice
+        }
+        do {
+            try configuration.validate()
+        } catch let error as TrackerError {
+            throw UsageError(error.description)
+        }
+        return configuration
+    }
+}

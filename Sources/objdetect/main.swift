@@ -13,6 +13,7 @@ struct Subcommand {
 let subcommands: [Subcommand] = [
     inspectCommand,
     Subcommand(name: "track", summary: TrackCommand.summary, run: TrackCommand.run),
+    Subcommand(name: "jpeg-bench", summary: "time JPEG decoding of FILE… (--runs N), one JSON line per file", run: runJPEGBench),
 ]
 
 @MainActor func usageText() -> String {

@@ -113,7 +113,7 @@ private let jpegWorkerCount = max(1, ProcessInfo.processInfo.activeProcessorCoun
 
 /// Carries a non-Sendable closure into `concurrentPerform`. Safe here because every band
 /// writes a disjoint range of rows and only reads shared, unchanging inputs.
-private struct UncheckedSendableBox<T>: @unchecked Sendable {
+private struct JPEGSendableBox<T>: @unchecked Sendable {
     let value: T
 }
 
@@ -124,7 +124,7 @@ func jpegParallelFor(_ iterations: Int, _ body: (Int) -> Void) {
         return
     }
     withoutActuallyEscaping(body) { escapable in
-        let box = UncheckedSendableBox(value: escapable)
+        let box = JPEGSendableBox(value: escapable)
         DispatchQueue.concurrentPerform(iterations: iterations) { box.value($0) }
     }
 }

@@ -14,6 +14,7 @@ let subcommands: [Subcommand] = [
     inspectCommand,
     Subcommand(name: "track", summary: TrackCommand.summary, run: TrackCommand.run),
     Subcommand(name: "jpeg-bench", summary: "time JPEG decoding of FILE… (--runs N), one JSON line per file", run: runJPEGBench),
+    ImageInfoCommand.subcommand, DecodeBenchCommand.subcommand,
 ]
 
 @MainActor func usageText() -> String {

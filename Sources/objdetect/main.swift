@@ -11,6 +11,7 @@ struct Subcommand {
 
 /// Every subcommand, in the order `objdetect --help` lists them. Each lives in its own file.
 let subcommands: [Subcommand] = [
+    ImageInfoCommand.subcommand, DecodeBenchCommand.subcommand,
     Subcommand(name: "jpeg-bench", summary: "time JPEG decoding of FILE… (--runs N), one JSON line per file", run: runJPEGBench),
 ]
 

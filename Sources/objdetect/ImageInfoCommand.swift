@@ -1,0 +1,41 @@
+import Foundation
+import DetectorCore
+
+/// `objdetect image-info FILE [--json]`: decodes an image and reports its format, size, bit
+/// depth, colour type, orientation and the SHA-256 of its canonical RGBA8 buffer
+/// (the contract of `shared/goldens/README-images.md`).
+enum ImageInfoCommand {
+    static var subcommand: Subcommand { Subcommand(
+        name: "image-info",
+        summary: "decode an image; print format, size, bit depth, colour type, orientation, rgba8_sha256",
+        run: run) }
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try ArgumentReader(arguments, valueOptions: [], flagOptions: ["--json"])
+        guard args.positional.count == 1 else { throw UsageError("image-info needs exactly one FILE argument") }
+        let path = args.positional[0]
+        let decoded = try ImageDecoder.decode(contentsOf: path)
+        let rgba = decoded.image.converted(to: .rgba8)
+        let hash = SHA256.hexDigest(rgba.pixels)
+        if args.flag("--json") {
+            let info: [String: Any] = [
+                "format": decoded.format.rawValue,
+                "width": decoded.image.width,
+                "height": decoded.image.height,
+                "bit_depth": decoded.bitDepth,
+                "color_type": decoded.colorType,
+                "orientation": decoded.orientation.map { $0.name as Any } ?? NSNull(),
+                "rgba8_sha256": hash,
+            ]
+            try printJSON(info)
+        } else {
+            print("format:       \(decoded.format.rawValue)")
+            print("size:         \(decoded.image.width)x\(decoded.image.height)")
+            print("bit depth:    \(decoded.bitDepth)")
+            print("colour type:  \(decoded.colorType)")
+            print("orientation:  \(decoded.orientation.map { "\($0.name) (EXIF \($0.exifValue))" } ?? "none")")
+            print("rgba8_sha256: \(hash)")
+        }
+        return 0
+    }
+}

@@ -63,7 +63,7 @@ struct JPEGBitReader {
     /// Decodes one Huffman symbol (0...255). Leaves at least 16 bits in the buffer for the
     /// extra bits that follow.
     @inline(__always)
-    mutating func decode(_ table: JPEGHuffmanDecoder) throws -> Int {
+    mutating func decode(_ table: JPEGHuffmanLookup) throws -> Int {
         if bitCount < 32 { refill() }
         let entry = table.lookup[Int(truncatingIfNeeded: buffer &>> 55)]
         if entry != 0 {

@@ -79,10 +79,39 @@ final class JPEGHuffmanDecoder {
         maxCode[17] = Int32.max   // sentinel: the slow path stops at 17 and reports a bad code
     }
 
+    /// An empty table: every lookup misses and every code is invalid. Stands in for tables a
+    /// scan does not use.
+    init() {
+        lookup = .allocate(capacity: 1 << JPEGHuffmanDecoder.lookaheadBits)
+        lookup.initialize(repeating: 0, count: 1 << JPEGHuffmanDecoder.lookaheadBits)
+        maxCode = .allocate(capacity: 18)
+        maxCode.initialize(repeating: -1, count: 18)
+        maxCode[17] = Int32.max
+        valueOffset = .allocate(capacity: 18)
+        valueOffset.initialize(repeating: 0, count: 18)
+        values = .allocate(capacity: 256)
+        values.initialize(repeating: 0, count: 256)
+    }
+
+    /// The raw table pointers, for the per-symbol path (no reference counting). Valid while
+    /// this object lives.
+    var pointers: JPEGHuffmanLookup {
+        JPEGHuffmanLookup(lookup: lookup, maxCode: maxCode, valueOffset: valueOffset, values: values)
+    }
+
     deinit {
         lookup.deallocate()
         maxCode.deallocate()
         valueOffset.deallocate()
         values.deallocate()
     }
+}
+
+/// The tables of a `JPEGHuffmanDecoder` as plain pointers (a trivial value: copying it costs
+/// no reference counting). Only valid while the owning decoder is alive.
+struct JPEGHuffmanLookup {
+    let lookup: UnsafeMutablePointer<UInt16>
+    let maxCode: UnsafeMutablePointer<Int32>
+    let valueOffset: UnsafeMutablePointer<Int32>
+    let values: UnsafeMutablePointer<UInt8>
 }

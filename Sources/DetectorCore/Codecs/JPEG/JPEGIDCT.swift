@@ -34,33 +34,22 @@ enum JPEGIDCT {
             return
         }
 
-        // Pass 1: columns, from the coefficients into the workspace.
-        for u in 0..<8 {
-            if c[8 + u] == 0 && c[16 + u] == 0 && c[24 + u] == 0 && c[32 + u] == 0 &&
-                c[40 + u] == 0 && c[48 + u] == 0 && c[56 + u] == 0 {
-                let dc = Int32(truncatingIfNeeded: (Int(c[u]) &* Int(q[u])) &<< 2)
-                for r in 0..<8 { ws[8 &* r &+ u] = dc }
-                continue
-            }
-            let x0 = Int(c[u]) &* Int(q[u])
-            let x1 = Int(c[8 + u]) &* Int(q[8 + u])
-            let x2 = Int(c[16 + u]) &* Int(q[16 + u])
-            let x3 = Int(c[24 + u]) &* Int(q[24 + u])
-            let x4 = Int(c[32 + u]) &* Int(q[32 + u])
-            let x5 = Int(c[40 + u]) &* Int(q[40 + u])
-            let x6 = Int(c[48 + u]) &* Int(q[48 + u])
-            let x7 = Int(c[56 + u]) &* Int(q[56 + u])
-            let y = oneD(x0, x1, x2, x3, x4, x5, x6, x7)
-            let round = 1 << 10
-            ws[u] = Int32(truncatingIfNeeded: (y.0 &+ round) &>> 11)
-            ws[8 + u] = Int32(truncatingIfNeeded: (y.1 &+ round) &>> 11)
-            ws[16 + u] = Int32(truncatingIfNeeded: (y.2 &+ round) &>> 11)
-            ws[24 + u] = Int32(truncatingIfNeeded: (y.3 &+ round) &>> 11)
-            ws[32 + u] = Int32(truncatingIfNeeded: (y.4 &+ round) &>> 11)
-            ws[40 + u] = Int32(truncatingIfNeeded: (y.5 &+ round) &>> 11)
-            ws[48 + u] = Int32(truncatingIfNeeded: (y.6 &+ round) &>> 11)
-            ws[56 + u] = Int32(truncatingIfNeeded: (y.7 &+ round) &>> 11)
+        // Pass 1: columns, eight at a time (lane u = column u), into the workspace.
+        @inline(__always) func row(_ k: Int) -> SIMD8<Int32> {
+            let coefficients = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(c + 8 &* k).loadUnaligned(as: SIMD8<Int16>.self))
+            return coefficients &* UnsafeRawPointer(q + 8 &* k).loadUnaligned(as: SIMD8<Int32>.self)
         }
+        let y = oneD(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+        let round1 = SIMD8<Int32>(repeating: 1 << 10)
+        let wsRaw = UnsafeMutableRawPointer(ws)
+        wsRaw.storeBytes(of: (y.0 &+ round1) &>> 11, toByteOffset: 0, as: SIMD8<Int32>.self)
+        wsRaw.storeBytes(of: (y.1 &+ round1) &>> 11, toByteOffset: 32, as: SIMD8<Int32>.self)
+        wsRaw.storeBytes(of: (y.2 &+ round1) &>> 11, toByteOffset: 64, as: SIMD8<Int32>.self)
+        wsRaw.storeBytes(of: (y.3 &+ round1) &>> 11, toByteOffset: 96, as: SIMD8<Int32>.self)
+        wsRaw.storeBytes(of: (y.4 &+ round1) &>> 11, toByteOffset: 128, as: SIMD8<Int32>.self)
+        wsRaw.storeBytes(of: (y.5 &+ round1) &>> 11, toByteOffset: 160, as: SIMD8<Int32>.self)
+        wsRaw.storeBytes(of: (y.6 &+ round1) &>> 11, toByteOffset: 192, as: SIMD8<Int32>.self)
+        wsRaw.storeBytes(of: (y.7 &+ round1) &>> 11, toByteOffset: 224, as: SIMD8<Int32>.self)
 
         // Pass 2: rows, from the workspace into the output samples.
         var out = output
@@ -84,6 +73,39 @@ enum JPEGIDCT {
             out[7] = rl[((y.7 &+ round) &>> 18) & 1023]
             out += stride
         }
+    }
+
+    /// One 1-D pass of the islow IDCT on eight columns at once (32-bit lanes, wrapping: valid
+    /// 8-bit data stays far inside the range, as in libjpeg's 32-bit builds and SIMD code).
+    @inline(__always)
+    static func oneD(_ x0: SIMD8<Int32>, _ x1: SIMD8<Int32>, _ x2: SIMD8<Int32>, _ x3: SIMD8<Int32>,
+                     _ x4: SIMD8<Int32>, _ x5: SIMD8<Int32>, _ x6: SIMD8<Int32>, _ x7: SIMD8<Int32>)
+        -> (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>) {
+        var z1 = (x2 &+ x6) &* 4433
+        let t2 = z1 &+ x6 &* -15137
+        let t3 = z1 &+ x2 &* 6270
+        let t0 = (x0 &+ x4) &<< 13
+        let t1 = (x0 &- x4) &<< 13
+        let t10 = t0 &+ t3, t13 = t0 &- t3, t11 = t1 &+ t2, t12 = t1 &- t2
+        var a0 = x7, a1 = x5, a2 = x3, a3 = x1
+        z1 = a0 &+ a3
+        var z2 = a1 &+ a2
+        var z3 = a0 &+ a2
+        var z4 = a1 &+ a3
+        let z5 = (z3 &+ z4) &* 9633
+        a0 = a0 &* 2446
+        a1 = a1 &* 16819
+        a2 = a2 &* 25172
+        a3 = a3 &* 12299
+        z1 = z1 &* -7373
+        z2 = z2 &* -20995
+        z3 = z3 &* -16069 &+ z5
+        z4 = z4 &* -3196 &+ z5
+        a0 = a0 &+ z1 &+ z3
+        a1 = a1 &+ z2 &+ z4
+        a2 = a2 &+ z2 &+ z3
+        a3 = a3 &+ z1 &+ z4
+        return (t10 &+ a3, t11 &+ a2, t12 &+ a1, t13 &+ a0, t13 &- a0, t12 &- a1, t11 &- a2, t10 &- a3)
     }
 
     /// One 1-D pass of the islow IDCT, before descaling.

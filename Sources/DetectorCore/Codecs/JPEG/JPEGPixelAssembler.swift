@@ -45,7 +45,11 @@ enum JPEGPixelAssembler {
 
         // 2. Upsample and convert colours into the output image.
         let format: PixelFormat = frame.components.count == 1 ? .gray8 : .rgb8
-        var image = try ImageBuffer(width: width, height: height, format: format, maxPixels: parser.maxPixels)
+        let byteCount = try ImageBuffer.byteCount(width: width, height: height, format: format, maxPixels: parser.maxPixels)
+        // Every byte of every row is written by the bands below, so no zero-fill first.
+        var pixelBytes = [UInt8](unsafeUninitializedCapacity: byteCount) { _, initialized in
+            initialized = byteCount
+        }
         let upsamplers = frame.components.enumerated().map { ci, c in
             JPEGUpsampler(plane: samplePlanes[ci], stride: c.blocksPerRow * 8, width: c.width, height: c.height,
                           factorH: frame.maxH / c.h, factorV: frame.maxV / c.v)
@@ -53,7 +57,7 @@ enum JPEGPixelAssembler {
         let converter = JPEGColorConverter.shared
         let rowCapacity = upsamplers.map(\.rowCapacity).max() ?? width
         let componentCount = frame.components.count
-        image.pixels.withUnsafeMutableBufferPointer { pixelBuffer in
+        pixelBytes.withUnsafeMutableBufferPointer { pixelBuffer in
             guard let pixels = pixelBuffer.baseAddress else { return }
             converter.crToR.withUnsafeBufferPointer { crR in
             converter.cbToB.withUnsafeBufferPointer { cbB in
@@ -103,7 +107,7 @@ enum JPEGPixelAssembler {
                 }
             }}}}
         }
-        return (image, model)
+        return (try ImageBuffer(width: width, height: height, format: format, pixels: pixelBytes, maxPixels: parser.maxPixels), model)
     }
 }
 

@@ -1,88 +1,108 @@
 /// Entropy decoding of one scan (T.81 Annex F for sequential, G.1.2 for progressive) into the
 /// coefficient planes, with restart-marker handling.
 extension JPEGStreamParser {
+    /// What the block loop needs of one scan component, as plain values and pointers.
+    struct ScanMember {
+        var coefficients: UnsafeMutablePointer<Int16>
+        var blocksPerRow: Int
+        var h: Int
+        var v: Int
+        var dc: JPEGHuffmanLookup
+        var ac: JPEGHuffmanLookup
+        var predictor: Int
+    }
+
+    enum ScanKind { case sequential, dcFirst, dcRefine, acFirst, acRefine }
+
     /// Decodes the scan whose entropy-coded data starts at `dataStart`; returns the position
     /// of the marker that follows the scan.
     func decodeScan(_ scan: JPEGScanHeader, dataStart: Int) throws -> Int {
         guard let frame else { throw JPEGError.malformed(offset: dataStart, reason: "SOS before any SOF") }
         var reader = JPEGBitReader(data: data, end: count, position: dataStart)
-        let members = scan.members
-        let interleaved = members.count > 1
+        let interleaved = scan.members.count > 1
         // MCU grid of this scan.
         let mcusPerRow: Int, mcuRows: Int
         if interleaved {
             mcusPerRow = frame.mcusPerRow
             mcuRows = frame.mcuRows
         } else {
-            let c = frame.components[members[0].componentIndex]
+            let c = frame.components[scan.members[0].componentIndex]
             mcusPerRow = c.blocksPerRow
             mcuRows = c.blockRows
         }
-        // Per member: table objects, plane, sampling (1x1 when not interleaved).
-        let memberPlanes = members.map { planes[$0.componentIndex] }
-        let dcTablesOfScan = members.map { dcTables[$0.dcTable] }
-        let acTablesOfScan = members.map { acTables[$0.acTable] }
-        let hs = members.map { interleaved ? frame.components[$0.componentIndex].h : 1 }
-        let vs = members.map { interleaved ? frame.components[$0.componentIndex].v : 1 }
-
-        var predictors = [Int](repeating: 0, count: members.count)
+        let empty = JPEGHuffmanDecoder()
+        // The decoder objects stay alive (held by `self` and `empty`) for the whole scan.
+        let members = UnsafeMutablePointer<ScanMember>.allocate(capacity: scan.members.count)
+        defer { members.deallocate() }
+        for (i, m) in scan.members.enumerated() {
+            let component = frame.components[m.componentIndex]
+            let plane = planes[m.componentIndex]
+            members.advanced(by: i).initialize(to: ScanMember(
+                coefficients: plane.pointer, blocksPerRow: plane.blocksPerRow,
+                h: interleaved ? component.h : 1, v: interleaved ? component.v : 1,
+                dc: (dcTables[m.dcTable] ?? empty).pointers, ac: (acTables[m.acTable] ?? empty).pointers,
+                predictor: 0))
+        }
+        let memberCount = scan.members.count
+        let restartInterval = self.restartInterval
         var eobRun = 0
         var restartsLeft = restartInterval
         var expectedRestart = 0
         let ss = scan.spectralStart, se = scan.spectralEnd
         let ah = scan.approximationHigh, al = scan.approximationLow
 
-        enum Kind { case sequential, dcFirst, dcRefine, acFirst, acRefine }
-        let kind: Kind
+        let kind: ScanKind
         if !frame.progressive { kind = .sequential }
         else if ss == 0 { kind = ah == 0 ? .dcFirst : .dcRefine }
         else { kind = ah == 0 ? .acFirst : .acRefine }
 
-        try jpegNaturalOrder.withUnsafeBufferPointer { naturalBuffer in
-            guard let natural = naturalBuffer.baseAddress else { return }
-            for mcuY in 0..<mcuRows {
-                for mcuX in 0..<mcusPerRow {
-                    if restartInterval > 0 {
-                        if restartsLeft == 0 {
-                            try processRestart(&reader, expected: expectedRestart)
-                            expectedRestart = (expectedRestart + 1) & 7
-                            for i in predictors.indices { predictors[i] = 0 }
-                            eobRun = 0
-                            restartsLeft = restartInterval
+        try withExtendedLifetime(empty) {
+            try jpegNaturalOrder.withUnsafeBufferPointer { naturalBuffer in
+                guard let natural = naturalBuffer.baseAddress else { return }
+                for mcuY in 0..<mcuRows {
+                    for mcuX in 0..<mcusPerRow {
+                        if restartInterval > 0 {
+                            if restartsLeft == 0 {
+                                try processRestart(&reader, expected: expectedRestart)
+                                expectedRestart = (expectedRestart + 1) & 7
+                                for i in 0..<memberCount { members[i].predictor = 0 }
+                                eobRun = 0
+                                restartsLeft = restartInterval
+                            }
+                            restartsLeft -= 1
                         }
-                        restartsLeft -= 1
-                    }
-                    for m in 0..<members.count {
-                        let plane = memberPlanes[m]
-                        for by in 0..<vs[m] {
-                            for bx in 0..<hs[m] {
-                                let block = plane.block(column: mcuX * hs[m] + bx, row: mcuY * vs[m] + by)
-                                switch kind {
-                                case .sequential:
-                                    guard let dc = dcTablesOfScan[m], let ac = acTablesOfScan[m] else { return }
-                                    try decodeSequentialBlock(&reader, dc: dc, ac: ac, block: block,
-                                                              predictor: &predictors[m], natural: natural)
-                                case .dcFirst:
-                                    guard let dc = dcTablesOfScan[m] else { return }
-                                    let s = try reader.decode(dc)
-                                    predictors[m] = predictors[m] &+ reader.receiveExtend(s)
-                                    block[0] = Int16(truncatingIfNeeded: predictors[m] &<< al)
-                                case .dcRefine:
-                                    if reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << al) }
-                                case .acFirst:
-                                    guard let ac = acTablesOfScan[m] else { return }
-                                    try decodeACFirst(&reader, ac: ac, block: block, start: ss, end: se, low: al,
-                                                      eobRun: &eobRun, natural: natural)
-                                case .acRefine:
-                                    guard let ac = acTablesOfScan[m] else { return }
-                                    try decodeACRefine(&reader, ac: ac, block: block, start: ss, end: se, low: al,
-                                                       eobRun: &eobRun, natural: natural)
+                        for m in 0..<memberCount {
+                            let member = members + m
+                            let h = member.pointee.h, v = member.pointee.v
+                            for by in 0..<v {
+                                let rowBase = member.pointee.coefficients
+                                    + ((mcuY &* v &+ by) &* member.pointee.blocksPerRow &+ mcuX &* h) &* 64
+                                for bx in 0..<h {
+                                    let block = rowBase + bx &* 64
+                                    switch kind {
+                                    case .sequential:
+                                        try decodeSequentialBlock(&reader, dc: member.pointee.dc, ac: member.pointee.ac,
+                                                                  block: block, predictor: &member.pointee.predictor,
+                                                                  natural: natural)
+                                    case .dcFirst:
+                                        let s = try reader.decode(member.pointee.dc)
+                                        member.pointee.predictor = member.pointee.predictor &+ reader.receiveExtend(s)
+                                        block[0] = Int16(truncatingIfNeeded: member.pointee.predictor &<< al)
+                                    case .dcRefine:
+                                        if reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << al) }
+                                    case .acFirst:
+                                        try decodeACFirst(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
+                                                          low: al, eobRun: &eobRun, natural: natural)
+                                    case .acRefine:
+                                        try decodeACRefine(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
+                                                           low: al, eobRun: &eobRun, natural: natural)
+                                    }
                                 }
                             }
                         }
                     }
+                    try checkReader(reader)
                 }
-                try checkReader(reader)
             }
         }
         try checkReader(reader)
@@ -92,7 +112,7 @@ extension JPEGStreamParser {
 
     func checkReader(_ reader: JPEGBitReader) throws {
         if reader.reachedEnd {
-            throw JPEGError.truncated(offset: count, context: "inside the entropy-coded data of a scan")
+            throw JPEGError.truncated(offset: count, context: "inside or right after the entropy-coded data of a scan (no EOI marker)")
         }
         if reader.overran {
             throw JPEGError.corruptData(offset: reader.position, reason: "the scan needs more data than its segment holds")
@@ -126,7 +146,7 @@ extension JPEGStreamParser {
     }
 
     @inline(__always)
-    func decodeSequentialBlock(_ reader: inout JPEGBitReader, dc: JPEGHuffmanDecoder, ac: JPEGHuffmanDecoder,
+    func decodeSequentialBlock(_ reader: inout JPEGBitReader, dc: JPEGHuffmanLookup, ac: JPEGHuffmanLookup,
                                block: UnsafeMutablePointer<Int16>, predictor: inout Int,
                                natural: UnsafePointer<Int>) throws {
         let s = try reader.decode(dc)
@@ -148,31 +168,31 @@ extension JPEGStreamParser {
     }
 
     @inline(__always)
-    func decodeACFirst(_ reader: inout JPEGBitReader, ac: JPEGHuffmanDecoder, block: UnsafeMutablePointer<Int16>,
+    func decodeACFirst(_ reader: inout JPEGBitReader, ac: JPEGHuffmanLookup, block: UnsafeMutablePointer<Int16>,
                        start: Int, end: Int, low: Int, eobRun: inout Int, natural: UnsafePointer<Int>) throws {
-        if eobRun > 0 { eobRun -= 1; return }
+        if eobRun > 0 { eobRun &-= 1; return }
         var k = start
         while k <= end {
             let rs = try reader.decode(ac)
-            let run = rs >> 4, size = rs & 15
+            let run = rs &>> 4, size = rs & 15
             if size != 0 {
-                k += run
+                k &+= run
                 block[natural[k]] = Int16(truncatingIfNeeded: reader.receiveExtend(size) &<< low)
             } else if run == 15 {
-                k += 15
+                k &+= 15
             } else {
-                eobRun = 1 << run
-                if run != 0 { eobRun += reader.bits(run) }
-                eobRun -= 1
+                eobRun = 1 &<< run
+                if run != 0 { eobRun &+= reader.bits(run) }
+                eobRun &-= 1
                 break
             }
-            k += 1
+            k &+= 1
         }
     }
 
     /// AC successive-approximation refinement, in libjpeg's order of operations.
     @inline(__always)
-    func decodeACRefine(_ reader: inout JPEGBitReader, ac: JPEGHuffmanDecoder, block: UnsafeMutablePointer<Int16>,
+    func decodeACRefine(_ reader: inout JPEGBitReader, ac: JPEGHuffmanLookup, block: UnsafeMutablePointer<Int16>,
                         start: Int, end: Int, low: Int, eobRun: inout Int, natural: UnsafePointer<Int>) throws {
         let p1 = Int16(truncatingIfNeeded: 1 << low)
         let m1 = Int16(truncatingIfNeeded: -1 << low)
@@ -180,46 +200,48 @@ extension JPEGStreamParser {
         if eobRun == 0 {
             while k <= end {
                 let rs = try reader.decode(ac)
-                var run = rs >> 4
+                var run = rs &>> 4
                 var value: Int16 = 0
                 let size = rs & 15
                 if size != 0 {
                     value = reader.bit() != 0 ? p1 : m1
                 } else if run != 15 {
-                    eobRun = 1 << run
-                    if run != 0 { eobRun += reader.bits(run) }
+                    eobRun = 1 &<< run
+                    if run != 0 { eobRun &+= reader.bits(run) }
                     break
                 }
                 // Skip `run` zero-history coefficients, refining the nonzero ones passed.
                 repeat {
                     let coefficient = block + natural[k]
-                    if coefficient.pointee != 0 {
-                        if reader.bit() != 0 && (coefficient.pointee & p1) == 0 {
-                            coefficient.pointee = coefficient.pointee >= 0 ? coefficient.pointee &+ p1 : coefficient.pointee &+ m1
+                    let current = coefficient.pointee
+                    if current != 0 {
+                        if reader.bit() != 0 && (current & p1) == 0 {
+                            coefficient.pointee = current >= 0 ? current &+ p1 : current &+ m1
                         }
                     } else {
-                        run -= 1
+                        run &-= 1
                         if run < 0 { break }
                     }
-                    k += 1
+                    k &+= 1
                 } while k <= end
                 if value != 0 {
                     block[natural[k]] = value
                 }
-                k += 1
+                k &+= 1
             }
         }
         if eobRun > 0 {
             while k <= end {
                 let coefficient = block + natural[k]
-                if coefficient.pointee != 0 {
-                    if reader.bit() != 0 && (coefficient.pointee & p1) == 0 {
-                        coefficient.pointee = coefficient.pointee >= 0 ? coefficient.pointee &+ p1 : coefficient.pointee &+ m1
+                let current = coefficient.pointee
+                if current != 0 {
+                    if reader.bit() != 0 && (current & p1) == 0 {
+                        coefficient.pointee = current >= 0 ? current &+ p1 : current &+ m1
                     }
                 }
-                k += 1
+                k &+= 1
             }
-            eobRun -= 1
+            eobRun &-= 1
         }
     }
 }

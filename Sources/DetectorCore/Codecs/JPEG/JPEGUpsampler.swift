@@ -49,14 +49,18 @@ struct JPEGUpsampler {
                 for _ in 0..<factorH { out[o] = v; o &+= 1 }
             }
         case .h2v1Fancy:
+            // width > 2 here; the first and last columns use edge replication.
             let p = plane + y * stride
-            for x in 0..<w {
+            out[0] = p[0]
+            out[1] = UInt8(truncatingIfNeeded: (3 &* Int32(p[0]) &+ Int32(p[1]) &+ 2) &>> 2)
+            for x in 1..<(w &- 1) {
                 let here = 3 &* Int32(p[x])
-                let left = Int32(p[x > 0 ? x &- 1 : 0])
-                let right = Int32(p[x < w &- 1 ? x &+ 1 : w &- 1])
-                out[2 &* x] = UInt8(truncatingIfNeeded: (here &+ left &+ 1) &>> 2)
-                out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (here &+ right &+ 2) &>> 2)
+                out[2 &* x] = UInt8(truncatingIfNeeded: (here &+ Int32(p[x &- 1]) &+ 1) &>> 2)
+                out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (here &+ Int32(p[x &+ 1]) &+ 2) &>> 2)
             }
+            let last = 3 &* Int32(p[w &- 1])
+            out[2 &* w &- 2] = UInt8(truncatingIfNeeded: (last &+ Int32(p[w &- 2]) &+ 1) &>> 2)
+            out[2 &* w &- 1] = p[w &- 1]
         case .h1v2Fancy:
             let sy = y >> 1
             let ny = (y & 1) == 0 ? max(sy - 1, 0) : min(sy + 1, height - 1)
@@ -72,13 +76,17 @@ struct JPEGUpsampler {
             for x in 0..<w {
                 columnSums[x] = 3 &* Int32(p[x]) &+ Int32(q[x])
             }
-            for x in 0..<w {
-                let here = 3 &* columnSums[x]
-                let left = columnSums[x > 0 ? x &- 1 : 0]
-                let right = columnSums[x < w &- 1 ? x &+ 1 : w &- 1]
-                out[2 &* x] = UInt8(truncatingIfNeeded: (here &+ left &+ 8) &>> 4)
-                out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (here &+ right &+ 7) &>> 4)
+            // width > 2 here; the first and last columns use edge replication.
+            let cs = columnSums
+            out[0] = UInt8(truncatingIfNeeded: (4 &* cs[0] &+ 8) &>> 4)
+            out[1] = UInt8(truncatingIfNeeded: (3 &* cs[0] &+ cs[1] &+ 7) &>> 4)
+            for x in 1..<(w &- 1) {
+                let here = 3 &* cs[x]
+                out[2 &* x] = UInt8(truncatingIfNeeded: (here &+ cs[x &- 1] &+ 8) &>> 4)
+                out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (here &+ cs[x &+ 1] &+ 7) &>> 4)
             }
+            out[2 &* w &- 2] = UInt8(truncatingIfNeeded: (3 &* cs[w &- 1] &+ cs[w &- 2] &+ 8) &>> 4)
+            out[2 &* w &- 1] = UInt8(truncatingIfNeeded: (4 &* cs[w &- 1] &+ 7) &>> 4)
         }
         return UnsafePointer(out)
     }

@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+@testable import DetectorCore
+
+/// Thousands of seeded byte flips and truncations over real JPEG files: every outcome must be
+/// an image of the size the header states or a typed `JPEGError` — never a trap, hang or huge
+/// allocation (the pixel limit is lowered so mutated dimensions cannot allocate much).
+final class JPEGMutationTests: XCTestCase {
+    /// SplitMix64: a small seeded generator, so every run mutates the same way.
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    #if DEBUG
+    static let mutationsPerFile = 60
+    #else
+    static let mutationsPerFile = 600
+    #endif
+
+    /// Inputs: the committed fixture always, plus a spread of coding features from `../shared`.
+    func inputs() throws -> [(String, [UInt8])] {
+        var result = [("astronaut fixture", [UInt8](try Data(contentsOf: SharedData.fixture("astronaut_128x128_q90_420_exif6.jpg"))))]
+        if SharedData.root != nil || SharedData.isCI {
+            for name in ["baseline_420_h2v2.jpg", "progressive_custom_scans_successive_approx.jpg", "restart_every_3_mcus_420.jpg",
+                         "gray_progressive.jpg", "baseline_mixed_sampling_2x2_1x1_1x2.jpg", "ycck_adobe_transform2.jpg",
+                         "progressive_restart_2_420.jpg", "exif_thumbnail.jpg", "odd_33x17_422.jpg"] {
+                result.append((name, try GoldenFiles.bytes("jpeg/\(name)")))
+            }
+        }
+        return result
+    }
+
+    func testMutatedFilesNeverTrap() throws {
+        var generator = SplitMix64(state: 0x6A70_6567_6D75_7461)
+        var decoded = 0, rejected = 0
+        for (name, original) in try inputs() {
+            XCTAssertNoThrow(try JPEGDecoder.decode(original), name)
+            for round in 0..<Self.mutationsPerFile {
+                var bytes = original
+                switch round % 4 {
+                case 0:   // truncate anywhere
+                    bytes.removeLast(Int.random(in: 1..<bytes.count, using: &generator))
+                case 1:   // one random byte
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                case 2:   // a few random bytes, biased towards the headers
+                    let headerEnd = min(bytes.count, 700)
+                    for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                        let i = Bool.random(using: &generator) ? Int.random(in: 0..<headerEnd, using: &generator)
+                                                               : Int.random(in: 0..<bytes.count, using: &generator)
+                        bytes[i] = UInt8.random(in: 0...255, using: &generator)
+                    }
+                default:  // single bit flips plus a truncation
+                    for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                        let i = Int.random(in: 0..<bytes.count, using: &generator)
+                        bytes[i] ^= 1 << UInt8.random(in: 0...7, using: &generator)
+                    }
+                    if Bool.random(using: &generator) { bytes.removeLast(Int.random(in: 0..<bytes.count / 2, using: &generator)) }
+                }
+                do {
+                    let image = try JPEGDecoder.decode(bytes, maxPixels: 2_000_000)
+                    XCTAssertEqual(image.image.pixels.count,
+                                   image.image.width * image.image.height * image.image.format.bytesPerPixel, name)
+                    decoded += 1
+                } catch let error as JPEGError {
+                    XCTAssertFalse(error.description.isEmpty)
+                    rejected += 1
+                } catch {
+                    XCTFail("\(name) round \(round): untyped error \(error)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(rejected, 0)
+        print("JPEG mutation test: \(decoded) mutated files decoded, \(rejected) rejected, 0 traps")
+    }
+}

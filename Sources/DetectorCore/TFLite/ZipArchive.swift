@@ -144,20 +144,3 @@ public struct ZipArchive: Sendable {
         return try contents(of: e)
     }
 }
-
-/// CRC-32 (IEEE 802.3, reflected, as ZIP uses).
-enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        table.withUnsafeBufferPointer { t in
-            for b in bytes { c = t[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-        }
-        return c ^ 0xFFFF_FFFF
-    }
-}

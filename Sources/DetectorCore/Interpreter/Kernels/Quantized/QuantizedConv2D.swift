@@ -172,3 +172,64 @@ struct QuantizedUncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// Interpreter kernel for uint8/int8 CONV_2D (and FULLY_CONNECTED through the same params).
+final class QuantizedGemmKernel<T: QuantizedElement>: PreparedKernel {
+    let params: QuantizedConvParams
+    let input: Int, output: Int
+    init(params: QuantizedConvParams, input: Int, output: Int) {
+        self.params = params; self.input = input; self.output = output
+    }
+    func eval(_ e: EvalContext) throws {
+        QuantizedConv2D.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
+                            threads: e.threadCount)
+    }
+}
+
+extension QuantizedConv2D {
+    /// Prepare for CONV_2D with uint8/int8 activations: constant filter `[out][fh][fw][in]`
+    /// (uint8 per-tensor or int8 per-channel), optional constant int32 bias.
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, rank: 4, types: [.uint8, .int8])
+        let f = try c.input(1, rank: 4, types: [.uint8, .int8])
+        let p = c.parameters
+        let outputDepth = f.shape[0], inputDepth = x.shape[3]
+        guard f.shape[3] == inputDepth else {
+            throw c.invalid("filter depth \(f.shape[3]) differs from input depth \(inputDepth) (grouped quantized convolution is not supported)")
+        }
+        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+                                     filterHeight: f.shape[1], filterWidth: f.shape[2],
+                                     strideHeight: p.strideHeight, strideWidth: p.strideWidth,
+                                     dilationHeight: p.dilationHeightFactor, dilationWidth: p.dilationWidthFactor,
+                                     samePadding: p.padding == .same) else {
+            throw c.invalid("invalid convolution geometry: input \(x.shape), filter \(f.shape), strides \(p.strideHeight)x\(p.strideWidth)")
+        }
+        try c.setOutput(0, shape: [g.batches, g.outputHeight, g.outputWidth, outputDepth], type: x.type)
+        let out = try c.output(0)
+        let qi = try c.quantization(of: x, "input"), qo = try c.quantization(of: out, "output")
+        let (scales, zps) = try c.filterQuantization(f, channels: outputDepth, channelAxis: 0)
+        let bias = try c.optionalBias(input: 2, count: outputDepth)
+        let activation = try c.quantizedActivation()
+        func build<W: QuantizedElement, A: QuantizedElement>(_: W.Type, _: A.Type) throws -> any PreparedKernel {
+            let filter = try c.constantElements(input: 1, as: W.self, count: f.elementCount)
+            let params = bias.withOptionalBuffer { b in
+                QuantizedConvParams(geometry: g, inputDepth: inputDepth, outputDepth: outputDepth, input: qi, output: qo,
+                                    filter: filter, filterScales: scales, filterZeroPoints: zps, bias: b,
+                                    activation: activation, outputType: A.self)
+            }
+            guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
+            return QuantizedGemmKernel<A>(params: params, input: x.index, output: out.index)
+        }
+        return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
+    }
+}
+
+extension Optional where Wrapped == [Int32] {
+    /// Runs `body` with a buffer over the array, or nil.
+    func withOptionalBuffer<R>(_ body: (UnsafeBufferPointer<Int32>?) throws -> R) rethrows -> R {
+        switch self {
+        case .some(let a): return try a.withUnsafeBufferPointer { try body($0) }
+        case .none: return try body(nil)
+        }
+    }
+}

@@ -120,3 +120,54 @@ public enum QuantizedDepthwiseConv2D {
         } } }
     }
 }
+
+/// Interpreter kernel for uint8/int8 DEPTHWISE_CONV_2D.
+final class QuantizedDepthwiseConvKernel<T: QuantizedElement>: PreparedKernel {
+    let params: QuantizedDepthwiseConvParams
+    let input: Int, output: Int
+    init(params: QuantizedDepthwiseConvParams, input: Int, output: Int) {
+        self.params = params; self.input = input; self.output = output
+    }
+    func eval(_ e: EvalContext) throws {
+        QuantizedDepthwiseConv2D.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
+                                     threads: e.threadCount)
+    }
+}
+
+extension QuantizedDepthwiseConv2D {
+    /// Prepare for DEPTHWISE_CONV_2D with uint8/int8 activations: constant filter `[1][fh][fw][out]`.
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, rank: 4, types: [.uint8, .int8])
+        let f = try c.input(1, rank: 4, types: [.uint8, .int8])
+        let p = c.parameters
+        let inputDepth = x.shape[3], outputDepth = f.shape[3]
+        guard inputDepth > 0, outputDepth % inputDepth == 0, f.shape[0] == 1 else {
+            throw c.invalid("filter shape \(f.shape) does not fit input depth \(inputDepth)")
+        }
+        let dm = outputDepth / inputDepth
+        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+                                     filterHeight: f.shape[1], filterWidth: f.shape[2],
+                                     strideHeight: p.strideHeight, strideWidth: p.strideWidth,
+                                     dilationHeight: p.dilationHeightFactor, dilationWidth: p.dilationWidthFactor,
+                                     samePadding: p.padding == .same) else {
+            throw c.invalid("invalid depthwise geometry: input \(x.shape), filter \(f.shape)")
+        }
+        try c.setOutput(0, shape: [g.batches, g.outputHeight, g.outputWidth, outputDepth], type: x.type)
+        let out = try c.output(0)
+        let qi = try c.quantization(of: x, "input"), qo = try c.quantization(of: out, "output")
+        let (scales, zps) = try c.filterQuantization(f, channels: outputDepth, channelAxis: 3)
+        let bias = try c.optionalBias(input: 2, count: outputDepth)
+        let activation = try c.quantizedActivation()
+        func build<W: QuantizedElement, A: QuantizedElement>(_: W.Type, _: A.Type) throws -> any PreparedKernel {
+            let filter = try c.constantElements(input: 1, as: W.self, count: f.elementCount)
+            let params = bias.withOptionalBuffer { b in
+                QuantizedDepthwiseConvParams(geometry: g, inputDepth: inputDepth, depthMultiplier: dm, input: qi, output: qo,
+                                             filter: filter, filterScales: scales, filterZeroPoints: zps, bias: b,
+                                             activation: activation, outputType: A.self)
+            }
+            guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
+            return QuantizedDepthwiseConvKernel<A>(params: params, input: x.index, output: out.index)
+        }
+        return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
+    }
+}

@@ -11,6 +11,7 @@ struct Subcommand {
 
 /// Every subcommand, in the order `objdetect --help` lists them. Each lives in its own file.
 let subcommands: [Subcommand] = [
+    inspectCommand,
 ]
 
 @MainActor func usageText() -> String {

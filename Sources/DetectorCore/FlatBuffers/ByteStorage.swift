@@ -1,0 +1,134 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The single owner of a model's bytes: either a read-only memory map of a file or one aligned
+/// heap allocation. Everything read from a model (tables, vectors, constant tensor data) refers back
+/// to these bytes by offset; nothing is copied out of them.
+///
+/// The bytes never change after creation and are released when the last reference goes away.
+///
+/// ```swift
+/// let storage = try ByteStorage(contentsOfFile: "model.tflite")
+/// print(storage.count)
+/// ```
+public final class ByteStorage: @unchecked Sendable {
+    /// The bytes, valid for as long as this object is alive. Start is at least 16-byte aligned.
+    public let bytes: UnsafeRawBufferPointer
+    private let mappedLength: Int  // > 0: munmap on deinit; 0: deallocate (or nothing when empty)
+
+    /// Number of bytes.
+    public var count: Int { bytes.count }
+
+    /// Copies `data` once into a 16-byte aligned allocation (the alignment TFLite buffers assume).
+    public init(copying data: Data) {
+        let count = data.count
+        if count == 0 {
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+        } else {
+            let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 64)
+            _ = data.copyBytes(to: storage.bindMemory(to: UInt8.self))
+            bytes = UnsafeRawBufferPointer(storage)
+        }
+        mappedLength = 0
+    }
+
+    /// Copies `bytes` once into an aligned allocation.
+    public convenience init(copying bytes: [UInt8]) {
+        self.init(copying: Data(bytes))
+    }
+
+    /// Maps the file read-only (no copy; pages are loaded on first touch). Falls back to reading
+    /// the file into memory where mapping is not possible.
+    public init(contentsOfFile path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw ByteStorageError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw ByteStorageError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ByteStorageError.cannotOpen(path: path, reason: "not a regular file")
+        }
+        let size = Int(info.st_size)
+        if size == 0 {
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            mappedLength = 0
+            return
+        }
+        if let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0),
+           address != MAP_FAILED {
+            bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(address), count: size)
+            mappedLength = size
+            return
+        }
+        // Mapping failed (unusual file system): read it instead.
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 64)
+        guard let start = storage.baseAddress else {
+            storage.deallocate()
+            throw ByteStorageError.cannotOpen(path: path, reason: "could not allocate \(size) bytes")
+        }
+        var done = 0
+        while done < size {
+            let n = read(fd, start + done, size - done)
+            if n <= 0 {
+                storage.deallocate()
+                throw ByteStorageError.cannotOpen(path: path, reason: "read failed after \(done) of \(size) bytes")
+            }
+            done += n
+        }
+        bytes = UnsafeRawBufferPointer(storage)
+        mappedLength = 0
+    }
+
+    deinit {
+        guard let base = bytes.baseAddress else { return }
+        if mappedLength > 0 {
+            munmap(UnsafeMutableRawPointer(mutating: base), mappedLength)
+        } else {
+            UnsafeMutableRawPointer(mutating: base).deallocate()
+        }
+    }
+
+    /// A view of `range` (offset/count into these bytes); empty when the range is out of bounds.
+    public func slice(_ range: ByteRange) -> UnsafeRawBufferPointer {
+        guard range.offset >= 0, range.count >= 0, range.offset <= count, range.count <= count - range.offset,
+              let base = bytes.baseAddress else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(start: base + range.offset, count: range.count)
+    }
+
+    /// A copy of `range` as `Data` (for the rare caller that needs to own bytes).
+    public func data(_ range: ByteRange) -> Data {
+        Data(slice(range))
+    }
+}
+
+/// A byte range inside a `ByteStorage`: `offset` from the start of the file and `count` bytes.
+public struct ByteRange: Hashable, Sendable, CustomStringConvertible {
+    public let offset: Int
+    public let count: Int
+    public init(offset: Int, count: Int) {
+        self.offset = offset
+        self.count = count
+    }
+    public var description: String { "[\(offset), +\(count))" }
+}
+
+/// Why a file could not be opened as a `ByteStorage`.
+public enum ByteStorageError: Error, CustomStringConvertible, Equatable, Sendable {
+    case cannotOpen(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason): return "cannot open '\(path)': \(reason)"
+        }
+    }
+}

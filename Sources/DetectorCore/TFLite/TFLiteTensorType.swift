@@ -1,0 +1,84 @@
+/// The element type of a TFLite tensor (`tflite.TensorType`, schema v3), every value the schema defines.
+public enum TFLiteTensorType: Int8, Sendable, CaseIterable, CustomStringConvertible {
+    case float32 = 0
+    case float16 = 1
+    case int32 = 2
+    case uint8 = 3
+    case int64 = 4
+    case string = 5
+    case bool = 6
+    case int16 = 7
+    case complex64 = 8
+    case int8 = 9
+    case float64 = 10
+    case complex128 = 11
+    case uint64 = 12
+    case resource = 13
+    case variant = 14
+    case uint32 = 15
+    case uint16 = 16
+    case int4 = 17
+
+    /// The schema's name (`FLOAT32`, `UINT8`, …).
+    public var schemaName: String {
+        switch self {
+        case .float32: return "FLOAT32"
+        case .float16: return "FLOAT16"
+        case .int32: return "INT32"
+        case .uint8: return "UINT8"
+        case .int64: return "INT64"
+        case .string: return "STRING"
+        case .bool: return "BOOL"
+        case .int16: return "INT16"
+        case .complex64: return "COMPLEX64"
+        case .int8: return "INT8"
+        case .float64: return "FLOAT64"
+        case .complex128: return "COMPLEX128"
+        case .uint64: return "UINT64"
+        case .resource: return "RESOURCE"
+        case .variant: return "VARIANT"
+        case .uint32: return "UINT32"
+        case .uint16: return "UINT16"
+        case .int4: return "INT4"
+        }
+    }
+
+    /// The NumPy dtype name the official Python runtime reports (`float32`, `uint8`, …), as in the
+    /// `dtype` field of `../shared/goldens/models/*.json`.
+    public var numpyName: String {
+        switch self {
+        case .float32: return "float32"
+        case .float16: return "float16"
+        case .int32: return "int32"
+        case .uint8: return "uint8"
+        case .int64: return "int64"
+        case .string: return "bytes_"
+        case .bool: return "bool"
+        case .int16: return "int16"
+        case .complex64: return "complex64"
+        case .int8: return "int8"
+        case .float64: return "float64"
+        case .complex128: return "complex128"
+        case .uint64: return "uint64"
+        case .resource, .variant: return "object_"
+        case .uint32: return "uint32"
+        case .uint16: return "uint16"
+        case .int4: return "int4"
+        }
+    }
+
+    public var description: String { numpyName }
+
+    /// Bytes per element, or nil for types without a fixed size (string, resource, variant) and
+    /// for int4 (two elements per byte).
+    public var byteSize: Int? {
+        switch self {
+        case .float32, .int32, .uint32: return 4
+        case .float16, .int16, .uint16: return 2
+        case .uint8, .int8, .bool: return 1
+        case .int64, .uint64, .float64, .complex64: return 8
+        case .complex128: return 16
+        case .string, .resource, .variant, .int4: return nil
+        }
+    }
+}

@@ -21,5 +21,6 @@ extension KernelRegistry {
         KernelRegistration("QUANTIZE", types: [.float32, .uint8, .int8], prepare: QuantizedQuantize.prepare),
         KernelRegistration("DEQUANTIZE", types: [.uint8, .int8], prepare: QuantizedDequantize.prepare),
         KernelRegistration("RESIZE_NEAREST_NEIGHBOR", types: [.uint8, .int8], prepare: QuantizedResizeNearestNeighbor.prepare),
+        KernelRegistration(DetectionPostProcessOptions.customCode, prepare: DetectionPostProcessKernel.prepare),
     ]
 }

@@ -18,6 +18,29 @@ final class IntegerGemmTests: XCTestCase {
         }
     }
 
+    func testExactFloatGemmMatchesIntegerReferenceIncludingExtremes() {
+        var rng = TestRandom(seed: 99)
+        for trial in 0..<30 {
+            let m = rng.int(1...11), n = rng.int(1...21)
+            // Long k crosses several 256-step exact blocks; extremes make the largest sums.
+            let k = trial < 4 ? 1500 : rng.int(1...600)
+            let extreme = trial < 4
+            let a = (0..<m * k).map { _ in Int16(extreme ? (trial % 2 == 0 ? 255 : -255) : rng.int(-255...255)) }
+            let b = (0..<n * k).map { _ in Int16(extreme ? 255 : rng.int(-255...255)) }
+            var fast = [Int32](repeating: -1, count: m * n), ref = [Int32](repeating: -2, count: m * n)
+            let panels = ExactFloatGemm.packB(b, n: n, k: k)
+            let af = a.map { Float($0) }
+            af.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in
+                fast.withUnsafeMutableBufferPointer { ExactFloatGemm.multiply(a: ap.baseAddress!, packedB: bp.baseAddress!, m: m, n: n, k: k, c: $0.baseAddress!) }
+            } }
+            a.withUnsafeBufferPointer { ap in b.withUnsafeBufferPointer { bp in
+                ref.withUnsafeMutableBufferPointer { IntegerGemm.reference(a: ap, b: bp, m: m, n: n, k: k, c: $0) }
+            } }
+            XCTAssertEqual(fast, ref, "m=\(m) n=\(n) k=\(k)")
+            if extreme { XCTAssertEqual(abs(ref[0]), Int32(k * 255 * 255)) }
+        }
+    }
+
     func testGemmHandComputed() {
         // [1 2 3; -4 5 -6] x [7 8 9]^T = [50, -42]
         let a: [Int16] = [1, 2, 3, -4, 5, -6], b: [Int16] = [7, 8, 9]

@@ -17,6 +17,8 @@ public struct QuantizedConvParams: Sendable {
     public var activationMax: Int32
     /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
     public var packedWeights: [Int16]
+    /// The same weights as `Float` panels for `ExactFloatGemm`.
+    public var panelWeights: [Float]
     public var bias: [Int32]
 
     /// Number of values in one im2col patch.
@@ -53,6 +55,7 @@ public struct QuantizedConvParams: Sendable {
             for i in 0..<k { packed[c * k + i] = Int16(truncatingIfNeeded: Int32(filter[c * k + i]) - zp) }
         }
         packedWeights = packed
+        panelWeights = ExactFloatGemm.packB(packed, n: outputDepth, k: k)
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
     }
 }
@@ -62,36 +65,35 @@ public enum QuantizedConv2D {
     /// Output pixels per im2col tile.
     static let tileRows = 32
 
-    /// Fast path: im2col tiles × packed weights through `IntegerGemm`, split over `threads`.
+    /// Fast path: im2col tiles × packed weights through `ExactFloatGemm`, split over `threads`.
     public static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let tiles = (pixels + tileRows - 1) / tileRows
         let k = p.patchSize, n = p.outputDepth
-        p.packedWeights.withUnsafeBufferPointer { wb in
+        p.panelWeights.withUnsafeBufferPointer { wb in
             guard let w = wb.baseAddress else { return }
-            let work = { (tileBegin: Int, tileEnd: Int) in
-                let patch = UnsafeMutablePointer<Int16>.allocate(capacity: tileRows * k)
+            parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
+                let patch = UnsafeMutablePointer<Float>.allocate(capacity: tileRows * k)
                 let acc = UnsafeMutablePointer<Int32>.allocate(capacity: tileRows * n)
                 defer { patch.deallocate(); acc.deallocate() }
                 for tile in tileBegin..<tileEnd {
                     let first = tile * tileRows
                     let rows = min(tileRows, pixels - first)
                     for r in 0..<rows { fillPatch(p, input: input, pixel: first + r, into: patch + r * k) }
-                    IntegerGemm.multiply(a: patch, b: w, m: rows, n: n, k: k, c: acc)
+                    ExactFloatGemm.multiply(a: patch, packedB: w, m: rows, n: n, k: k, c: acc)
                     for r in 0..<rows {
                         requantizeRow(p, acc: acc + r * n, output: output + (first + r) * n)
                     }
                 }
             }
-            parallelChunks(count: tiles, threads: threads, work)
         }
     }
 
     @inline(__always)
     static func fillPatch<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>, pixel: Int,
-                                               into dst: UnsafeMutablePointer<Int16>) {
+                                               into dst: UnsafeMutablePointer<Float>) {
         let g = p.geometry
         let ox = pixel % g.outputWidth
         let oy = (pixel / g.outputWidth) % g.outputHeight
@@ -105,7 +107,7 @@ public enum QuantizedConv2D {
                 let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
                 if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
                     let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
-                    for i in 0..<c { dst[o + i] = Int16(truncatingIfNeeded: Int32(src[i]) &- zp) }
+                    for i in 0..<c { dst[o + i] = Float(Int32(src[i]) &- zp) }
                 } else {
                     (dst + o).update(repeating: 0, count: c)
                 }

@@ -200,3 +200,25 @@ final class QuantizedKernelTests: XCTestCase {
         XCTAssertThrowsError(try h.run([[0, 0]]))
     }
 }
+
+extension QuantizedKernelTests {
+    func testResizeBilinearInt8AndUInt8() throws {
+        // 1x1x2x1 -> 1x1x4x1, no half-pixel: positions 0, 0.5, 1, 1.5 (clamped to the last pixel).
+        var g = Q()
+        let x = g.input([1, 1, 2, 1], .int8, Q.q(1, 0))
+        let size = g.constant([Int32(1), 4], shape: [2], .int32)
+        let o = g.output(.int8, Q.q(1, 0))
+        g.op("RESIZE_BILINEAR", [x, size], [o])
+        // int8: (10 + 21) / 2 = 15.5 rounds away from zero -> 16; negative ties too.
+        XCTAssertEqual(asInt8(try g.run([int8Bytes([10, 21])]).bytes), [10, 16, 21, 21])
+        XCTAssertEqual(asInt8(try g.run([int8Bytes([-10, -21])]).bytes), [-10, -16, -21, -21])
+
+        var u = Q()
+        let y = u.input([1, 1, 2, 1], .uint8, Q.q(1, 0))
+        let s2 = u.constant([Int32(1), 4], shape: [2], .int32)
+        let p = u.output(.uint8, Q.q(1, 0))
+        u.op("RESIZE_BILINEAR", [y, s2], [p])
+        // uint8 float path truncates: 15.5 -> 15.
+        XCTAssertEqual(try u.run([[10, 21]]).bytes, [10, 15, 21, 21])
+    }
+}

@@ -21,6 +21,7 @@ extension KernelRegistry {
         KernelRegistration("QUANTIZE", types: [.float32, .uint8, .int8], prepare: QuantizedQuantize.prepare),
         KernelRegistration("DEQUANTIZE", types: [.uint8, .int8], prepare: QuantizedDequantize.prepare),
         KernelRegistration("RESIZE_NEAREST_NEIGHBOR", types: [.uint8, .int8], prepare: QuantizedResizeNearestNeighbor.prepare),
+        KernelRegistration("RESIZE_BILINEAR", types: [.uint8, .int8], prepare: QuantizedResizeBilinear.prepare),
         KernelRegistration(DetectionPostProcessOptions.customCode, prepare: DetectionPostProcessKernel.prepare),
     ]
 }

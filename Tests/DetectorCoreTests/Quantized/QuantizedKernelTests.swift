@@ -222,3 +222,17 @@ extension QuantizedKernelTests {
         XCTAssertEqual(try u.run([[10, 21]]).bytes, [10, 15, 21, 21])
     }
 }
+
+extension QuantizedKernelTests {
+    func testMeanUint8OverSpatialAxes() throws {
+        // Mean of (x - 10) over H, W: [1, 2, 3, 5] -> 11 / 4 = 2.75 -> 3 (+ zp 10 = 13); second channel all 0 -> 10.
+        var g = Q()
+        let x = g.input([1, 2, 2, 2], .uint8, Q.q(0.5, 10))
+        let axes = g.constant([Int32(1), 2], shape: [2], .int32)
+        let o = g.output(.uint8, Q.q(0.5, 10))
+        g.op("MEAN", [x, axes], [o]) { $0.keepDims = true }
+        let r = try g.run([[11, 10, 12, 10, 13, 10, 15, 10]])
+        XCTAssertEqual(r.bytes, [13, 10])
+        XCTAssertEqual(r.shape, [1, 1, 1, 2])
+    }
+}

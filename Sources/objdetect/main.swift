@@ -11,6 +11,8 @@ struct Subcommand {
 
 /// Every subcommand, in the order `objdetect --help` lists them. Each lives in its own file.
 let subcommands: [Subcommand] = [
+    Subcommand(name: "run", summary: "run a .tflite model on raw input tensors", run: RunCommand.run),
+    Subcommand(name: "bench", summary: "time a .tflite model's invoke()", run: BenchCommand.run),
     inspectCommand,
 ]
 

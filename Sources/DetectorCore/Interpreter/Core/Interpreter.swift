@@ -101,7 +101,7 @@ public final class Interpreter {
 
     private func validateGraph() throws {
         let n = graph.tensors.count
-        let modelCount = graph.modelBytes.data.count
+        let modelCount = graph.modelBytes.bytes.count
         for (i, t) in graph.tensors.enumerated() {
             guard Shape.elementCount(t.shape) != nil else {
                 throw InterpreterError.tensorTooLarge(tensor: i, name: t.name, reason: "shape \(t.shape) is negative or has more than \(Shape.maxElementCount) elements")
@@ -222,7 +222,7 @@ public final class Interpreter {
         }
         for k in kernels.indices { kernels[k] = nil; foldedOps[k] = false }
         var ownedBytes = 0
-        try graph.modelBytes.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+        try withModelBytes { (raw: UnsafeRawBufferPointer) in
             modelBase = raw.baseAddress
             defer { modelBase = nil }
             for (k, op) in graph.operators.enumerated() {
@@ -384,7 +384,7 @@ public final class Interpreter {
     /// Runs the graph once on the current inputs.
     public func invoke() throws {
         if needsPrepare { try prepare() }
-        try graph.modelBytes.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+        try withModelBytes { (raw: UnsafeRawBufferPointer) in
             refreshModelPointers(raw)
             let context = EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount)
             for k in kernels.indices where !foldedOps[k] {
@@ -392,6 +392,11 @@ public final class Interpreter {
                 try kernel.eval(context)
             }
         }
+    }
+
+    /// Runs `body` with the model bytes, keeping them alive.
+    private func withModelBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(graph.modelBytes) { try body(graph.modelBytes.bytes) }
     }
 
     private func refreshModelPointers(_ raw: UnsafeRawBufferPointer) {
@@ -407,7 +412,7 @@ public final class Interpreter {
         let t = try outputTensor(position)
         if needsPrepare { try prepare() }
         let count = try byteCount(t)
-        return try graph.modelBytes.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+        return try withModelBytes { (raw: UnsafeRawBufferPointer) in
             refreshModelPointers(raw)
             return try body(UnsafeRawBufferPointer(start: pointerTable[t], count: count))
         }

@@ -1,10 +1,15 @@
 import Foundation
 
-/// Owner of the model bytes that constant tensors point into (zero-copy views).
-public final class ModelBytes: @unchecked Sendable {
-    /// The whole model file. Never mutated after init (hence the unchecked `Sendable`).
-    public let data: Data
-    public init(_ data: Data) { self.data = data }
+/// Owner of the model bytes that constant tensors point into (zero-copy views): the reader's
+/// `ByteStorage` (a memory map of the file, or one aligned copy of in-memory data).
+public final class ModelBytes: Sendable {
+    public let storage: ByteStorage
+    /// Wraps the storage a `TFLiteModel` was read from (no copy).
+    public init(storage: ByteStorage) { self.storage = storage }
+    /// Copies `data` once into aligned storage.
+    public convenience init(_ data: Data) { self.init(storage: ByteStorage(copying: data)) }
+    /// The bytes; valid while this object is alive.
+    public var bytes: UnsafeRawBufferPointer { storage.bytes }
 }
 
 /// One tensor of the graph the interpreter runs, as read from the model.

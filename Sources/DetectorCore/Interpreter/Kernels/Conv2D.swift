@@ -1,0 +1,290 @@
+/// `CONV_2D` (NHWC input, OHWI filter, optional bias): float32, grouped (input channels a
+/// multiple of the filter's), SAME/VALID padding, strides, dilation, fused activation; and the
+/// hybrid form (float32 input/output, int8 filter) computed like the official runtime's hybrid
+/// kernels. Fast path: im2col tiles + `FloatGEMM` over `threadCount` threads; `referenceFloat`
+/// and `referenceHybrid` are the plain loops kept as oracles.
+final class Conv2DKernel: PreparedKernel {
+    enum Mode {
+        /// Float weights packed for the GEMM.
+        case gemm(FloatGEMM.PackedMatrix)
+        /// Plain loops (grouped conv, or weights that are not constant).
+        case reference
+        /// Hybrid: int8 weights.
+        case hybrid(HybridWeights)
+    }
+
+    /// int8 weights of a hybrid conv, packed in K chunks small enough that float sums of
+    /// int8 products stay exact (≤ 2^24).
+    final class HybridWeights {
+        let chunks: [(k0: Int, matrix: FloatGEMM.PackedMatrix)]
+        let raw: [Int8]
+        /// Per output channel scale (all equal for per-tensor filters).
+        let scales: [Float]
+        /// TFLite uses the asymmetric per-channel path only when the channel scales differ.
+        let perChannel: Bool
+        init(chunks: [(k0: Int, matrix: FloatGEMM.PackedMatrix)], raw: [Int8], scales: [Float], perChannel: Bool) {
+            self.chunks = chunks; self.raw = raw; self.scales = scales; self.perChannel = perChannel
+        }
+        static let chunkK = 512
+    }
+
+    let input: Int, filter: Int, bias: Int?, output: Int
+    let g: ConvGeometry
+    let groups: Int
+    let act: (min: Float, max: Float)
+    let threads: Int
+    let mode: Mode
+    let tileRows = 64
+    /// Per-thread scratch (im2col rows, hybrid accumulators).
+    let scratch: [AlignedBuffer]
+    /// Hybrid: quantized input as floats (q - offset) and per-batch scale/offset.
+    let quantized: AlignedBuffer?
+
+    init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
+         act: (min: Float, max: Float), threads: Int, mode: Mode) {
+        self.input = input; self.filter = filter; self.bias = bias; self.output = output
+        self.g = g; self.groups = groups; self.act = act; self.threads = threads; self.mode = mode
+        let k = g.kH * g.kW * g.inC
+        var perThread = 0
+        switch mode {
+        case .gemm: perThread = g.isPointwise ? 0 : tileRows * k * 4
+        case .reference: perThread = 0
+        case .hybrid: perThread = (g.isPointwise ? 0 : tileRows * k * 4) + tileRows * g.outC * 8
+        }
+        scratch = (0..<max(1, threads)).map { _ in AlignedBuffer(byteCount: perThread) }
+        if case .hybrid = mode {
+            quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * g.inC * 5)
+        } else {
+            quantized = nil
+        }
+    }
+
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, rank: 4, types: [.float32])
+        let w = try c.input(1, rank: 4, types: [.float32, .int8])
+        let b = c.optionalInput(2)
+        if let b { guard b.type == .float32, b.elementCount == w.shape[0] else { throw c.invalid("bias must be float32 with \(w.shape[0]) values") } }
+        let outC = w.shape[0], kH = w.shape[1], kW = w.shape[2], filterC = w.shape[3]
+        guard filterC > 0, x.shape[3] % filterC == 0 else {
+            throw c.invalid("input channels \(x.shape[3]) are not a multiple of filter channels \(filterC)")
+        }
+        let groups = x.shape[3] / filterC
+        guard groups > 0, outC % groups == 0 else { throw c.invalid("output channels \(outC) do not split into \(groups) groups") }
+        let p = c.parameters
+        let window = try WindowGeometry.make(c, input: x, filterH: kH, filterW: kW,
+                                             dilationH: p.dilationHeightFactor, dilationW: p.dilationWidthFactor)
+        var g = ConvGeometry(window: window, outC: outC)
+        try c.setOutput(0, shape: g.outputShape, type: .float32)
+        let out = try c.output(0)
+        let act = KernelSupport.activationRange(p.activation)
+        let k = kH * kW * filterC
+        var mode = Mode.reference
+        if w.type == .int8 {
+            guard groups == 1 else { throw c.invalid("hybrid grouped convolution is not supported") }
+            guard let bytes = c.constantData(input: 1) else { throw c.invalid("hybrid filter must be constant") }
+            guard let q = w.quantization, !q.scales.isEmpty else { throw c.invalid("int8 filter has no scale") }
+            let raw = Array(bytes.bindMemory(to: Int8.self).prefix(w.elementCount))
+            var scales = q.scales
+            if scales.count == 1 { scales = [Float](repeating: scales[0], count: outC) }
+            guard scales.count == outC else { throw c.invalid("filter has \(q.scales.count) scales for \(outC) channels") }
+            let perChannel = q.scales.count > 1 && Set(q.scales).count > 1
+            var chunks: [(Int, FloatGEMM.PackedMatrix)] = []
+            var k0 = 0
+            while k0 < k {
+                let k1 = min(k, k0 + HybridWeights.chunkK)
+                let base = k0
+                chunks.append((k0, FloatGEMM.PackedMatrix(k: k1 - k0, n: outC) { kk, n in Float(raw[n * k + base + kk]) }))
+                k0 = k1
+            }
+            mode = .hybrid(HybridWeights(chunks: chunks, raw: raw, scales: scales, perChannel: perChannel))
+            // The runtime's hybrid conv ignores dilation when computing (it forces 1).
+            if p.dilationHeightFactor != 1 || p.dilationWidthFactor != 1 {
+                g = ConvGeometry(window: WindowGeometry(batch: window.batch, inH: window.inH, inW: window.inW, inC: window.inC,
+                                                        outH: window.outH, outW: window.outW, filterH: kH, filterW: kW,
+                                                        strideH: window.strideH, strideW: window.strideW, dilationH: 1, dilationW: 1,
+                                                        padTop: window.padTop, padLeft: window.padLeft), outC: outC)
+            }
+        } else if groups == 1, let bytes = c.constantData(input: 1) {
+            let wf = bytes.bindMemory(to: Float.self)
+            mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC) { kk, n in wf[n * k + kk] })
+        }
+        return Conv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: out.index, g: g, groups: groups,
+                            act: act, threads: c.threadCount, mode: mode)
+    }
+
+    func eval(_ e: EvalContext) throws {
+        let src = UnsafePointer(e.floats(input)), dst = e.floats(output)
+        let biasPtr = bias.map { UnsafePointer(e.floats($0)) }
+        switch mode {
+        case .reference:
+            Conv2DKernel.referenceFloat(g: g, groups: groups, input: src, filter: e.floats(filter), bias: biasPtr,
+                                        output: dst, act: act)
+        case .gemm(let packed):
+            runGEMM(src: src, dst: dst, bias: biasPtr, packed: packed)
+        case .hybrid(let weights):
+            runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights)
+        }
+    }
+
+    private func parts(_ work: Int) -> Int { work >= 1 << 16 ? threads : 1 }
+
+    private func runGEMM(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
+                         packed: FloatGEMM.PackedMatrix) {
+        let g = self.g, m = g.outputPixels, k = packed.k
+        let act = self.act, tile = tileRows, scratch = self.scratch
+        let work = m * k * g.outC
+        if g.isPointwise {
+            KernelSupport.parallelChunks(m, parts: parts(work)) { rows in
+                FloatGEMM.multiply(rows: rows, a: src, lda: k, b: packed, bias: bias, c: dst, ldc: g.outC,
+                                   clampMin: act.min, clampMax: act.max)
+            }
+            return
+        }
+        let tiles = (m + tile - 1) / tile
+        let p = min(parts(work), scratch.count)
+        KernelSupport.parallelFor(p, threads: p) { part in
+            let a = scratch[part].pointer.assumingMemoryBound(to: Float.self)
+            var t = tiles * part / p
+            let tEnd = tiles * (part + 1) / p
+            while t < tEnd {
+                let p0 = t * tile, p1 = min(m, p0 + tile)
+                g.im2col(src, pixels: p0..<p1, channels: g.inC, padValue: 0, into: a)
+                FloatGEMM.multiply(rows: 0..<(p1 - p0), a: a, lda: k, b: packed, bias: bias, c: dst + p0 * g.outC,
+                                   ldc: g.outC, clampMin: act.min, clampMax: act.max)
+                t += 1
+            }
+        }
+    }
+
+    private func runHybrid(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
+                           weights: HybridWeights) {
+        let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC
+        let batchSize = g.inH * g.inW * g.inC
+        guard let quantized else { return }
+        let qf = quantized.pointer.assumingMemoryBound(to: Float.self)
+        let q8 = (quantized.pointer + g.batch * batchSize * 4).assumingMemoryBound(to: Int8.self)
+        var batchScale = [Float](repeating: 1, count: g.batch)
+        for b in 0..<g.batch {
+            let s = src + b * batchSize, q = q8 + b * batchSize
+            var offset: Int32 = 0
+            if weights.perChannel {
+                let r = HybridQuantization.asymmetric(s, count: batchSize, into: q)
+                batchScale[b] = r.scale; offset = r.offset
+            } else {
+                batchScale[b] = HybridQuantization.symmetric(s, count: batchSize, into: q) * weights.scales[0]
+            }
+            for i in 0..<batchSize { qf[b * batchSize + i] = Float(Int32(q[i]) - offset) }
+        }
+        let act = self.act, tile = tileRows, scratch = self.scratch, outC = g.outC
+        let tiles = (m + tile - 1) / tile
+        let p = min(parts(m * k * outC), scratch.count)
+        let pixelsPerBatch = g.outH * g.outW
+        let scales = weights.scales, perChannel = weights.perChannel
+        batchScale.withUnsafeBufferPointer { batchScale in
+            KernelSupport.parallelFor(p, threads: p) { part in
+                let base = scratch[part].pointer
+                let acc = base.assumingMemoryBound(to: Int32.self)
+                let partial = (base + tile * outC * 4).assumingMemoryBound(to: Float.self)
+                let a = g.isPointwise ? nil : (base + tile * outC * 8).assumingMemoryBound(to: Float.self)
+                var t = tiles * part / p
+                let tEnd = tiles * (part + 1) / p
+                while t < tEnd {
+                    let p0 = t * tile, p1 = min(m, p0 + tile), rows = p1 - p0
+                    let aRows: UnsafePointer<Float>
+                    if let a {
+                        g.im2col(UnsafePointer(qf), pixels: p0..<p1, channels: g.inC, padValue: 0, into: a)
+                        aRows = UnsafePointer(a)
+                    } else {
+                        aRows = UnsafePointer(qf + p0 * k)
+                    }
+                    acc.update(repeating: 0, count: rows * outC)
+                    for (k0, matrix) in weights.chunks {
+                        FloatGEMM.multiply(rows: 0..<rows, a: aRows + k0, lda: k, b: matrix, bias: nil, c: partial,
+                                           ldc: outC, clampMin: -.greatestFiniteMagnitude, clampMax: .greatestFiniteMagnitude)
+                        for i in 0..<(rows * outC) { acc[i] &+= Int32(partial[i]) }
+                    }
+                    for r in 0..<rows {
+                        let pixel = p0 + r
+                        let sf = batchScale[pixel / pixelsPerBatch]
+                        let o = dst + pixel * outC
+                        for oc in 0..<outC {
+                            var v = perChannel ? Float(acc[r * outC + oc]) * scales[oc] * sf : Float(acc[r * outC + oc]) * sf
+                            if let bias { v += bias[oc] }
+                            o[oc] = min(max(v, act.min), act.max)
+                        }
+                    }
+                    t += 1
+                }
+            }
+        }
+    }
+
+    /// Plain float convolution (TFLite reference loop order), the oracle of the fast path.
+    static func referenceFloat(g: ConvGeometry, groups: Int, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
+                               bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
+        let filterC = g.inC / groups
+        let outPerGroup = g.outC / groups
+        for b in 0..<g.batch {
+            for oy in 0..<g.outH {
+                for ox in 0..<g.outW {
+                    for oc in 0..<g.outC {
+                        let group = oc / outPerGroup
+                        var total: Float = 0
+                        for ky in 0..<g.kH {
+                            let y = oy * g.strideH - g.padTop + ky * g.dilationH
+                            if y < 0 || y >= g.inH { continue }
+                            for kx in 0..<g.kW {
+                                let x = ox * g.strideW - g.padLeft + kx * g.dilationW
+                                if x < 0 || x >= g.inW { continue }
+                                let ip = input + ((b * g.inH + y) * g.inW + x) * g.inC + group * filterC
+                                let fp = filter + ((oc * g.kH + ky) * g.kW + kx) * filterC
+                                for ic in 0..<filterC { total += ip[ic] * fp[ic] }
+                            }
+                        }
+                        if let bias { total += bias[oc] }
+                        output[((b * g.outH + oy) * g.outW + ox) * g.outC + oc] = min(max(total, act.min), act.max)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plain hybrid convolution: quantize each batch (symmetric, or asymmetric when
+    /// `perChannel`), integer accumulate, rescale; the oracle of the fast hybrid path.
+    static func referenceHybrid(g: ConvGeometry, input: UnsafePointer<Float>, filter: [Int8], scales: [Float], perChannel: Bool,
+                                bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
+        let batchSize = g.inH * g.inW * g.inC
+        var q = [Int8](repeating: 0, count: batchSize)
+        for b in 0..<g.batch {
+            var sf: Float, offset: Int32 = 0
+            if perChannel {
+                let r = q.withUnsafeMutableBufferPointer { HybridQuantization.asymmetric(input + b * batchSize, count: batchSize, into: $0.baseAddress!) }
+                sf = r.scale; offset = r.offset
+            } else {
+                sf = q.withUnsafeMutableBufferPointer { HybridQuantization.symmetric(input + b * batchSize, count: batchSize, into: $0.baseAddress!) } * scales[0]
+            }
+            for oy in 0..<g.outH {
+                for ox in 0..<g.outW {
+                    for oc in 0..<g.outC {
+                        var acc: Int32 = 0
+                        for ky in 0..<g.kH {
+                            let y = oy * g.strideH - g.padTop + ky * g.dilationH
+                            if y < 0 || y >= g.inH { continue }
+                            for kx in 0..<g.kW {
+                                let x = ox * g.strideW - g.padLeft + kx * g.dilationW
+                                if x < 0 || x >= g.inW { continue }
+                                for ic in 0..<g.inC {
+                                    let qv = Int32(q[(y * g.inW + x) * g.inC + ic]) - offset
+                                    acc &+= Int32(filter[((oc * g.kH + ky) * g.kW + kx) * g.inC + ic]) * qv
+                                }
+                            }
+                        }
+                        var v = perChannel ? Float(acc) * scales[oc] * sf : Float(acc) * sf
+                        if let bias { v += bias[oc] }
+                        output[((b * g.outH + oy) * g.outW + ox) * g.outC + oc] = min(max(v, act.min), act.max)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+/// `DEPTHWISE_CONV_2D` (NHWC input, [1, kH, kW, C·multiplier] filter): float32 with
+/// SAME/VALID padding, strides, dilation, depth multiplier, fused activation; and the hybrid
+/// form (int8 per-channel filter; the runtime's asymmetric per-batch input quantization).
+/// The fast path vectorizes over channels with `SIMD8<Float>` and splits rows over threads;
+/// `referenceFloat` / `referenceHybrid` are the plain loops.
+final class DepthwiseConv2DKernel: PreparedKernel {
+    let input: Int, filter: Int, bias: Int?, output: Int
+    let g: ConvGeometry
+    let multiplier: Int
+    let act: (min: Float, max: Float)
+    let threads: Int
+    /// Hybrid: raw int8 weights and per-channel scales.
+    let hybrid: (weights: [Int8], scales: [Float])?
+
+    init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, multiplier: Int,
+         act: (min: Float, max: Float), threads: Int, hybrid: (weights: [Int8], scales: [Float])?) {
+        self.input = input; self.filter = filter; self.bias = bias; self.output = output
+        self.g = g; self.multiplier = multiplier; self.act = act; self.threads = threads; self.hybrid = hybrid
+    }
+
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, rank: 4, types: [.float32])
+        let w = try c.input(1, rank: 4, types: [.float32, .int8])
+        let outC = w.shape[3]
+        guard w.shape[0] == 1, x.shape[3] > 0, outC % x.shape[3] == 0 else {
+            throw c.invalid("filter shape \(w.shape) does not fit input channels \(x.shape[3])")
+        }
+        let b = c.optionalInput(2)
+        if let b { guard b.type == .float32, b.elementCount == outC else { throw c.invalid("bias must be float32 with \(outC) values") } }
+        let p = c.parameters
+        let window = try WindowGeometry.make(c, input: x, filterH: w.shape[1], filterW: w.shape[2],
+                                             dilationH: p.dilationHeightFactor, dilationW: p.dilationWidthFactor)
+        let g = ConvGeometry(window: window, outC: outC)
+        try c.setOutput(0, shape: g.outputShape, type: .float32)
+        var hybrid: (weights: [Int8], scales: [Float])? = nil
+        if w.type == .int8 {
+            guard let bytes = c.constantData(input: 1) else { throw c.invalid("hybrid filter must be constant") }
+            guard let q = w.quantization, q.scales.count == outC || q.scales.count == 1 else {
+                throw c.invalid("int8 filter needs one scale per output channel")
+            }
+            let scales = q.scales.count == 1 ? [Float](repeating: q.scales[0], count: outC) : q.scales
+            hybrid = (Array(bytes.bindMemory(to: Int8.self).prefix(w.elementCount)), scales)
+        }
+        return DepthwiseConv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: try c.output(0).index, g: g,
+                                     multiplier: outC / x.shape[3], act: KernelSupport.activationRange(p.activation),
+                                     threads: c.threadCount, hybrid: hybrid)
+    }
+
+    func eval(_ e: EvalContext) throws {
+        let src = UnsafePointer(e.floats(input)), dst = e.floats(output)
+        let biasPtr = bias.map { UnsafePointer(e.floats($0)) }
+        if let hybrid {
+            DepthwiseConv2DKernel.referenceHybrid(g: g, multiplier: multiplier, input: src, filter: hybrid.weights,
+                                                  scales: hybrid.scales, bias: biasPtr, output: dst, act: act)
+        } else if multiplier == 1 {
+            fast(src: src, filter: UnsafePointer(e.floats(filter)), bias: biasPtr, dst: dst)
+        } else {
+            DepthwiseConv2DKernel.referenceFloat(g: g, multiplier: multiplier, input: src, filter: UnsafePointer(e.floats(filter)),
+                                                 bias: biasPtr, output: dst, act: act)
+        }
+    }
+
+    @inline(__always)
+    private static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+
+    private func fast(src: UnsafePointer<Float>, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, dst: UnsafeMutablePointer<Float>) {
+        let g = self.g, act = self.act
+        let rows = g.batch * g.outH
+        let C = g.outC, vecEnd = C - C % 8
+        let work = g.outputPixels * C * g.kH * g.kW
+        KernelSupport.parallelChunks(rows, parts: work >= 1 << 16 ? threads : 1) { range in
+            let vlo = SIMD8<Float>(repeating: act.min), vhi = SIMD8<Float>(repeating: act.max)
+            for row in range {
+                let b = row / g.outH, oy = row % g.outH
+                let y0 = oy * g.strideH - g.padTop
+                for ox in 0..<g.outW {
+                    let x0 = ox * g.strideW - g.padLeft
+                    let o = dst + ((b * g.outH + oy) * g.outW + ox) * C
+                    var c = 0
+                    while c < vecEnd {
+                        var acc = bias.map { DepthwiseConv2DKernel.load($0 + c) } ?? SIMD8<Float>(repeating: 0)
+                        for ky in 0..<g.kH {
+                            let y = y0 + ky * g.dilationH
+                            if y < 0 || y >= g.inH { continue }
+                            for kx in 0..<g.kW {
+                                let x = x0 + kx * g.dilationW
+                                if x < 0 || x >= g.inW { continue }
+                                acc += DepthwiseConv2DKernel.load(src + ((b * g.inH + y) * g.inW + x) * C + c)
+                                    * DepthwiseConv2DKernel.load(filter + (ky * g.kW + kx) * C + c)
+                            }
+                        }
+                        UnsafeMutableRawPointer(o + c).storeBytes(of: pointwiseMin(pointwiseMax(acc, vlo), vhi), as: SIMD8<Float>.self)
+                        c += 8
+                    }
+                    while c < C {
+                        var acc: Float = bias?[c] ?? 0
+                        for ky in 0..<g.kH {
+                            let y = y0 + ky * g.dilationH
+                            if y < 0 || y >= g.inH { continue }
+                            for kx in 0..<g.kW {
+                                let x = x0 + kx * g.dilationW
+                                if x < 0 || x >= g.inW { continue }
+                                acc += src[((b * g.inH + y) * g.inW + x) * C + c] * filter[(ky * g.kW + kx) * C + c]
+                            }
+                        }
+                        o[c] = min(max(acc, act.min), act.max)
+                        c += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plain float depthwise convolution (reference loop order).
+    static func referenceFloat(g: ConvGeometry, multiplier: Int, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
+                               bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
+        for b in 0..<g.batch {
+            for oy in 0..<g.outH {
+                for ox in 0..<g.outW {
+                    for ic in 0..<g.inC {
+                        for m in 0..<multiplier {
+                            let oc = ic * multiplier + m
+                            var total: Float = 0
+                            for ky in 0..<g.kH {
+                                let y = oy * g.strideH - g.padTop + ky * g.dilationH
+                                if y < 0 || y >= g.inH { continue }
+                                for kx in 0..<g.kW {
+                                    let x = ox * g.strideW - g.padLeft + kx * g.dilationW
+                                    if x < 0 || x >= g.inW { continue }
+                                    total += input[((b * g.inH + y) * g.inW + x) * g.inC + ic] * filter[(ky * g.kW + kx) * g.outC + oc]
+                                }
+                            }
+                            if let bias { total += bias[oc] }
+                            output[((b * g.outH + oy) * g.outW + ox) * g.outC + oc] = min(max(total, act.min), act.max)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Hybrid depthwise convolution as the runtime computes it: asymmetric int8 quantization
+    /// of each batch, integer accumulation of filter · (q - offset), then
+    /// acc · (channel scale · batch scale) + bias.
+    static func referenceHybrid(g: ConvGeometry, multiplier: Int, input: UnsafePointer<Float>, filter: [Int8], scales: [Float],
+                                bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
+        let batchSize = g.inH * g.inW * g.inC
+        var q = [Int8](repeating: 0, count: batchSize)
+        for b in 0..<g.batch {
+            let r = q.withUnsafeMutableBufferPointer { HybridQuantization.asymmetric(input + b * batchSize, count: batchSize, into: $0.baseAddress!) }
+            for oy in 0..<g.outH {
+                for ox in 0..<g.outW {
+                    for ic in 0..<g.inC {
+                        for m in 0..<multiplier {
+                            let oc = ic * multiplier + m
+                            var acc: Int32 = 0
+                            for ky in 0..<g.kH {
+                                let y = oy * g.strideH - g.padTop + ky * g.dilationH
+                                if y < 0 || y >= g.inH { continue }
+                                for kx in 0..<g.kW {
+                                    let x = ox * g.strideW - g.padLeft + kx * g.dilationW
+                                    if x < 0 || x >= g.inW { continue }
+                                    acc &+= Int32(filter[(ky * g.kW + kx) * g.outC + oc]) * (Int32(q[(y * g.inW + x) * g.inC + ic]) - r.offset)
+                                }
+                            }
+                            var v = Float(acc) * (scales[oc] * r.scale)
+                            if let bias { v += bias[oc] }
+                            output[((b * g.outH + oy) * g.outW + ox) * g.outC + oc] = min(max(v, act.min), act.max)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+/// Single-precision matrix multiply used by the fast paths of CONV_2D, FULLY_CONNECTED and
+/// the hybrid kernels: `C[m, n] = bias[n] + Σ_k A[m, k] · B[k, n]`, then a clamp.
+///
+/// B is packed once at prepare (`PackedMatrix`): panels of 8 columns, each `k × 8`
+/// contiguous, so the 4×8 micro-kernel streams B with `SIMD8<Float>` loads while A is
+/// read 4 rows at a time. K is processed in blocks so a panel slice stays in L1/L2.
+/// `reference` is the plain triple loop kept as the test oracle.
+enum FloatGEMM {
+    static let panelWidth = 8
+    static let kBlock = 256
+
+    /// B (`k × n`) packed into column panels of 8 (zero-padded).
+    final class PackedMatrix {
+        let k: Int, n: Int, panels: Int
+        let storage: UnsafeMutablePointer<Float>
+
+        /// Packs `b(k, n)` (any source layout through the accessor).
+        init(k: Int, n: Int, _ b: (Int, Int) -> Float) {
+            self.k = k; self.n = n
+            panels = (n + 7) / 8
+            storage = .allocate(capacity: max(1, panels * k * 8))
+            storage.initialize(repeating: 0, count: max(1, panels * k * 8))
+            for p in 0..<panels {
+                for kk in 0..<k {
+                    for j in 0..<8 where p * 8 + j < n {
+                        storage[(p * k + kk) * 8 + j] = b(kk, p * 8 + j)
+                    }
+                }
+            }
+        }
+
+        deinit { storage.deallocate() }
+    }
+
+    /// `C = A · B (+ bias), clamped`, for rows `rows` of A/C. `a` is row-major with row stride
+    /// `lda`; `c` has row stride `ldc`. When `accumulate` is true, C's current values are
+    /// added instead of the bias (used for K blocks).
+    static func multiply(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, b: PackedMatrix,
+                         bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
+                         clampMin: Float, clampMax: Float) {
+        let k = b.k, n = b.n
+        var k0 = 0
+        repeat {
+            let k1 = min(k, k0 + kBlock)
+            let first = k0 == 0, last = k1 == k
+            var m = rows.lowerBound
+            while m < rows.upperBound {
+                let mr = min(4, rows.upperBound - m)
+                for p in 0..<b.panels {
+                    let panel = b.storage + (p * k + k0) * 8
+                    let cols = min(8, n - p * 8)
+                    kernel(mr: mr, kc: k1 - k0, a: a + m * lda + k0, lda: lda, panel: panel,
+                           c: c + m * ldc + p * 8, ldc: ldc, cols: cols,
+                           bias: first ? bias.map { $0 + p * 8 } : nil, accumulate: !first,
+                           clamp: last, lo: clampMin, hi: clampMax)
+                }
+                m += mr
+            }
+            k0 = k1
+        } while k0 < k
+    }
+
+    @inline(__always)
+    private static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    /// Loads up to 8 floats (the rest 0).
+    @inline(__always)
+    private static func loadPartial(_ p: UnsafePointer<Float>, _ count: Int) -> SIMD8<Float> {
+        if count == 8 { return load(p) }
+        var tmp: (Float, Float, Float, Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &tmp) { raw in
+            let f = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+            for j in 0..<count { f[j] = p[j] }
+            return raw.baseAddress!.loadUnaligned(as: SIMD8<Float>.self)
+        }
+    }
+
+    /// Stores the first `count` lanes.
+    @inline(__always)
+    private static func storePartial(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, _ count: Int) {
+        if count == 8 { UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self); return }
+        withUnsafeBytes(of: v) { raw in
+            let f = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+            for j in 0..<count { p[j] = f[j] }
+        }
+    }
+
+    /// One micro-tile: up to 4 rows × one 8-column panel.
+    @inline(never)
+    private static func kernel(mr: Int, kc: Int, a: UnsafePointer<Float>, lda: Int, panel: UnsafePointer<Float>,
+                               c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
+                               bias: UnsafePointer<Float>?, accumulate: Bool, clamp: Bool, lo: Float, hi: Float) {
+        var init0 = SIMD8<Float>(repeating: 0)
+        if let bias { init0 = loadPartial(bias, cols) }
+        var c0 = init0, c1 = init0, c2 = init0, c3 = init0
+        if accumulate {
+            for r in 0..<mr {
+                let v = loadPartial(c + r * ldc, cols)
+                switch r { case 0: c0 = v; case 1: c1 = v; case 2: c2 = v; default: c3 = v }
+            }
+        }
+        if mr == 4 {
+            let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
+            for kk in 0..<kc {
+                let bv = load(panel + kk * 8)
+                c0 += SIMD8(repeating: a0[kk]) * bv
+                c1 += SIMD8(repeating: a1[kk]) * bv
+                c2 += SIMD8(repeating: a2[kk]) * bv
+                c3 += SIMD8(repeating: a3[kk]) * bv
+            }
+        } else {
+            for kk in 0..<kc {
+                let bv = load(panel + kk * 8)
+                c0 += SIMD8(repeating: a[kk]) * bv
+                if mr > 1 { c1 += SIMD8(repeating: a[lda + kk]) * bv }
+                if mr > 2 { c2 += SIMD8(repeating: a[2 * lda + kk]) * bv }
+            }
+        }
+        let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        for r in 0..<mr {
+            var v: SIMD8<Float>
+            switch r { case 0: v = c0; case 1: v = c1; case 2: v = c2; default: v = c3 }
+            if clamp { v = pointwiseMin(pointwiseMax(v, vlo), vhi) }
+            storePartial(v, c + r * ldc, cols)
+        }
+    }
+
+    /// The plain triple loop (test oracle).
+    static func reference(m: Int, n: Int, k: Int, a: [Float], b: [Float], bias: [Float]?, clampMin: Float, clampMax: Float) -> [Float] {
+        var c = [Float](repeating: 0, count: m * n)
+        for i in 0..<m {
+            for j in 0..<n {
+                var s: Float = bias?[j] ?? 0
+                for kk in 0..<k { s += a[i * k + kk] * b[kk * n + j] }
+                c[i * n + j] = min(max(s, clampMin), clampMax)
+            }
+        }
+        return c
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import DetectorCore
+
+/// `objdetect bench MODEL [--runs N] [--warmup W] [--threads T] [--json]`: times `invoke()`
+/// (inputs filled with seeded noise, loading and input copies outside the timer) and prints
+/// min/median/max ms, or one JSON line `{"model", "median_ms", "runs", "threads"}`.
+enum BenchCommand {
+    static let usage = "usage: objdetect bench MODEL [--runs N] [--warmup W] [--threads T] [--json]"
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try ArgumentReader(arguments, valueOptions: ["--runs", "--warmup", "--threads"], flagOptions: ["--json"])
+        guard args.positional.count == 1 else { throw UsageError(usage) }
+        let path = args.positional[0]
+        let runs = try args.int("--runs") ?? 30
+        let warmup = try args.int("--warmup") ?? 3
+        let threads = try args.int("--threads") ?? 1
+        guard runs >= 1, runs <= 100_000 else { throw UsageError("--runs must be between 1 and 100000") }
+        guard warmup >= 0, warmup <= 100_000 else { throw UsageError("--warmup must be between 0 and 100000") }
+        guard threads >= 1, threads <= 64 else { throw UsageError("--threads must be between 1 and 64") }
+        let interpreter = try Interpreter(contentsOfFile: path, options: .init(threadCount: threads))
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for (i, input) in interpreter.inputs.enumerated() {
+            var bytes = [UInt8](repeating: 0, count: input.byteCount)
+            if input.type == .float32 {
+                bytes.withUnsafeMutableBytes { raw in
+                    let f = raw.bindMemory(to: Float.self)
+                    for j in 0..<f.count {
+                        seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                        f[j] = Float(seed >> 40) / Float(1 << 24) * 2 - 1
+                    }
+                }
+            } else {
+                for j in 0..<bytes.count {
+                    seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                    bytes[j] = UInt8(truncatingIfNeeded: seed >> 56)
+                }
+            }
+            try interpreter.copyInput(bytes, at: i)
+        }
+        for _ in 0..<warmup { try interpreter.invoke() }
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try interpreter.invoke()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        times.sort()
+        let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+        if args.flag("--json") {
+            try printJSON(["model": path, "median_ms": (median * 1000).rounded() / 1000, "runs": runs, "threads": threads])
+        } else {
+            print(String(format: "%@: min %.3f ms, median %.3f ms, max %.3f ms (%d runs, %d threads)",
+                         path, times.first ?? 0, median, times.last ?? 0, runs, threads))
+        }
+        return 0
+    }
+}

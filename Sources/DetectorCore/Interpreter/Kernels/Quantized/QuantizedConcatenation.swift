@@ -31,3 +31,50 @@ public enum QuantizedConcatenation {
         }
     }
 }
+
+/// Interpreter kernel for uint8/int8 CONCATENATION.
+final class QuantizedConcatenationKernel<T: QuantizedElement>: PreparedKernel {
+    let inputs: [(index: Int, copySize: Int, quantization: QuantizationParams)]
+    let output: Int, outputQuantization: QuantizationParams, outer: Int
+    init(inputs: [(index: Int, copySize: Int, quantization: QuantizationParams)], output: Int,
+         outputQuantization: QuantizationParams, outer: Int) {
+        self.inputs = inputs; self.output = output; self.outputQuantization = outputQuantization; self.outer = outer
+    }
+    func eval(_ e: EvalContext) throws {
+        let list = inputs.map { (data: UnsafePointer(e.pointer($0.index, as: T.self)), copySize: $0.copySize, quantization: $0.quantization) }
+        QuantizedConcatenation.run(outerCount: outer, inputs: list, output: e.pointer(output, as: T.self),
+                                   outputQuantization: outputQuantization)
+    }
+}
+
+extension QuantizedConcatenation {
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let first = try c.input(0, types: [.uint8, .int8])
+        let rank = first.rank
+        guard rank > 0, let axis = Shape.axis(c.parameters.axis, rank: rank) else {
+            throw c.invalid("axis \(c.parameters.axis) is out of range for rank \(rank)")
+        }
+        var shape = first.shape
+        shape[axis] = 0
+        var infos: [TensorInfo] = []
+        for i in 0..<c.inputCount {
+            let t = try c.input(i, types: [first.type])
+            guard t.rank == rank else { throw c.invalid("input \(i) has rank \(t.rank), expected \(rank)") }
+            for d in 0..<rank where d != axis && t.shape[d] != first.shape[d] {
+                throw c.invalid("input \(i) shape \(t.shape) does not match \(first.shape) off the axis")
+            }
+            shape[axis] += t.shape[axis]
+            infos.append(t)
+        }
+        try c.setOutput(0, shape: shape, type: first.type)
+        let out = try c.output(0)
+        let qo = try c.quantization(of: out, "output")
+        let outer = shape[..<axis].reduce(1, *)
+        let inner = shape[(axis + 1)...].reduce(1, *)
+        let list = try infos.map { t in (index: t.index, copySize: t.shape[axis] * inner, quantization: try c.quantization(of: t, "input")) }
+        func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
+            QuantizedConcatenationKernel<A>(inputs: list, output: out.index, outputQuantization: qo, outer: outer)
+        }
+        return try withQuantizedType(first.type, c) { build($0) }
+    }
+}

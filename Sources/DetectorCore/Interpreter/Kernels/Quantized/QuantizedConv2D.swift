@@ -17,6 +17,8 @@ public struct QuantizedConvParams: Sendable {
     public var activationMax: Int32
     /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
     public var packedWeights: [Int16]
+    /// The same weights as `Float` panels for `ExactFloatGemm`.
+    public var panelWeights: [Float]
     public var bias: [Int32]
 
     /// Number of values in one im2col patch.
@@ -53,6 +55,7 @@ public struct QuantizedConvParams: Sendable {
             for i in 0..<k { packed[c * k + i] = Int16(truncatingIfNeeded: Int32(filter[c * k + i]) - zp) }
         }
         packedWeights = packed
+        panelWeights = ExactFloatGemm.packB(packed, n: outputDepth, k: k)
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
     }
 }
@@ -62,36 +65,35 @@ public enum QuantizedConv2D {
     /// Output pixels per im2col tile.
     static let tileRows = 32
 
-    /// Fast path: im2col tiles × packed weights through `IntegerGemm`, split over `threads`.
+    /// Fast path: im2col tiles × packed weights through `ExactFloatGemm`, split over `threads`.
     public static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let tiles = (pixels + tileRows - 1) / tileRows
         let k = p.patchSize, n = p.outputDepth
-        p.packedWeights.withUnsafeBufferPointer { wb in
+        p.panelWeights.withUnsafeBufferPointer { wb in
             guard let w = wb.baseAddress else { return }
-            let work = { (tileBegin: Int, tileEnd: Int) in
-                let patch = UnsafeMutablePointer<Int16>.allocate(capacity: tileRows * k)
+            parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
+                let patch = UnsafeMutablePointer<Float>.allocate(capacity: tileRows * k)
                 let acc = UnsafeMutablePointer<Int32>.allocate(capacity: tileRows * n)
                 defer { patch.deallocate(); acc.deallocate() }
                 for tile in tileBegin..<tileEnd {
                     let first = tile * tileRows
                     let rows = min(tileRows, pixels - first)
                     for r in 0..<rows { fillPatch(p, input: input, pixel: first + r, into: patch + r * k) }
-                    IntegerGemm.multiply(a: patch, b: w, m: rows, n: n, k: k, c: acc)
+                    ExactFloatGemm.multiply(a: patch, packedB: w, m: rows, n: n, k: k, c: acc)
                     for r in 0..<rows {
                         requantizeRow(p, acc: acc + r * n, output: output + (first + r) * n)
                     }
                 }
             }
-            parallelChunks(count: tiles, threads: threads, work)
         }
     }
 
     @inline(__always)
     static func fillPatch<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>, pixel: Int,
-                                               into dst: UnsafeMutablePointer<Int16>) {
+                                               into dst: UnsafeMutablePointer<Float>) {
         let g = p.geometry
         let ox = pixel % g.outputWidth
         let oy = (pixel / g.outputWidth) % g.outputHeight
@@ -105,7 +107,7 @@ public enum QuantizedConv2D {
                 let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
                 if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
                     let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
-                    for i in 0..<c { dst[o + i] = Int16(truncatingIfNeeded: Int32(src[i]) &- zp) }
+                    for i in 0..<c { dst[o + i] = Float(Int32(src[i]) &- zp) }
                 } else {
                     (dst + o).update(repeating: 0, count: c)
                 }
@@ -171,4 +173,65 @@ func parallelChunks(count: Int, threads: Int, _ body: (Int, Int) -> Void) {
 struct QuantizedUncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// Interpreter kernel for uint8/int8 CONV_2D (and FULLY_CONNECTED through the same params).
+final class QuantizedGemmKernel<T: QuantizedElement>: PreparedKernel {
+    let params: QuantizedConvParams
+    let input: Int, output: Int
+    init(params: QuantizedConvParams, input: Int, output: Int) {
+        self.params = params; self.input = input; self.output = output
+    }
+    func eval(_ e: EvalContext) throws {
+        QuantizedConv2D.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
+                            threads: e.threadCount)
+    }
+}
+
+extension QuantizedConv2D {
+    /// Prepare for CONV_2D with uint8/int8 activations: constant filter `[out][fh][fw][in]`
+    /// (uint8 per-tensor or int8 per-channel), optional constant int32 bias.
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, rank: 4, types: [.uint8, .int8])
+        let f = try c.input(1, rank: 4, types: [.uint8, .int8])
+        let p = c.parameters
+        let outputDepth = f.shape[0], inputDepth = x.shape[3]
+        guard f.shape[3] == inputDepth else {
+            throw c.invalid("filter depth \(f.shape[3]) differs from input depth \(inputDepth) (grouped quantized convolution is not supported)")
+        }
+        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+                                     filterHeight: f.shape[1], filterWidth: f.shape[2],
+                                     strideHeight: p.strideHeight, strideWidth: p.strideWidth,
+                                     dilationHeight: p.dilationHeightFactor, dilationWidth: p.dilationWidthFactor,
+                                     samePadding: p.padding == .same) else {
+            throw c.invalid("invalid convolution geometry: input \(x.shape), filter \(f.shape), strides \(p.strideHeight)x\(p.strideWidth)")
+        }
+        try c.setOutput(0, shape: [g.batches, g.outputHeight, g.outputWidth, outputDepth], type: x.type)
+        let out = try c.output(0)
+        let qi = try c.quantization(of: x, "input"), qo = try c.quantization(of: out, "output")
+        let (scales, zps) = try c.filterQuantization(f, channels: outputDepth, channelAxis: 0)
+        let bias = try c.optionalBias(input: 2, count: outputDepth)
+        let activation = try c.quantizedActivation()
+        func build<W: QuantizedElement, A: QuantizedElement>(_: W.Type, _: A.Type) throws -> any PreparedKernel {
+            let filter = try c.constantElements(input: 1, as: W.self, count: f.elementCount)
+            let params = bias.withOptionalBuffer { b in
+                QuantizedConvParams(geometry: g, inputDepth: inputDepth, outputDepth: outputDepth, input: qi, output: qo,
+                                    filter: filter, filterScales: scales, filterZeroPoints: zps, bias: b,
+                                    activation: activation, outputType: A.self)
+            }
+            guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
+            return QuantizedGemmKernel<A>(params: params, input: x.index, output: out.index)
+        }
+        return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
+    }
+}
+
+extension Optional where Wrapped == [Int32] {
+    /// Runs `body` with a buffer over the array, or nil.
+    func withOptionalBuffer<R>(_ body: (UnsafeBufferPointer<Int32>?) throws -> R) rethrows -> R {
+        switch self {
+        case .some(let a): return try a.withUnsafeBufferPointer { try body($0) }
+        case .none: return try body(nil)
+        }
+    }
 }

@@ -16,6 +16,8 @@ public struct QuantizedDepthwiseConvParams: Sendable {
     public var activationMax: Int32
     /// `[fh][fw][outputDepth]` as Int32 with the filter zero point removed.
     public var weights: [Int32]
+    /// `weights` as `Float` for the exact float fast path.
+    public var floatWeights: [Float]
     public var bias: [Int32]
 
     /// - Parameter filter: raw filter values `[1][fh][fw][inputDepth * depthMultiplier]`.
@@ -44,30 +46,34 @@ public struct QuantizedDepthwiseConvParams: Sendable {
             let c = i % od
             return Int32(filter[i]) - (filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c])
         }
+        floatWeights = weights.map { Float($0) }
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: od)
     }
 }
 
 /// Quantized DEPTHWISE_CONV_2D kernels.
 public enum QuantizedDepthwiseConv2D {
-    /// Fast path: per output pixel, accumulate all channels at once (vectorizable over channels),
-    /// output rows split over `threads`.
+    /// Fast path: per output pixel, accumulate all channels at once in `Float` (exact: each
+    /// product of zero-point-shifted 8-bit values is below 2^16 and windows of at most 256 taps
+    /// keep sums below 2^24), output rows split over `threads`. Larger windows use `Int32`.
     public static func run<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
+        guard g.filterHeight * g.filterWidth <= 256 else { reference(p, input: input, output: output); return }
         let od = p.outputDepth, ic = p.inputDepth, dm = p.depthMultiplier
-        p.weights.withUnsafeBufferPointer { wb in
+        let zp = Float(p.inputZeroPoint)
+        p.floatWeights.withUnsafeBufferPointer { wb in
         p.bias.withUnsafeBufferPointer { biasb in
         p.multipliers.withUnsafeBufferPointer { mul in
             guard let w = wb.baseAddress, let bias = biasb.baseAddress else { return }
             parallelChunks(count: g.batches * g.outputHeight, threads: threads) { begin, end in
-                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: od)
-                let xs = UnsafeMutablePointer<Int32>.allocate(capacity: ic)
+                let acc = UnsafeMutablePointer<Float>.allocate(capacity: od)
+                let xs = UnsafeMutablePointer<Float>.allocate(capacity: ic)
                 defer { acc.deallocate(); xs.deallocate() }
                 for row in begin..<end {
                     let b = row / g.outputHeight, oy = row % g.outputHeight
                     for ox in 0..<g.outputWidth {
-                        acc.update(from: bias, count: od)
+                        acc.update(repeating: 0, count: od)
                         for fy in 0..<g.filterHeight {
                             let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
                             if iy < 0 || iy >= g.inputHeight { continue }
@@ -77,19 +83,18 @@ public enum QuantizedDepthwiseConv2D {
                                 let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * ic
                                 let wt = w + (fy * g.filterWidth + fx) * od
                                 if dm == 1 {
-                                    let zp = p.inputZeroPoint
-                                    for c in 0..<od { acc[c] = acc[c] &+ (Int32(src[c]) &- zp) &* wt[c] }
+                                    for c in 0..<od { acc[c] += (Float(src[c]) - zp) * wt[c] }
                                 } else {
-                                    for c in 0..<ic { xs[c] = Int32(src[c]) &- p.inputZeroPoint }
+                                    for c in 0..<ic { xs[c] = Float(src[c]) - zp }
                                     for c in 0..<ic { for m in 0..<dm {
-                                        acc[c * dm + m] = acc[c * dm + m] &+ xs[c] &* wt[c * dm + m]
+                                        acc[c * dm + m] += xs[c] * wt[c * dm + m]
                                     } }
                                 }
                             }
                         }
                         let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * od
                         for c in 0..<od {
-                            let v = mul[c].apply(acc[c]) &+ p.outputZeroPoint
+                            let v = mul[c].apply(Int32(acc[c]) &+ bias[c]) &+ p.outputZeroPoint
                             dst[c] = T.clamped(v, p.activationMin, p.activationMax)
                         }
                     }
@@ -118,5 +123,56 @@ public enum QuantizedDepthwiseConv2D {
                 output[((b * g.outputHeight + oy) * g.outputWidth + ox) * od + oc] = T.clamped(v, p.activationMin, p.activationMax)
             } }
         } } }
+    }
+}
+
+/// Interpreter kernel for uint8/int8 DEPTHWISE_CONV_2D.
+final class QuantizedDepthwiseConvKernel<T: QuantizedElement>: PreparedKernel {
+    let params: QuantizedDepthwiseConvParams
+    let input: Int, output: Int
+    init(params: QuantizedDepthwiseConvParams, input: Int, output: Int) {
+        self.params = params; self.input = input; self.output = output
+    }
+    func eval(_ e: EvalContext) throws {
+        QuantizedDepthwiseConv2D.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
+                                     threads: e.threadCount)
+    }
+}
+
+extension QuantizedDepthwiseConv2D {
+    /// Prepare for DEPTHWISE_CONV_2D with uint8/int8 activations: constant filter `[1][fh][fw][out]`.
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, rank: 4, types: [.uint8, .int8])
+        let f = try c.input(1, rank: 4, types: [.uint8, .int8])
+        let p = c.parameters
+        let inputDepth = x.shape[3], outputDepth = f.shape[3]
+        guard inputDepth > 0, outputDepth % inputDepth == 0, f.shape[0] == 1 else {
+            throw c.invalid("filter shape \(f.shape) does not fit input depth \(inputDepth)")
+        }
+        let dm = outputDepth / inputDepth
+        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+                                     filterHeight: f.shape[1], filterWidth: f.shape[2],
+                                     strideHeight: p.strideHeight, strideWidth: p.strideWidth,
+                                     dilationHeight: p.dilationHeightFactor, dilationWidth: p.dilationWidthFactor,
+                                     samePadding: p.padding == .same) else {
+            throw c.invalid("invalid depthwise geometry: input \(x.shape), filter \(f.shape)")
+        }
+        try c.setOutput(0, shape: [g.batches, g.outputHeight, g.outputWidth, outputDepth], type: x.type)
+        let out = try c.output(0)
+        let qi = try c.quantization(of: x, "input"), qo = try c.quantization(of: out, "output")
+        let (scales, zps) = try c.filterQuantization(f, channels: outputDepth, channelAxis: 3)
+        let bias = try c.optionalBias(input: 2, count: outputDepth)
+        let activation = try c.quantizedActivation()
+        func build<W: QuantizedElement, A: QuantizedElement>(_: W.Type, _: A.Type) throws -> any PreparedKernel {
+            let filter = try c.constantElements(input: 1, as: W.self, count: f.elementCount)
+            let params = bias.withOptionalBuffer { b in
+                QuantizedDepthwiseConvParams(geometry: g, inputDepth: inputDepth, depthMultiplier: dm, input: qi, output: qo,
+                                             filter: filter, filterScales: scales, filterZeroPoints: zps, bias: b,
+                                             activation: activation, outputType: A.self)
+            }
+            guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
+            return QuantizedDepthwiseConvKernel<A>(params: params, input: x.index, output: out.index)
+        }
+        return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
     }
 }

@@ -7,3 +7,30 @@ public enum QuantizedDequantize {
         for i in 0..<count { output[i] = Float(scale * Double(Int32(input[i]) - q.zeroPoint)) }
     }
 }
+
+/// Interpreter kernel for DEQUANTIZE of uint8/int8 tensors.
+final class QuantizedDequantizeKernel<T: QuantizedElement>: PreparedKernel {
+    let input: Int, output: Int, count: Int, quantization: QuantizationParams
+    init(input: Int, output: Int, count: Int, quantization: QuantizationParams) {
+        self.input = input; self.output = output; self.count = count; self.quantization = quantization
+    }
+    func eval(_ e: EvalContext) throws {
+        QuantizedDequantize.run(input: e.pointer(input, as: T.self), output: e.floats(output), count: count, quantization: quantization)
+    }
+}
+
+extension QuantizedDequantize {
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, types: [.uint8, .int8])
+        if let q = x.quantization, q.scales.count > 1 {
+            throw c.invalid("per-channel DEQUANTIZE of activations is not supported by the quantized kernel")
+        }
+        try c.setOutput(0, shape: x.shape, type: .float32)
+        let out = try c.output(0)
+        let q = try c.quantization(of: x, "input")
+        func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
+            QuantizedDequantizeKernel<A>(input: x.index, output: out.index, count: x.elementCount, quantization: q)
+        }
+        return try withQuantizedType(x.type, c) { build($0) }
+    }
+}

@@ -88,3 +88,69 @@ public struct BroadcastPlan: Sendable, Equatable {
         } } } } }
     }
 }
+
+extension PrepareContext {
+    /// Per-tensor scale and zero point of a quantized tensor; throws when it has none.
+    func quantization(of t: TensorInfo, _ role: String) throws -> QuantizationParams {
+        guard let q = t.quantization, let s = q.scales.first, s > 0, s.isFinite else {
+            throw invalid("\(role) tensor \(t.index) ('\(t.name)') has no usable quantization scale")
+        }
+        let zp = q.zeroPoints.first ?? 0
+        guard zp >= -32768, zp <= 65535 else { throw invalid("\(role) zero point \(zp) is out of range") }
+        return QuantizationParams(scale: s, zeroPoint: Int32(zp))
+    }
+
+    /// The fused activation as a quantized clamp; TANH/SIGN_BIT are not supported on quantized outputs.
+    func quantizedActivation() throws -> QuantizedFusedActivation {
+        switch parameters.activation {
+        case .none: return .none
+        case .relu: return .relu
+        case .relu6: return .relu6
+        case .reluN1To1: return .reluN1To1
+        case .tanh, .signBit: throw invalid("fused activation \(parameters.activation) is not supported on quantized outputs")
+        }
+    }
+
+    /// A constant input viewed as typed elements (bounds-checked against its shape).
+    func constantElements<E>(input i: Int, as type: E.Type, count: Int) throws -> UnsafeBufferPointer<E> {
+        guard let raw = constantData(input: i) else { throw invalid("input \(i) must be a constant tensor") }
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<E>.stride)
+        guard !overflow, raw.count >= bytes, let base = raw.baseAddress else {
+            throw invalid("constant input \(i) holds \(raw.count) bytes, fewer than its \(count) elements need")
+        }
+        return UnsafeBufferPointer(start: base.assumingMemoryBound(to: E.self), count: count)
+    }
+
+    /// Per-channel (or per-tensor) filter scales and zero points of a constant filter input.
+    func filterQuantization(_ f: TensorInfo, channels: Int, channelAxis: Int) throws -> (scales: [Float], zeroPoints: [Int32]) {
+        guard let q = f.quantization, !q.scales.isEmpty else {
+            throw invalid("filter tensor \(f.index) ('\(f.name)') is not quantized")
+        }
+        if q.scales.count > 1 {
+            guard q.scales.count == channels, q.quantizedDimension == channelAxis else {
+                throw invalid("filter has \(q.scales.count) scales along axis \(q.quantizedDimension); expected \(channels) along axis \(channelAxis)")
+            }
+        }
+        guard q.scales.allSatisfy({ $0 > 0 && $0.isFinite }) else { throw invalid("filter has a non-positive scale") }
+        let zps = q.zeroPoints.isEmpty ? [Int32(0)] : q.zeroPoints.map { Int32(clamping: $0) }
+        return (q.scales, zps.count == q.scales.count ? zps : [zps[0]])
+    }
+
+    /// Optional int32 bias input of `count` elements, copied.
+    func optionalBias(input i: Int, count: Int) throws -> [Int32]? {
+        guard let b = optionalInput(i) else { return nil }
+        guard b.type == .int32 else { throw invalid("bias must be int32, not \(b.type)") }
+        guard b.elementCount == count else { throw invalid("bias has \(b.elementCount) elements, expected \(count)") }
+        return Array(try constantElements(input: i, as: Int32.self, count: count))
+    }
+}
+
+/// Calls `body` with the Swift element type of a quantized tensor type.
+func withQuantizedType<R>(_ type: TensorDataType, _ c: PrepareContext,
+                          _ body: (any QuantizedElement.Type) throws -> R) throws -> R {
+    switch type {
+    case .uint8: return try body(UInt8.self)
+    case .int8: return try body(Int8.self)
+    default: throw c.invalid("type \(type) is not a quantized 8-bit type")
+    }
+}

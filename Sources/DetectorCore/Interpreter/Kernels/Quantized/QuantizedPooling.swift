@@ -40,3 +40,48 @@ public enum QuantizedPooling {
         } } }
     }
 }
+
+/// Interpreter kernel for uint8/int8 AVERAGE_POOL_2D / MAX_POOL_2D.
+final class QuantizedPoolingKernel<T: QuantizedElement>: PreparedKernel {
+    let geometry: WindowGeometry, depth: Int, isMax: Bool
+    let activationMin: Int32, activationMax: Int32
+    let input: Int, output: Int
+    init(geometry: WindowGeometry, depth: Int, isMax: Bool, activationMin: Int32, activationMax: Int32, input: Int, output: Int) {
+        self.geometry = geometry; self.depth = depth; self.isMax = isMax
+        self.activationMin = activationMin; self.activationMax = activationMax
+        self.input = input; self.output = output
+    }
+    func eval(_ e: EvalContext) throws {
+        let x = e.pointer(input, as: T.self), y = e.pointer(output, as: T.self)
+        if isMax {
+            QuantizedPooling.max(geometry, depth: depth, activationMin: activationMin, activationMax: activationMax, input: x, output: y)
+        } else {
+            QuantizedPooling.average(geometry, depth: depth, activationMin: activationMin, activationMax: activationMax, input: x, output: y)
+        }
+    }
+}
+
+extension QuantizedPooling {
+    static func prepare(_ c: PrepareContext, isMax: Bool) throws -> any PreparedKernel {
+        let x = try c.input(0, rank: 4, types: [.uint8, .int8])
+        let p = c.parameters
+        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+                                     filterHeight: p.filterHeight, filterWidth: p.filterWidth,
+                                     strideHeight: p.strideHeight, strideWidth: p.strideWidth,
+                                     samePadding: p.padding == .same) else {
+            throw c.invalid("invalid pooling geometry: input \(x.shape), filter \(p.filterHeight)x\(p.filterWidth)")
+        }
+        try c.setOutput(0, shape: [g.batches, g.outputHeight, g.outputWidth, x.shape[3]], type: x.type)
+        let out = try c.output(0)
+        let qo = try c.quantization(of: out, "output")
+        let act = try c.quantizedActivation()
+        func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
+            let r = quantizedActivationRange(act, output: qo, as: A.self)
+            return QuantizedPoolingKernel<A>(geometry: g, depth: x.shape[3], isMax: isMax, activationMin: r.min, activationMax: r.max,
+                                             input: x.index, output: out.index)
+        }
+        return try withQuantizedType(x.type, c) { build($0) }
+    }
+    @Sendable static func prepareAverage(_ c: PrepareContext) throws -> any PreparedKernel { try prepare(c, isMax: false) }
+    @Sendable static func prepareMax(_ c: PrepareContext) throws -> any PreparedKernel { try prepare(c, isMax: true) }
+}

@@ -58,3 +58,31 @@ public enum QuantizedSoftmax {
         }
     }
 }
+
+/// Interpreter kernel for uint8/int8 SOFTMAX (over the last dimension).
+final class QuantizedSoftmaxKernel<T: QuantizedElement>: PreparedKernel {
+    let params: QuantizedSoftmaxParams
+    let input: Int, output: Int, outer: Int, depth: Int
+    init(params: QuantizedSoftmaxParams, input: Int, output: Int, outer: Int, depth: Int) {
+        self.params = params; self.input = input; self.output = output; self.outer = outer; self.depth = depth
+    }
+    func eval(_ e: EvalContext) throws {
+        QuantizedSoftmax.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
+                             outerCount: outer, depth: depth)
+    }
+}
+
+extension QuantizedSoftmax {
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, types: [.uint8, .int8])
+        guard x.rank >= 1, let depth = x.shape.last, depth > 0 else { throw c.invalid("input must have rank >= 1 and a non-empty last dimension") }
+        try c.setOutput(0, shape: x.shape, type: x.type)
+        let out = try c.output(0)
+        let qi = try c.quantization(of: x, "input")
+        let params = QuantizedSoftmaxParams(beta: c.parameters.beta, inputScale: qi.scale)
+        func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
+            QuantizedSoftmaxKernel<A>(params: params, input: x.index, output: out.index, outer: x.elementCount / depth, depth: depth)
+        }
+        return try withQuantizedType(x.type, c) { build($0) }
+    }
+}

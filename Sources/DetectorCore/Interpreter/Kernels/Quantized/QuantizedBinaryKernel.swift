@@ -1,0 +1,67 @@
+/// Interpreter kernel shared by the quantized binary ops (ADD, SUB, MUL, MAXIMUM, MINIMUM):
+/// prepares the broadcast plan and the op's rescaling, dispatches to the op's function.
+final class QuantizedBinaryKernel<T: QuantizedElement>: PreparedKernel {
+    enum Operation { case add(QuantizedAddSubParams), sub(QuantizedAddSubParams), mul(QuantizedMulParams), maximum, minimum }
+    let operation: Operation
+    let plan: BroadcastPlan
+    let a: Int, b: Int, out: Int
+
+    init(operation: Operation, plan: BroadcastPlan, a: Int, b: Int, out: Int) {
+        self.operation = operation; self.plan = plan; self.a = a; self.b = b; self.out = out
+    }
+
+    func eval(_ e: EvalContext) throws {
+        let x = e.pointer(a, as: T.self), y = e.pointer(b, as: T.self), o = e.pointer(out, as: T.self)
+        switch operation {
+        case .add(let p): QuantizedAdd.run(p, plan: plan, input1: x, input2: y, output: o)
+        case .sub(let p): QuantizedSub.run(p, plan: plan, input1: x, input2: y, output: o)
+        case .mul(let p): QuantizedMul.run(p, plan: plan, input1: x, input2: y, output: o)
+        case .maximum: QuantizedMaximumMinimum.run(maximum: true, plan: plan, input1: x, input2: y, output: o)
+        case .minimum: QuantizedMaximumMinimum.run(maximum: false, plan: plan, input1: x, input2: y, output: o)
+        }
+    }
+
+    enum Kind { case add, sub, mul, maximum, minimum }
+
+    static func prepare(_ c: PrepareContext, _ kind: Kind) throws -> any PreparedKernel {
+        let x = try c.input(0, types: [.uint8, .int8])
+        let y = try c.input(1, types: [x.type])
+        guard let plan = BroadcastPlan(x.shape, y.shape) else {
+            throw c.invalid("shapes \(x.shape) and \(y.shape) cannot be broadcast together (rank at most 6)")
+        }
+        try c.setOutput(0, shape: plan.outputShape, type: x.type)
+        let out = try c.output(0)
+        func build<A: QuantizedElement>(_: A.Type) throws -> any PreparedKernel {
+            let op: QuantizedBinaryKernel<A>.Operation
+            switch kind {
+            case .maximum: op = .maximum
+            case .minimum: op = .minimum
+            default:
+                let q1 = try c.quantization(of: x, "input 1"), q2 = try c.quantization(of: y, "input 2")
+                let qo = try c.quantization(of: out, "output")
+                let act = try c.quantizedActivation()
+                switch kind {
+                case .add: op = .add(QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self))
+                case .sub: op = .sub(QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self))
+                default: op = .mul(QuantizedMulParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self))
+                }
+            }
+            return QuantizedBinaryKernel<A>(operation: op, plan: plan, a: x.index, b: y.index, out: out.index)
+        }
+        return try withQuantizedType(x.type, c) { try build($0) }
+    }
+}
+
+extension QuantizedAdd {
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel<UInt8>.prepare(c, .add) }
+}
+extension QuantizedSub {
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel<UInt8>.prepare(c, .sub) }
+}
+extension QuantizedMul {
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel<UInt8>.prepare(c, .mul) }
+}
+extension QuantizedMaximumMinimum {
+    @Sendable static func prepareMaximum(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel<UInt8>.prepare(c, .maximum) }
+    @Sendable static func prepareMinimum(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel<UInt8>.prepare(c, .minimum) }
+}

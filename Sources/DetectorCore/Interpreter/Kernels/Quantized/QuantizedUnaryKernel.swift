@@ -1,0 +1,52 @@
+/// Interpreter kernel shared by the quantized element-wise unary ops (LOGISTIC, TANH,
+/// LEAKY_RELU, HARD_SWISH, requantizing QUANTIZE): same shape in and out.
+final class QuantizedUnaryKernel<T: QuantizedElement>: PreparedKernel {
+    enum Operation {
+        case table(QuantizedLookupTable)
+        case leakyRelu(QuantizedLeakyReluParams)
+        case hardSwish(QuantizedHardSwishParams)
+    }
+    let operation: Operation
+    let input: Int, output: Int, count: Int
+    init(operation: Operation, input: Int, output: Int, count: Int) {
+        self.operation = operation; self.input = input; self.output = output; self.count = count
+    }
+    func eval(_ e: EvalContext) throws {
+        let x = e.pointer(input, as: T.self), y = e.pointer(output, as: T.self)
+        switch operation {
+        case .table(let t): t.apply(input: x, output: y, count: count)
+        case .leakyRelu(let p): QuantizedLeakyRelu.run(p, input: x, output: y, count: count)
+        case .hardSwish(let p): QuantizedHardSwish.run(p, input: x, output: y, count: count)
+        }
+    }
+
+    enum Kind { case logistic, tanh, leakyRelu, hardSwish }
+
+    static func prepare(_ c: PrepareContext, _ kind: Kind) throws -> any PreparedKernel {
+        let x = try c.input(0, types: [.uint8, .int8])
+        try c.setOutput(0, shape: x.shape, type: x.type)
+        let out = try c.output(0)
+        let qi = try c.quantization(of: x, "input"), qo = try c.quantization(of: out, "output")
+        func build<A: QuantizedElement>(_: A.Type) throws -> any PreparedKernel {
+            let op: QuantizedUnaryKernel<A>.Operation
+            switch kind {
+            case .logistic: op = .table(.logistic(input: qi, output: qo, type: A.self))
+            case .tanh: op = .table(.tanh(input: qi, output: qo, type: A.self))
+            case .leakyRelu: op = .leakyRelu(QuantizedLeakyReluParams(input: qi, output: qo, alpha: c.parameters.alpha))
+            case .hardSwish: op = .hardSwish(QuantizedHardSwishParams(input: qi, output: qo))
+            }
+            return QuantizedUnaryKernel<A>(operation: op, input: x.index, output: out.index, count: x.elementCount)
+        }
+        return try withQuantizedType(x.type, c) { try build($0) }
+    }
+}
+
+enum QuantizedLogistic {
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedUnaryKernel<UInt8>.prepare(c, .logistic) }
+}
+enum QuantizedTanh {
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedUnaryKernel<UInt8>.prepare(c, .tanh) }
+}
+extension QuantizedLeakyRelu {
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedUnaryKernel<UInt8>.prepare(c, .leakyRelu) }
+}

@@ -273,8 +273,8 @@ public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
             guard outputShapes.count >= 2 else {
                 throw DetectionError.tensorMismatch(tensor: "outputs", expected: "2 tensors (boxes, scores)", actual: "\(outputShapes.count)")
             }
-            let ok0 = elementCount(outputShapes[0]) == d.numBoxes * d.numCoords && outputShapes[0].last == d.numCoords
-            let ok1 = elementCount(outputShapes[1]) == d.numBoxes * d.numClasses && outputShapes[1].last == d.numClasses
+            let ok0 = elementCount(outputShapes[0]) == checkedProduct(d.numBoxes, d.numCoords) && outputShapes[0].last == d.numCoords
+            let ok1 = elementCount(outputShapes[1]) == checkedProduct(d.numBoxes, d.numClasses) && outputShapes[1].last == d.numClasses
             if !ok0 {
                 throw DetectionError.tensorMismatch(tensor: "output 0 (boxes)", expected: "[1, \(d.numBoxes), \(d.numCoords)]", actual: shapeText(outputShapes[0]))
             }

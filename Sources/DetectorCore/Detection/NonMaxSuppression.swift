@@ -18,10 +18,12 @@
 /// let faces = NonMaxSuppression.weighted(candidates, iouThreshold: 0.3)
 /// ```
 public enum NonMaxSuppression {
-    /// Indices of `scores` by descending score; equal scores keep their order.
+    /// Indices of `detections` by descending score; equal scores keep their order, NaN
+    /// scores sort last (so the comparison is a strict weak order).
     static func orderByScore(_ detections: [Detection]) -> [Int] {
-        detections.indices.sorted { a, b in
-            let sa = detections[a].score, sb = detections[b].score
+        func key(_ s: Float) -> Float { s.isNaN ? -.infinity : s }
+        return detections.indices.sorted { a, b in
+            let sa = key(detections[a].score), sb = key(detections[b].score)
             if sa != sb { return sa > sb }
             return a < b
         }

@@ -128,7 +128,8 @@ public struct RawAnchorDecoderOptions: Sendable, Equatable, Codable {
         guard numValuesPerKeypoint == 2 else {
             throw bad("numValuesPerKeypoint", "only 2 (x, y) is supported, got \(numValuesPerKeypoint)")
         }
-        guard numKeypoints >= 0, let kpValues = checkedProduct(numKeypoints, numValuesPerKeypoint),
+        guard numKeypoints >= 0, numKeypoints <= DetectionLimits.maxValuesPerBox,
+              let kpValues = checkedProduct(numKeypoints, numValuesPerKeypoint),
               kpValues + 4 == numCoords else {
             throw bad("numCoords", "must equal numKeypoints × numValuesPerKeypoint + 4 = \(numKeypoints) × \(numValuesPerKeypoint) + 4, got \(numCoords)")
         }
@@ -197,7 +198,8 @@ public struct RawAnchorDecoder: Sendable {
         default: ok = false
         }
         guard ok, elementCount(shape) == count else {
-            throw DetectionError.tensorMismatch(tensor: name, expected: "shape [1, \(rows), \(columns)] (\(rows * columns) values)",
+            let values = checkedProduct(rows, columns).map(String.init) ?? "too many"
+            throw DetectionError.tensorMismatch(tensor: name, expected: "shape [1, \(rows), \(columns)] (\(values) values)",
                                                 actual: "shape \(shapeText(shape)) with \(count) values")
         }
     }

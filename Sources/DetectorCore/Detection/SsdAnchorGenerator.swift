@@ -240,6 +240,9 @@ public enum SsdAnchorGenerator {
             if useFeatureMaps {
                 mapW = o.featureMapWidth[layerID]
                 mapH = o.featureMapHeight[layerID]
+                guard mapW <= DetectionLimits.maxBoxes, mapH <= DetectionLimits.maxBoxes else {
+                    throw DetectionError.tooLarge(what: "a feature map side", count: max(mapW, mapH), limit: DetectionLimits.maxBoxes)
+                }
             } else {
                 let stride = Float(o.strides[layerID])
                 let h = (1.0 * Float(o.inputSizeHeight) / stride).rounded(.up)

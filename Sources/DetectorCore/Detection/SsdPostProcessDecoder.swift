@@ -118,7 +118,7 @@ public struct SsdPostProcessDecoder: Sendable {
         guard count.count == 1, let c = count.first, c.isFinite else {
             throw DetectionError.tensorMismatch(tensor: "count", expected: "one finite value", actual: "\(count.count) values")
         }
-        let valid = max(0, min(n, Int(c.rounded(.towardZero))))
+        let valid = c <= 0 ? 0 : (c >= Float(n) ? n : Int(c))   // truncation, clamped to 0…N
 
         // 1. Calibration of every score (MediaPipe calibrates the whole tensor).
         var calibrated = scores

@@ -172,12 +172,13 @@ public struct YoloDecoder: Sendable {
             rows = shape[2]
         }
 
-        // Element (row r, column k) of the row-major [N, stride] view.
-        let v5 = layout == .yolov5
         var units = options.boxUnits
         var candidates: [YoloDetection] = []
         output.withUnsafeBufferPointer { p in
-            @inline(__always) func at(_ r: Int, _ k: Int) -> Float { v5 ? p[r * stride + k] : p[k * rows + r] }
+            guard let base = p.baseAddress else { return }
+            let v5 = layout == .yolov5
+            // Element (row r, column k) of the row-major [N, stride] view.
+            @inline(__always) func at(_ r: Int, _ k: Int) -> Float { v5 ? base[r * stride + k] : base[k * rows + r] }
             if units == nil {
                 var largest = -Double.infinity
                 for r in 0..<rows {
@@ -187,24 +188,51 @@ public struct YoloDecoder: Sendable {
             }
             let scaleW = units == .normalized ? Double(inputWidth) : 1
             let scaleH = units == .normalized ? Double(inputHeight) : 1
-            let classBase = v5 ? 5 : 4
-            for r in 0..<rows {
-                let objectness = v5 ? at(r, 4) : 1
-                var bestClass = 0
-                var best = -Float.infinity
-                for c in 0..<numClasses {
-                    let s = v5 ? at(r, classBase + c) * objectness : at(r, classBase + c)
-                    if c == 0 || s > best {   // first maximum wins
-                        best = s
-                        bestClass = c
-                    }
-                }
-                let score = Double(best)
-                guard score >= options.scoreThreshold else { continue }
+            let threshold = options.scoreThreshold
+            func add(_ r: Int, _ score: Float, _ cls: Int) {
                 let cx = Double(at(r, 0)) * scaleW, cy = Double(at(r, 1)) * scaleH
                 let w = Double(at(r, 2)) * scaleW, h = Double(at(r, 3)) * scaleH
                 candidates.append(YoloDetection(x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2,
-                                                score: score, classIndex: bestClass))
+                                                score: Double(score), classIndex: cls))
+            }
+            if v5 {
+                for r in 0..<rows {
+                    let row = base + r * stride
+                    let objectness = row[4]
+                    let classes = row + 5
+                    if objectness >= 0 {
+                        // Rounding is monotonic, so for objectness ≥ 0 the best product is the
+                        // product of the best class score; the first class reaching it wins.
+                        var top = classes[0]
+                        for c in 1..<numClasses where classes[c] > top { top = classes[c] }
+                        let best = top * objectness
+                        guard Double(best) >= threshold else { continue }
+                        var cls = 0
+                        while cls < numClasses - 1 && classes[cls] * objectness != best { cls += 1 }
+                        add(r, best, cls)
+                    } else {
+                        var best = classes[0] * objectness, cls = 0
+                        for c in 1..<numClasses {
+                            let v = classes[c] * objectness
+                            if v > best { best = v; cls = c }
+                        }
+                        if Double(best) >= threshold { add(r, best, cls) }
+                    }
+                }
+            } else {
+                // Channels first: scan class by class so memory is read in order.
+                var best = [Float](UnsafeBufferPointer(start: base + 4 * rows, count: rows))
+                var cls = [Int32](repeating: 0, count: rows)
+                for c in 1..<numClasses {
+                    let channel = base + (4 + c) * rows
+                    for r in 0..<rows where channel[r] > best[r] {
+                        best[r] = channel[r]
+                        cls[r] = Int32(c)
+                    }
+                }
+                for r in 0..<rows where Double(best[r]) >= threshold {
+                    add(r, best[r], Int(cls[r]))
+                }
             }
         }
         let kept = Self.greedyNMS(candidates, iouThreshold: options.iouThreshold,

@@ -114,3 +114,27 @@ final class RawAnchorDecoderTests: XCTestCase {
         XCTAssertEqual(out.map(\.score), [0.1, 0.2])   // box order, not score order
     }
 }
+
+final class DetectionRobustnessTests: XCTestCase {
+    func testHostileOptionsAndValuesThrowOrDegradeGracefully() throws {
+        var o = DetectorDecoderConfig.faceShortRange.decoding!
+        o.numKeypoints = Int.max / 2
+        XCTAssertThrowsError(try o.validate())
+        o = DetectorDecoderConfig.faceShortRange.decoding!
+        o.numBoxes = Int.max
+        XCTAssertThrowsError(try o.validate())
+        var a = DetectorDecoderConfig.faceShortRange.anchors!
+        a.numLayers = 1; a.strides = [8]; a.featureMapWidth = [0]; a.featureMapHeight = [Int.max]
+        XCTAssertThrowsError(try SsdAnchorGenerator.generate(a))
+        // Huge count values and NaN scores.
+        let ssd = try SsdPostProcessDecoder(labels: LabelMap(names: ["a"]))
+        XCTAssertEqual(try ssd.decode(locations: [0, 0, 1, 1], classes: [0], scores: [0.5], count: [1e30]).count, 1)
+        XCTAssertEqual(try ssd.decode(locations: [0, 0, 1, 1], classes: [0], scores: [0.5], count: [-1e30]).count, 0)
+        let nan = Detection(box: BoundingBox(xmin: 0, ymin: 0, width: 1, height: 1), score: .nan, classIndex: 0)
+        let ok = Detection(box: BoundingBox(xmin: 0, ymin: 0, width: 1, height: 1), score: 0.5, classIndex: 0)
+        XCTAssertEqual(NonMaxSuppression.hard([nan, ok, nan], iouThreshold: 0.5).first?.score, 0.5)
+        XCTAssertEqual(NonMaxSuppression.weighted([nan, ok], iouThreshold: 0.5).first?.score, 0.5)
+        XCTAssertThrowsError(try DetectorDecoderConfig.faceShortRange.check(inputShape: [1, 128, 128, 3],
+                                                                            outputShapes: [[Int.max, 2, 16], [1, 896, 1]]))
+    }
+}

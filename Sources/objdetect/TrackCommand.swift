@@ -12,7 +12,7 @@ enum TrackCommand {
       --format mot           output format (MOTChallenge rows frame,id,x,y,w,h,score,-1,-1,-1)
       --output FILE          write results here instead of standard output
       --fps F                frame rate used to time frames for --max-age-ms (default 30)
-      --iou-threshold T      minimum IoU to match a track and a detection (default 0.3)
+      --iou-threshold T      minimum IoU to match a track and a detection (default 0.25)
       --max-age N            frames an unmatched track survives (default 30)
       --max-age-ms MS        ... or milliseconds instead of frames
       --min-hits N           matches before a track is reported (default 3)
@@ -21,7 +21,7 @@ enum TrackCommand {
       --two-stage HIGH,LOW   match detections >= HIGH first, then [LOW, HIGH) (default off)
       --class-aware          only match detections of the track's class (8th column)
       --label-history N      detections whose class votes give the label (default 30)
-      --reported-box B       detection | filtered (default detection)
+      --reported-box B       detection | filtered (default filtered)
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {

@@ -44,7 +44,23 @@ public struct TrackedObject: Sendable, Equatable {
 ///
 /// Default settings and how they were chosen (MOT15 TUD-Campus, Faster R-CNN detections from
 /// the SORT repository, scored with `reference/mot_eval.py`):
-/// DEFAULTS-TABLE
+/// - Defaults (`motion: .kalman`, `maxAge: .frames(30)`, `minHits: 3`, `iouThreshold: 0.25`,
+///   `reportedBox: .filtered`, class-agnostic, one stage): MOTA 64.1 %, IDF1 72.1 %,
+///   2 ID switches, 18 false positives, 109 misses (recall 69.6 %, precision 93.3 %).
+///   TUD-Stadtmitte (no ground truth): 17 tracks, 896 boxes, mean track length 52.7 frames.
+/// - Motion (maxAge 30, minHits 3): Kalman 64.1 / 72.1 / 2 switches; constant velocity
+///   56.5 / 55.4 / 6; none 58.5 / 56.8 / 7 (MOTA / IDF1 %).
+/// - maxAge (Kalman, minHits 3): 1 → 63.0 / 60.6 / 7; 10 → 63.2 / 66.9 / 4; 30 and 60 → 64.1 /
+///   72.1 / 2 (a plateau: 30 frames, about 1 s, is SORT's and ByteTrack's usual buffer).
+/// - minHits (Kalman, maxAge 30): 1 → 61.3 / 70.6 / 5 (48 false positives); 2 → 63.2 / 71.7 / 5;
+///   3 → 64.1 / 72.1 / 2; 5 → 61.6 / 71.1 / 2 (misses grow).
+/// - iouThreshold: 0.2 and 0.25 give identical results; 0.3 → 63.0 / 71.3 / 2; 0.5 loses
+///   tracks through occlusions (more fragments).
+/// - reportedBox `.filtered` beats `.detection` by about 3 MOTA points (fewer boxes fall
+///   below IoU 0.5 against the ground truth).
+/// - Reporting requires `minHits` *consecutive* matches, also after a gap (SORT's rule): with
+///   re-found tracks reported at once, ID switches rise from 2 to 6 on TUD-Campus.
+/// For reference, SORT (max_age 30) on the same detections: 63.0 / 71.7 / 2.
 ///
 /// ```swift
 /// var tracker = try IoUTracker()
@@ -64,6 +80,7 @@ public struct IoUTracker: Sendable {
         var hits: Int
         var missedUpdates: Int
         var lastMatchMs: Int64?
+        var streak = 1              // consecutive matches up to now
     }
 
     private var tracks: [Track] = []
@@ -145,6 +162,7 @@ public struct IoUTracker: Sendable {
             tracks[trackIndex].labels.add(classIndex: detection.classIndex, score: detection.score)
             tracks[trackIndex].smoothedClass = tracks[trackIndex].labels.smoothedClass
             tracks[trackIndex].hits += 1
+            tracks[trackIndex].streak = tracks[trackIndex].missedUpdates == 0 ? tracks[trackIndex].streak + 1 : 1
             tracks[trackIndex].missedUpdates = 0
             tracks[trackIndex].lastMatchMs = timestampMs
         }
@@ -178,12 +196,15 @@ public struct IoUTracker: Sendable {
         }
         tracks = survivors
 
-        // Confirm tracks with enough hits, in detection order, so IDs grow with it.
+        // Confirm tracks with enough consecutive hits, in detection order.
         let warmUp = configuration.confirmImmediatelyAtStart && updateCount <= configuration.minHits
         var reported: [TrackedObject] = []
         for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
             guard let trackIndex else { continue }
-            if tracks[trackIndex].id == nil, tracks[trackIndex].hits >= configuration.minHits || warmUp {
+            // Reported while the current run of consecutive matches reaches minHits (SORT's
+            // rule): a track re-found after a gap must prove itself again before it is shown.
+            guard tracks[trackIndex].streak >= configuration.minHits || warmUp else { continue }
+            if tracks[trackIndex].id == nil {
                 tracks[trackIndex].id = nextID
                 nextID += 1
             }

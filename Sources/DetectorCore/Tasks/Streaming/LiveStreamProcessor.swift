@@ -107,6 +107,9 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
         busy = true
         accepted += 1
         let sequenceNumber = accepted
+        // Left twice: once when the result is delivered, once when `busy` is cleared, so
+        // `waitUntilIdle` returns only when both are done.
+        inFlight.enter()
         inFlight.enter()
         lock.unlock()
 
@@ -136,6 +139,7 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
             lock.lock()
             busy = false
             lock.unlock()
+            inFlight.leave()
         }
         return .accepted
     }
@@ -185,7 +189,8 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
         return delivered
     }
 
-    /// Blocks until every accepted frame's result has been delivered. Do not call it from the
+    /// Blocks until every accepted frame's result has been delivered and the processor is free
+    /// for the next frame. Do not call it from the
     /// delivery queue (it would wait for itself).
     public func waitUntilIdle() {
         inFlight.wait()

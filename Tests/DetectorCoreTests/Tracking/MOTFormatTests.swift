@@ -19,6 +19,14 @@ final class MOTFormatTests: XCTestCase {
         XCTAssertEqual(frames.map(\.count), [1, 0, 2])
     }
 
+    func testWindowsLineEndings() throws {
+        let rows = try MOTFormat.parse("1,1,399,182,121,229,1,-1,-1,-1\r\n1,2,282,201,92,184,1,-1,-1,-1\r\nbad\r\n".replacingOccurrences(of: "bad\r\n", with: ""))
+        XCTAssertEqual(rows.map(\.id), [1, 2])
+        XCTAssertThrowsError(try MOTFormat.parse("1,1,0,0,1,1\r\n2,x\r\n")) { error in
+            guard case .malformedLine(line: 2, _)? = error as? MOTFormatError else { return XCTFail("\(error)") }
+        }
+    }
+
     func testMalformedLinesAreTypedErrors() {
         XCTAssertThrowsError(try MOTFormat.parse("1,-1,2,3\n")) { error in
             XCTAssertEqual(error as? MOTFormatError, .malformedLine(line: 1, reason: "needs at least 6 fields (frame,id,x,y,w,h), found 4"))

@@ -262,12 +262,54 @@ public struct IoUTracker: Sendable {
                 }
             }
         }
-        guard anyAdmissible,
-              let assignment = try? LinearAssignment.solve(costs: costs, rows: rows, columns: columns)
-        else { return trackIndices }
+        guard anyAdmissible else { return trackIndices }
+
+        // Pairs below the threshold are worth nothing, so the matching splits into independent
+        // groups of tracks and detections linked by admissible pairs; solve each on its own
+        // (most groups are a single pair, which needs no solver at all).
+        var parent = Array(0..<(rows + columns))   // union-find over rows, then columns
+        func root(_ node: Int) -> Int {
+            var node = node
+            while parent[node] != node {
+                parent[node] = parent[parent[node]]
+                node = parent[node]
+            }
+            return node
+        }
+        for r in 0..<rows {
+            for c in 0..<columns where costs[r * columns + c] < 0 {
+                let a = root(r), b = root(rows + c)
+                if a != b { parent[max(a, b)] = min(a, b) }
+            }
+        }
+        var columnOfRow = [Int?](repeating: nil, count: rows)
+        var rowCountOfGroup = [Int](repeating: 0, count: rows)
+        var columnCountOfGroup = [Int](repeating: 0, count: rows)
+        var firstColumnOfGroup = [Int](repeating: -1, count: rows)
+        for r in 0..<rows { rowCountOfGroup[root(r)] += 1 }
+        for c in 0..<columns {
+            let g = root(rows + c)
+            guard g < rows else { continue }   // a detection with no admissible track
+            columnCountOfGroup[g] += 1
+            if firstColumnOfGroup[g] < 0 { firstColumnOfGroup[g] = c }
+        }
+        for group in 0..<rows where columnCountOfGroup[group] > 0 {
+            if rowCountOfGroup[group] == 1 && columnCountOfGroup[group] == 1 {
+                columnOfRow[group] = firstColumnOfGroup[group]   // the group's root is its only row
+                continue
+            }
+            let memberRows = (group..<rows).filter { root($0) == group }
+            let memberColumns = (firstColumnOfGroup[group]..<columns).filter { root(rows + $0) == group }
+            var sub: [Double] = []
+            sub.reserveCapacity(memberRows.count * memberColumns.count)
+            for r in memberRows { for c in memberColumns { sub.append(costs[r * columns + c]) } }
+            guard let assignment = try? LinearAssignment.solve(costs: sub, rows: memberRows.count, columns: memberColumns.count)
+            else { continue }
+            for (k, c) in assignment.enumerated() { if let c { columnOfRow[memberRows[k]] = memberColumns[c] } }
+        }
         var unmatched: [Int] = []
         for r in 0..<rows {
-            if let c = assignment[r], costs[r * columns + c] < 0 {
+            if let c = columnOfRow[r], costs[r * columns + c] < 0 {
                 matchedTrack[trackIndices[r]] = true
                 trackOfDetection[detectionIndices[c]] = trackIndices[r]
             } else {

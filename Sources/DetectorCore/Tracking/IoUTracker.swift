@@ -267,28 +267,17 @@ public struct IoUTracker: Sendable {
         // Pairs below the threshold are worth nothing, so the matching splits into independent
         // groups of tracks and detections linked by admissible pairs; solve each on its own
         // (most groups are a single pair, which needs no solver at all).
-        var parent = Array(0..<(rows + columns))   // union-find over rows, then columns
-        func root(_ node: Int) -> Int {
-            var node = node
-            while parent[node] != node {
-                parent[node] = parent[parent[node]]
-                node = parent[node]
-            }
-            return node
-        }
+        var groups = UnionFind(count: rows + columns)   // rows, then columns
         for r in 0..<rows {
-            for c in 0..<columns where costs[r * columns + c] < 0 {
-                let a = root(r), b = root(rows + c)
-                if a != b { parent[max(a, b)] = min(a, b) }
-            }
+            for c in 0..<columns where costs[r * columns + c] < 0 { groups.union(r, rows + c) }
         }
         var columnOfRow = [Int?](repeating: nil, count: rows)
         var rowCountOfGroup = [Int](repeating: 0, count: rows)
         var columnCountOfGroup = [Int](repeating: 0, count: rows)
         var firstColumnOfGroup = [Int](repeating: -1, count: rows)
-        for r in 0..<rows { rowCountOfGroup[root(r)] += 1 }
+        for r in 0..<rows { rowCountOfGroup[groups.root(r)] += 1 }
         for c in 0..<columns {
-            let g = root(rows + c)
+            let g = groups.root(rows + c)
             guard g < rows else { continue }   // a detection with no admissible track
             columnCountOfGroup[g] += 1
             if firstColumnOfGroup[g] < 0 { firstColumnOfGroup[g] = c }
@@ -298,8 +287,8 @@ public struct IoUTracker: Sendable {
                 columnOfRow[group] = firstColumnOfGroup[group]   // the group's root is its only row
                 continue
             }
-            let memberRows = (group..<rows).filter { root($0) == group }
-            let memberColumns = (firstColumnOfGroup[group]..<columns).filter { root(rows + $0) == group }
+            let memberRows = (group..<rows).filter { groups.root($0) == group }
+            let memberColumns = (firstColumnOfGroup[group]..<columns).filter { groups.root(rows + $0) == group }
             var sub: [Double] = []
             sub.reserveCapacity(memberRows.count * memberColumns.count)
             for r in memberRows { for c in memberColumns { sub.append(costs[r * columns + c]) } }
@@ -317,5 +306,25 @@ public struct IoUTracker: Sendable {
             }
         }
         return unmatched
+    }
+}
+
+/// Disjoint sets whose representative is always the smallest member.
+private struct UnionFind {
+    private var parent: [Int]
+    init(count: Int) { parent = Array(0..<count) }
+
+    mutating func root(_ node: Int) -> Int {
+        var node = node
+        while parent[node] != node {
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        }
+        return node
+    }
+
+    mutating func union(_ a: Int, _ b: Int) {
+        let ra = root(a), rb = root(b)
+        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
     }
 }

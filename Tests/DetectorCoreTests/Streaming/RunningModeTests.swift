@@ -148,4 +148,21 @@ final class RunningModeTests: XCTestCase {
         XCTAssertEqual(processor.acceptedFrameCount + processor.droppedFrameCount, 200)
         XCTAssertEqual(received.values, Array(1...processor.acceptedFrameCount))
     }
+
+    /// The tracker as live-stream state: IDs persist across submitted frames.
+    func testStatefulWorkloadKeepsTrackerState() throws {
+        let received = Recorder<[Int]>()
+        let processor = LiveStreamProcessor<[TrackerDetection], [TrackedObject]>(
+            initialState: try IoUTracker(),
+            process: { tracker, detections, timestampMs in try tracker.update(detections, timestampMs: timestampMs) },
+            onResult: { received.append(((try? $0.result.get()) ?? []).map(\.trackID)) })
+        for frame in 0..<6 {
+            let x = Float(frame) * 3
+            try processor.submit([TrackerDetection(box: TrackBox(x: x, y: 0, width: 20, height: 40), score: 0.9),
+                                  TrackerDetection(box: TrackBox(x: 200 - x, y: 0, width: 20, height: 40), score: 0.9)],
+                                 timestampMs: Int64(frame) * 33)
+            processor.waitUntilIdle()
+        }
+        XCTAssertEqual(received.values, Array(repeating: [1, 2], count: 6))
+    }
 }

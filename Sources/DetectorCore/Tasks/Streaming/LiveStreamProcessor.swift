@@ -29,11 +29,14 @@ public struct LiveStreamResult<Output: Sendable>: Sendable {
 /// frames included).
 ///
 /// ```swift
-/// let processor = LiveStreamProcessor<ImageBuffer, [TrackedObject]>(
-///     process: { image, timestampMs in try detector.detect(videoFrame: image, timestampMs: timestampMs) },
+/// // A stateful workload: the processor owns the tracker and mutates it on its work queue.
+/// let processor = LiveStreamProcessor<[TrackerDetection], [TrackedObject]>(
+///     initialState: try IoUTracker(),
+///     process: { tracker, detections, timestampMs in try tracker.update(detections, timestampMs: timestampMs) },
 ///     onResult: { result in print(result.timestampMs, result.result) })
-/// _ = try processor.submit(frame, timestampMs: 0)   // .accepted or .dropped
-/// processor.close()                                  // finish streams after the last result
+/// try processor.submit(detections, timestampMs: 0)   // .accepted or .dropped
+/// for await result in processor.makeResultStream() { … }
+/// processor.close()                                   // finish streams after the last result
 /// ```
 ///
 /// Thread safety: every method may be called from any thread. The mutable state is guarded by
@@ -79,6 +82,27 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
         self.onResult = onResult
         workQueue = DispatchQueue(label: label + ".work")
         self.deliveryQueue = DispatchQueue(label: label + ".delivery", target: deliveryQueue)
+    }
+
+    /// Creates a processor whose workload carries mutable state from frame to frame (a
+    /// detector with its tracker, say). The state lives inside the processor and is only
+    /// touched by the workload, which never runs concurrently with itself.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state the first frame sees.
+    ///   - process: the workload; it may mutate the state.
+    ///   - label, deliveryQueue, onResult: as in the other initializer.
+    public convenience init<State: Sendable>(
+        label: String = "objdetect.livestream",
+        deliveryQueue: DispatchQueue? = nil,
+        initialState: State,
+        process: @escaping @Sendable (inout State, Input, Int64) throws -> Output,
+        onResult: ResultHandler? = nil
+    ) {
+        let state = SerialState(initialState)
+        self.init(label: label, deliveryQueue: deliveryQueue,
+                  process: { input, timestampMs in try process(&state.value, input, timestampMs) },
+                  onResult: onResult)
     }
 
     /// Submits a frame and returns at once.
@@ -217,4 +241,11 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
             }
         }
     }
+}
+
+/// Mutable state used only from the processor's serial work queue (one frame at a time), so
+/// it needs no lock of its own; hence `@unchecked Sendable`.
+private final class SerialState<State>: @unchecked Sendable {
+    var value: State
+    init(_ value: State) { self.value = value }
 }

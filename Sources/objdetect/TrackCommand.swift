@@ -12,16 +12,17 @@ enum TrackCommand {
       --format mot           output format (MOTChallenge rows frame,id,x,y,w,h,score,-1,-1,-1)
       --output FILE          write results here instead of standard output
       --fps F                frame rate used to time frames for --max-age-ms (default 30)
-      --iou-threshold T      minimum IoU to match a track and a detection (default 0.3)
+      --iou-threshold T      minimum IoU to match a track and a detection (default 0.25)
       --max-age N            frames an unmatched track survives (default 30)
       --max-age-ms MS        ... or milliseconds instead of frames
       --min-hits N           matches before a track is reported (default 3)
       --no-warm-up           do not confirm tracks at once during the first min-hits frames
       --motion M             none | velocity | kalman (default kalman)
       --two-stage HIGH,LOW   match detections >= HIGH first, then [LOW, HIGH) (default off)
-      --class-aware          only match detections of the track's class (8th column)
+      --class-aware          only match detections of the same class (MOT files carry none)
       --label-history N      detections whose class votes give the label (default 30)
-      --reported-box B       detection | filtered (default detection)
+      --reported-box B       detection | filtered (default filtered)
+      --benchmark N          time the tracker on a synthetic scene of N boxes per frame instead
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -32,9 +33,12 @@ enum TrackCommand {
         let args = try ArgumentReader(
             arguments,
             valueOptions: ["--detections", "--format", "--output", "--fps", "--iou-threshold", "--max-age",
-                           "--max-age-ms", "--min-hits", "--motion", "--two-stage", "--label-history", "--reported-box"],
+                           "--max-age-ms", "--min-hits", "--motion", "--two-stage", "--label-history", "--reported-box", "--benchmark"],
             flagOptions: ["--class-aware", "--no-warm-up"])
         guard args.positional.isEmpty else { throw UsageError("unexpected argument '\(args.positional[0])'") }
+        if let boxes = try args.int("--benchmark") {
+            return try TrackBenchmark.run(boxes: boxes, frames: 2000, configuration: try makeConfiguration(args))
+        }
         guard let detectionsPath = args.value("--detections") else { throw UsageError("track needs --detections FILE") }
         let format = args.value("--format") ?? "mot"
         guard format == "mot" else { throw UsageError("track supports --format mot only, got '\(format)'") }

@@ -1,11 +1,11 @@
+import Foundation
 /// How a track's box is carried from one frame to the next before matching.
 public enum TrackMotionModel: String, Sendable, Equatable, CaseIterable {
     /// The box stays where it was last seen.
     case none
     /// The box moves by a smoothed per-frame displacement measured between matches.
     case constantVelocity
-    /// A constant-velocity Kalman filter on centre, width and height (noise proportional to
-    /// the box size, so it behaves the same at any image resolution).
+    /// SORT's constant-velocity Kalman filter on centre, area and aspect ratio.
     case kalman
 }
 
@@ -49,17 +49,30 @@ struct KalmanAxis: Sendable {
 
 /// The motion state of one track: a box estimate that can be predicted forward and corrected
 /// by a matched detection.
+///
+/// The Kalman model is SORT's: state centre x, centre y, area and aspect ratio (width/height),
+/// with constant velocity on the first three and a constant aspect ratio. Noise (pixels):
+/// measurement std 1 on the centre and √10 on area and aspect; initial std √10 on the state and
+/// 100 on the velocities; process std 1 on the state, 0.1 on the centre velocities and 0.01
+/// on the area velocity. Because every matrix is block-diagonal by coordinate, the filter
+/// runs as four independent two-state filters.
 struct BoxMotionState: Sendable {
-    // Noise model (fractions of the box size), after the DeepSORT/ByteTrack convention:
-    // position std 1/20 and velocity std 1/160 of the box's size per frame.
-    static let positionWeight = 1.0 / 20.0
-    static let velocityWeight = 1.0 / 160.0
     /// Weight of the newest displacement in the constant-velocity model's running average.
     static let velocitySmoothing = 0.5
+    static let measurementCentreStd = 1.0
+    static let measurementShapeStd = 10.0.squareRoot()
+    static let initialStateStd = 10.0.squareRoot()
+    static let initialVelocityStd = 100.0
+    static let processStateStd = 1.0
+    static let processCentreVelocityStd = 0.1
+    static let processAreaVelocityStd = 0.01
 
     let model: TrackMotionModel
-    // Kalman state: centre x, centre y, width, height.
-    private var axes: [KalmanAxis]
+    // Kalman state.
+    private var centreX: KalmanAxis
+    private var centreY: KalmanAxis
+    private var area: KalmanAxis
+    private var aspect: KalmanAxis
     // Simple models: last corrected box and per-frame displacement of (cx, cy, w, h).
     private var current: (Double, Double, Double, Double)
     private var velocity: (Double, Double, Double, Double) = (0, 0, 0, 0)
@@ -72,24 +85,19 @@ struct BoxMotionState: Sendable {
         let cy = Double(box.y) + Double(box.height) / 2
         let w = Double(box.width), h = Double(box.height)
         current = (cx, cy, w, h)
-        if model == .kalman {
-            let pw = 2 * Self.positionWeight, vw = 10 * Self.velocityWeight
-            axes = [
-                KalmanAxis(value: cx, positionStd: pw * w, rateStd: vw * w),
-                KalmanAxis(value: cy, positionStd: pw * h, rateStd: vw * h),
-                KalmanAxis(value: w, positionStd: pw * w, rateStd: vw * w),
-                KalmanAxis(value: h, positionStd: pw * h, rateStd: vw * h),
-            ]
-        } else {
-            axes = []
-        }
+        let s = Self.initialStateStd, v = Self.initialVelocityStd
+        centreX = KalmanAxis(value: cx, positionStd: s, rateStd: v)
+        centreY = KalmanAxis(value: cy, positionStd: s, rateStd: v)
+        area = KalmanAxis(value: w * h, positionStd: s, rateStd: v)
+        aspect = KalmanAxis(value: w / h, positionStd: s, rateStd: 0)
     }
 
     /// The current estimate as a box (sides kept positive).
     var box: TrackBox {
         let (cx, cy, w, h): (Double, Double, Double, Double)
         if model == .kalman {
-            (cx, cy, w, h) = (axes[0].value, axes[1].value, axes[2].value, axes[3].value)
+            let a = max(area.value, 1e-6), r = max(aspect.value, 1e-6)
+            (cx, cy, w, h) = (centreX.value, centreY.value, (a * r).squareRoot(), (a / r).squareRoot())
         } else {
             (cx, cy, w, h) = current
         }
@@ -110,12 +118,13 @@ struct BoxMotionState: Sendable {
             current.2 = max(current.2 + velocity.2 * dt, 1e-3)
             current.3 = max(current.3 + velocity.3 * dt, 1e-3)
         case .kalman:
-            let w = max(axes[2].value, 1e-3), h = max(axes[3].value, 1e-3)
-            let pw = Self.positionWeight, vw = Self.velocityWeight
-            axes[0].predict(dt: dt, positionNoiseStd: pw * w, rateNoiseStd: vw * w)
-            axes[1].predict(dt: dt, positionNoiseStd: pw * h, rateNoiseStd: vw * h)
-            axes[2].predict(dt: dt, positionNoiseStd: pw * w, rateNoiseStd: vw * w)
-            axes[3].predict(dt: dt, positionNoiseStd: pw * h, rateNoiseStd: vw * h)
+            // A shrinking box must not reach zero area: stop its area velocity instead.
+            if area.value + area.rate * dt <= 0 { area.rate = 0 }
+            let q = Self.processStateStd
+            centreX.predict(dt: dt, positionNoiseStd: q, rateNoiseStd: Self.processCentreVelocityStd)
+            centreY.predict(dt: dt, positionNoiseStd: q, rateNoiseStd: Self.processCentreVelocityStd)
+            area.predict(dt: dt, positionNoiseStd: q, rateNoiseStd: Self.processAreaVelocityStd)
+            aspect.predict(dt: dt, positionNoiseStd: q, rateNoiseStd: 0)
         }
     }
 
@@ -131,10 +140,9 @@ struct BoxMotionState: Sendable {
             // `current` was already predicted forward; measure displacement from the last
             // corrected position (undo the prediction) over the frames that passed.
             let frames = max(framesSinceCorrection, 1)
-            let base = hasVelocity
-                ? (current.0 - velocity.0 * framesSinceCorrection, current.1 - velocity.1 * framesSinceCorrection,
-                   current.2 - velocity.2 * framesSinceCorrection, current.3 - velocity.3 * framesSinceCorrection)
-                : current
+            let back = hasVelocity ? framesSinceCorrection : 0
+            let base = (current.0 - velocity.0 * back, current.1 - velocity.1 * back,
+                        current.2 - velocity.2 * back, current.3 - velocity.3 * back)
             let measured = ((cx - base.0) / frames, (cy - base.1) / frames, (w - base.2) / frames, (h - base.3) / frames)
             if hasVelocity {
                 let a = Self.velocitySmoothing
@@ -147,12 +155,10 @@ struct BoxMotionState: Sendable {
             current = (cx, cy, w, h)
             framesSinceCorrection = 0
         case .kalman:
-            let hw = max(axes[2].value, 1e-3), hh = max(axes[3].value, 1e-3)
-            let pw = Self.positionWeight
-            axes[0].correct(measurement: cx, measurementStd: pw * hw)
-            axes[1].correct(measurement: cy, measurementStd: pw * hh)
-            axes[2].correct(measurement: w, measurementStd: pw * hw)
-            axes[3].correct(measurement: h, measurementStd: pw * hh)
+            centreX.correct(measurement: cx, measurementStd: Self.measurementCentreStd)
+            centreY.correct(measurement: cy, measurementStd: Self.measurementCentreStd)
+            area.correct(measurement: w * h, measurementStd: Self.measurementShapeStd)
+            aspect.correct(measurement: w / h, measurementStd: Self.measurementShapeStd)
         }
     }
 }

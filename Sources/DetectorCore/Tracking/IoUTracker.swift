@@ -44,7 +44,27 @@ public struct TrackedObject: Sendable, Equatable {
 ///
 /// Default settings and how they were chosen (MOT15 TUD-Campus, Faster R-CNN detections from
 /// the SORT repository, scored with `reference/mot_eval.py`):
-/// DEFAULTS-TABLE
+/// - Defaults (`motion: .kalman`, `maxAge: .frames(30)`, `minHits: 3`, `iouThreshold: 0.25`,
+///   `reportedBox: .filtered`, class-agnostic, one stage): MOTA 64.1 %, IDF1 72.1 %,
+///   2 ID switches, 18 false positives, 109 misses (recall 69.6 %, precision 93.3 %).
+///   TUD-Stadtmitte (no ground truth): 17 tracks, 896 boxes, mean track length 52.7 frames.
+/// - Motion (maxAge 30, minHits 3): Kalman 64.1 / 72.1 / 2 switches; constant velocity
+///   56.5 / 55.4 / 6; none 58.5 / 56.8 / 7 (MOTA / IDF1 %).
+/// - maxAge (Kalman, minHits 3): 1 → 63.0 / 60.6 / 7; 10 → 63.2 / 66.9 / 4; 30 and 60 → 64.1 /
+///   72.1 / 2 (a plateau: 30 frames, about 1 s, is SORT's and ByteTrack's usual buffer).
+/// - minHits (Kalman, maxAge 30): 1 → 61.3 / 70.6 / 5 (48 false positives); 2 → 63.2 / 71.7 / 5;
+///   3 → 64.1 / 72.1 / 2; 5 → 61.6 / 71.1 / 2 (misses grow).
+/// - iouThreshold: 0.2 and 0.25 give identical results; 0.3 → 63.0 / 71.3 / 2; 0.5 loses
+///   tracks through occlusions (more fragments).
+/// - reportedBox `.filtered` beats `.detection` by about 3 MOTA points (fewer boxes fall
+///   below IoU 0.5 against the ground truth).
+/// - Reporting requires `minHits` *consecutive* matches, also after a gap (SORT's rule): with
+///   re-found tracks reported at once, ID switches rise from 2 to 6 on TUD-Campus.
+/// - `confirmImmediatelyAtStart` off: 61.3 / 69.9 / 2 (the first frames are lost to warm-up).
+/// - Two-stage (`highScore` 0.6…0.9, `lowScore` 0.1 or 0.5): 64.1…65.7 / 73.2…73.5 / 1–2. It helps
+///   here, but score scales differ between detectors, so a fixed high threshold is not a safe
+///   default: it is off, and worth enabling once a detector's score scale is known.
+/// For reference, SORT (max_age 30) on the same detections: 63.0 / 71.7 / 2.
 ///
 /// ```swift
 /// var tracker = try IoUTracker()
@@ -64,6 +84,7 @@ public struct IoUTracker: Sendable {
         var hits: Int
         var missedUpdates: Int
         var lastMatchMs: Int64?
+        var streak = 1              // consecutive matches up to now
     }
 
     private var tracks: [Track] = []
@@ -145,6 +166,7 @@ public struct IoUTracker: Sendable {
             tracks[trackIndex].labels.add(classIndex: detection.classIndex, score: detection.score)
             tracks[trackIndex].smoothedClass = tracks[trackIndex].labels.smoothedClass
             tracks[trackIndex].hits += 1
+            tracks[trackIndex].streak = tracks[trackIndex].missedUpdates == 0 ? tracks[trackIndex].streak + 1 : 1
             tracks[trackIndex].missedUpdates = 0
             tracks[trackIndex].lastMatchMs = timestampMs
         }
@@ -178,12 +200,15 @@ public struct IoUTracker: Sendable {
         }
         tracks = survivors
 
-        // Confirm tracks with enough hits, in detection order, so IDs grow with it.
+        // Confirm tracks with enough consecutive hits, in detection order.
         let warmUp = configuration.confirmImmediatelyAtStart && updateCount <= configuration.minHits
         var reported: [TrackedObject] = []
         for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
             guard let trackIndex else { continue }
-            if tracks[trackIndex].id == nil, tracks[trackIndex].hits >= configuration.minHits || warmUp {
+            // Reported while the current run of consecutive matches reaches minHits (SORT's
+            // rule): a track re-found after a gap must prove itself again before it is shown.
+            guard tracks[trackIndex].streak >= configuration.minHits || warmUp else { continue }
+            if tracks[trackIndex].id == nil {
                 tracks[trackIndex].id = nextID
                 nextID += 1
             }
@@ -241,12 +266,43 @@ public struct IoUTracker: Sendable {
                 }
             }
         }
-        guard anyAdmissible,
-              let assignment = try? LinearAssignment.solve(costs: costs, rows: rows, columns: columns)
-        else { return trackIndices }
+        guard anyAdmissible else { return trackIndices }
+
+        // Pairs below the threshold are worth nothing, so the matching splits into independent
+        // groups of tracks and detections linked by admissible pairs; solve each on its own
+        // (most groups are a single pair, which needs no solver at all).
+        var groups = UnionFind(count: rows + columns)   // rows, then columns
+        for r in 0..<rows {
+            for c in 0..<columns where costs[r * columns + c] < 0 { groups.union(r, rows + c) }
+        }
+        var columnOfRow = [Int?](repeating: nil, count: rows)
+        var rowCountOfGroup = [Int](repeating: 0, count: rows)
+        var columnCountOfGroup = [Int](repeating: 0, count: rows)
+        var firstColumnOfGroup = [Int](repeating: -1, count: rows)
+        for r in 0..<rows { rowCountOfGroup[groups.root(r)] += 1 }
+        for c in 0..<columns {
+            let g = groups.root(rows + c)
+            guard g < rows else { continue }   // a detection with no admissible track
+            columnCountOfGroup[g] += 1
+            if firstColumnOfGroup[g] < 0 { firstColumnOfGroup[g] = c }
+        }
+        for group in 0..<rows where columnCountOfGroup[group] > 0 {
+            if rowCountOfGroup[group] == 1 && columnCountOfGroup[group] == 1 {
+                columnOfRow[group] = firstColumnOfGroup[group]   // the group's root is its only row
+                continue
+            }
+            let memberRows = (group..<rows).filter { groups.root($0) == group }
+            let memberColumns = (firstColumnOfGroup[group]..<columns).filter { groups.root(rows + $0) == group }
+            var sub: [Double] = []
+            sub.reserveCapacity(memberRows.count * memberColumns.count)
+            for r in memberRows { for c in memberColumns { sub.append(costs[r * columns + c]) } }
+            guard let assignment = try? LinearAssignment.solve(costs: sub, rows: memberRows.count, columns: memberColumns.count)
+            else { continue }
+            for (k, c) in assignment.enumerated() { if let c { columnOfRow[memberRows[k]] = memberColumns[c] } }
+        }
         var unmatched: [Int] = []
         for r in 0..<rows {
-            if let c = assignment[r], costs[r * columns + c] < 0 {
+            if let c = columnOfRow[r], costs[r * columns + c] < 0 {
                 matchedTrack[trackIndices[r]] = true
                 trackOfDetection[detectionIndices[c]] = trackIndices[r]
             } else {
@@ -254,5 +310,25 @@ public struct IoUTracker: Sendable {
             }
         }
         return unmatched
+    }
+}
+
+/// Disjoint sets whose representative is always the smallest member.
+private struct UnionFind {
+    private var parent: [Int]
+    init(count: Int) { parent = Array(0..<count) }
+
+    mutating func root(_ node: Int) -> Int {
+        var node = node
+        while parent[node] != node {
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        }
+        return node
+    }
+
+    mutating func union(_ a: Int, _ b: Int) {
+        let ra = root(a), rb = root(b)
+        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
     }
 }

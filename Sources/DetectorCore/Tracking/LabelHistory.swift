@@ -3,16 +3,23 @@
 ///
 /// The reported class is the one with the largest sum of detection scores over the window;
 /// a tie goes to the class seen most recently. Detections without a class do not vote.
+/// Totals are kept per class as votes enter and leave the window, so adding a vote and
+/// reading the class cost O(number of distinct classes) and allocate nothing once warm.
 struct LabelHistory: Sendable {
     let capacity: Int
+    // Ring buffer of votes.
     private var classes: [Int] = []
     private var scores: [Float] = []
     private var next = 0
+    private var step = 0
+    // Per distinct class in the window: total score, vote count, step of the latest vote.
+    private var tallyClass: [Int] = []
+    private var tallyTotal: [Float] = []
+    private var tallyCount: [Int] = []
+    private var tallyLatest: [Int] = []
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
-        classes.reserveCapacity(self.capacity)
-        scores.reserveCapacity(self.capacity)
     }
 
     mutating func add(classIndex: Int?, score: Float) {
@@ -22,36 +29,45 @@ struct LabelHistory: Sendable {
             classes.append(classIndex)
             scores.append(weight)
         } else {
+            remove(classIndex: classes[next], score: scores[next])
             classes[next] = classIndex
             scores[next] = weight
         }
         next = (next + 1) % capacity
+        step += 1
+        if let k = tallyClass.firstIndex(of: classIndex) {
+            tallyTotal[k] += weight
+            tallyCount[k] += 1
+            tallyLatest[k] = step
+        } else {
+            tallyClass.append(classIndex)
+            tallyTotal.append(weight)
+            tallyCount.append(1)
+            tallyLatest.append(step)
+        }
+    }
+
+    private mutating func remove(classIndex: Int, score: Float) {
+        guard let k = tallyClass.firstIndex(of: classIndex) else { return }
+        tallyCount[k] -= 1
+        if tallyCount[k] == 0 {
+            tallyClass.remove(at: k)
+            tallyTotal.remove(at: k)
+            tallyCount.remove(at: k)
+            tallyLatest.remove(at: k)
+        } else {
+            tallyTotal[k] -= score
+        }
     }
 
     /// The smoothed class, or nil when no detection so far had a class.
     var smoothedClass: Int? {
-        let count = classes.count
-        guard count > 0 else { return nil }
-        // Visit votes from oldest to newest; the last write of a class is its recency.
-        let start = count < capacity ? 0 : next
-        var seen: [Int] = []
-        var totals: [Float] = []
-        var recency: [Int] = []
-        for step in 0..<count {
-            let i = (start + step) % count
-            if let k = seen.firstIndex(of: classes[i]) {
-                totals[k] += scores[i]
-                recency[k] = step
-            } else {
-                seen.append(classes[i])
-                totals.append(scores[i])
-                recency.append(step)
-            }
-        }
+        guard !tallyClass.isEmpty else { return nil }
         var best = 0
-        for k in 1..<seen.count where totals[k] > totals[best] || (totals[k] == totals[best] && recency[k] > recency[best]) {
+        for k in 1..<tallyClass.count
+        where tallyTotal[k] > tallyTotal[best] || (tallyTotal[k] == tallyTotal[best] && tallyLatest[k] > tallyLatest[best]) {
             best = k
         }
-        return seen[best]
+        return tallyClass[best]
     }
 }

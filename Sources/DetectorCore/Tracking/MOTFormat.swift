@@ -53,7 +53,8 @@ public enum MOTFormat {
     public static func parse(_ text: String) throws -> [MOTRow] {
         var rows: [MOTRow] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // `isNewline` also covers "\r\n", which Swift treats as a single Character.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline }) {
             lineNumber += 1
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }

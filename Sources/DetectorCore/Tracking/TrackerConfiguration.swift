@@ -53,7 +53,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Creates a configuration. The defaults were chosen by measurement on the MOT15
     /// TUD-Campus and TUD-Stadtmitte detections (see `IoUTracker` for the numbers).
     public init(
-        iouThreshold: Float = 0.3,
+        iouThreshold: Float = 0.25,
         maxAge: MaxAge = .frames(30),
         minHits: Int = 3,
         confirmImmediatelyAtStart: Bool = true,
@@ -61,7 +61,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         motion: TrackMotionModel = .kalman,
         twoStage: TwoStage? = nil,
         labelHistoryLength: Int = 30,
-        reportedBox: ReportedBox = .detection
+        reportedBox: ReportedBox = .filtered
     ) {
         self.iouThreshold = iouThreshold
         self.maxAge = maxAge

@@ -55,17 +55,6 @@ extension ImageBuffer {
             }
         }
         // Same byte count and a legal size (the dimensions are only exchanged), so this cannot fail.
-        return ImageBuffer(trustedWidth: outWidth, height: outHeight, format: format, pixels: out)
-    }
-}
-
-extension ImageBuffer {
-    /// Wraps pixels whose size the caller has already checked: `pixels.count` must equal
-    /// `width * height * format.bytesPerPixel` with both sides at least 1 (no validation here).
-    init(trustedWidth width: Int, height: Int, format: PixelFormat, pixels: [UInt8]) {
-        self.width = width
-        self.height = height
-        self.format = format
-        self.pixels = pixels
+        return ImageBuffer(uncheckedWidth: outWidth, height: outHeight, format: format, pixels: out)
     }
 }

@@ -90,7 +90,7 @@ extension ImageBuffer {
         case .pillowBilinear:
             out = PillowBilinear.resize(src, width: outWidth, height: outHeight)
         }
-        return ImageBuffer(trustedWidth: outWidth, height: outHeight,
+        return ImageBuffer(uncheckedWidth: outWidth, height: outHeight,
                            format: src.channels == 1 ? .gray8 : .rgb8, pixels: out)
     }
 }

@@ -1,0 +1,169 @@
+/// The values of a converted input tensor (NHWC, batch 1, `height x width x channels`).
+public enum TensorValues: Sendable, Equatable {
+    case float32([Float])
+    case uint8([UInt8])
+    case int8([Int8])
+
+    /// Number of elements.
+    public var count: Int {
+        switch self {
+        case let .float32(v): return v.count
+        case let .uint8(v): return v.count
+        case let .int8(v): return v.count
+        }
+    }
+}
+
+/// The result of `ImageToTensor.convert`: tensor values, the resized picture they came from,
+/// and the transform back to image coordinates.
+public struct ImageTensor: Sendable {
+    public var values: TensorValues
+    public var width: Int
+    public var height: Int
+    /// Always 3 (RGB).
+    public var channels: Int
+    /// The rgb8 picture at tensor size, before the element conversion (its SHA-256 is what the
+    /// goldens call `input_rgb_sha256` / `input_sha256`).
+    public var resized: ImageBuffer
+    /// Tensor coordinates → original image coordinates.
+    public var transform: TensorToImageTransform
+}
+
+/// Turns an image into a model's input tensor: fit (stretch or letterbox), resample, convert.
+///
+/// Input may be gray8 (replicated to R = G = B), rgb8, rgba8 (alpha dropped) or rgba16 (high
+/// byte). The tensor is always 3-channel RGB.
+///
+/// ```swift
+/// let options = ImageToTensorOptions(width: 640, height: 640, resampler: .pillowBilinear,
+///                                    inputType: .float32(.meanStd(mean: [0], std: [255])))
+/// let tensor = try ImageToTensor.convert(image, options: options)
+/// let box = tensor.transform.imageRect(fromNormalized: ImageRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4))
+/// ```
+public enum ImageToTensor {
+    public static func convert(_ image: ImageBuffer, options: ImageToTensorOptions) throws -> ImageTensor {
+        let (resized, transform) = try fit(image, options: options)
+        let values = convertValues(resized, inputType: options.inputType)
+        return ImageTensor(values: values, width: options.width, height: options.height, channels: 3,
+                           resized: resized, transform: transform)
+    }
+
+    /// The fitting step alone: the rgb8 picture at tensor size and its transform.
+    public static func fit(_ image: ImageBuffer, options: ImageToTensorOptions) throws -> (ImageBuffer, TensorToImageTransform) {
+        let n = options.width, m = options.height
+        try ResizeSupport.checkOutputSize(width: n, height: m, maxPixels: ImageLimits.defaultMaxPixels)
+        let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
+        let W = rgb.width, H = rgb.height
+        switch options.resizeMode {
+        case .stretch:
+            let out = try rgb.resized(width: n, height: m, method: options.resampler)
+            let t = TensorToImageTransform(imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
+                                           scaleX: Double(W) / Double(n), scaleY: Double(H) / Double(m),
+                                           offsetX: 0, offsetY: 0, padding: .zero)
+            return (out, t)
+        case let .letterbox(fill):
+            if options.resampler == .mediaPipe {
+                return mediaPipeLetterbox(rgb, width: n, height: m, fill: fill)
+            }
+            return try pasteLetterbox(rgb, width: n, height: m, fill: fill, method: options.resampler)
+        }
+    }
+
+    /// MediaPipe's letterbox: the region of interest is the image grown (centred) to the tensor's
+    /// aspect ratio, and the warp samples it directly; outside the image the fill value is read.
+    static func mediaPipeLetterbox(_ rgb: ImageBuffer, width n: Int, height m: Int, fill: UInt8) -> (ImageBuffer, TensorToImageTransform) {
+        let W = rgb.width, H = rgb.height
+        // MediaPipe computes the padding in float32.
+        let tensorAspect = Float(m) / Float(n)
+        let roiAspect = Float(H) / Float(W)
+        var roiW = Double(W), roiH = Double(H)
+        var hPad: Float = 0, vPad: Float = 0
+        if tensorAspect > roiAspect {
+            roiH = Double(W) * Double(m) / Double(n)
+            vPad = (1 - roiAspect / tensorAspect) / 2
+        } else {
+            roiW = Double(H) * Double(n) / Double(m)
+            hPad = (1 - tensorAspect / roiAspect) / 2
+        }
+        let grid = MediaPipeResampler.SampleGrid(outputWidth: n, outputHeight: m,
+                                                 scaleX: roiW / Double(n), scaleY: roiH / Double(m),
+                                                 offsetX: (Double(W) - roiW) / 2, offsetY: (Double(H) - roiH) / 2)
+        let out = MediaPipeResampler.warp(PackedPixels(rgb), grid: grid, border: .constant(fill))
+        let t = TensorToImageTransform(imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
+                                       scaleX: grid.scaleX, scaleY: grid.scaleY,
+                                       offsetX: grid.offsetX, offsetY: grid.offsetY,
+                                       padding: LetterboxPadding(left: hPad, top: vPad, right: hPad, bottom: vPad))
+        return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: out), t)
+    }
+
+    /// YOLO-style letterbox: resize to fit (`round(W · r)`, `r = min(n/W, m/H)`), paste centred
+    /// (left = floor of half the spare width) onto a canvas of `fill`.
+    static func pasteLetterbox(_ rgb: ImageBuffer, width n: Int, height m: Int, fill: UInt8,
+                               method: ResizeMethod) throws -> (ImageBuffer, TensorToImageTransform) {
+        let W = rgb.width, H = rgb.height
+        let r = min(Double(n) / Double(W), Double(m) / Double(H))
+        let newW = min(max(Int((Double(W) * r).rounded()), 1), n)
+        let newH = min(max(Int((Double(H) * r).rounded()), 1), m)
+        let left = (n - newW) / 2, top = (m - newH) / 2
+        let scaled = try rgb.resized(width: newW, height: newH, method: method)
+        var canvas = [UInt8](repeating: fill, count: n * m * 3)
+        scaled.pixels.withUnsafeBufferPointer { s in
+            canvas.withUnsafeMutableBufferPointer { d in
+                guard let sp = s.baseAddress, let dp = d.baseAddress else { return }
+                for y in 0..<newH {
+                    (dp + ((top + y) * n + left) * 3).update(from: sp + y * newW * 3, count: newW * 3)
+                }
+            }
+        }
+        let t = TensorToImageTransform(
+            imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
+            scaleX: Double(W) / Double(newW), scaleY: Double(H) / Double(newH),
+            offsetX: -Double(left) * Double(W) / Double(newW), offsetY: -Double(top) * Double(H) / Double(newH),
+            padding: LetterboxPadding(left: Float(left) / Float(n), top: Float(top) / Float(m),
+                                      right: Float(n - newW - left) / Float(n), bottom: Float(m - newH - top) / Float(m)))
+        return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: canvas), t)
+    }
+
+    /// Element conversion of an rgb8 picture.
+    public static func convertValues(_ rgb: ImageBuffer, inputType: TensorInputType) -> TensorValues {
+        let px = rgb.format == .rgb8 ? rgb.pixels : rgb.converted(to: .rgb8).pixels
+        switch inputType {
+        case .uint8:
+            return .uint8(px)
+        case let .float32(norm):
+            var out = [Float](repeating: 0, count: px.count)
+            // Per-channel lookup tables: exact, and fast.
+            let tables = (0..<3).map { c in (0...255).map { norm.floatValue(UInt8($0), channel: c) } }
+            px.withUnsafeBufferPointer { s in
+                out.withUnsafeMutableBufferPointer { d in
+                    var i = 0
+                    while i + 2 < s.count {
+                        d[i] = tables[0][Int(s[i])]
+                        d[i + 1] = tables[1][Int(s[i + 1])]
+                        d[i + 2] = tables[2][Int(s[i + 2])]
+                        i += 3
+                    }
+                }
+            }
+            return .float32(out)
+        case let .int8(scale, zp, norm):
+            let tables = (0..<3).map { c in (0...255).map { Int8(quantize(norm.doubleValue(UInt8($0), channel: c), scale: scale, zeroPoint: zp, min: -128, max: 127)) } }
+            return .int8(px.enumerated().map { tables[$0.offset % 3][Int($0.element)] })
+        case let .uint8Quantized(scale, zp, norm):
+            let tables = (0..<3).map { c in (0...255).map { UInt8(quantize(norm.doubleValue(UInt8($0), channel: c), scale: scale, zeroPoint: zp, min: 0, max: 255)) } }
+            return .uint8(px.enumerated().map { tables[$0.offset % 3][Int($0.element)] })
+        }
+    }
+
+    /// `clamp(roundHalfEven(real / scale + zeroPoint), min, max)` in `Double`; a zero or
+    /// non-finite scale gives the zero point.
+    static func quantize(_ real: Double, scale: Float, zeroPoint: Int, min lo: Int, max hi: Int) -> Int {
+        let s = Double(scale)
+        guard s != 0, s.isFinite else { return Swift.min(Swift.max(zeroPoint, lo), hi) }
+        let q = (real / s + Double(zeroPoint)).rounded(.toNearestOrEven)
+        guard q.isFinite else { return q > 0 ? hi : lo }
+        if q <= Double(lo) { return lo }
+        if q >= Double(hi) { return hi }
+        return Int(q)
+    }
+}

@@ -7,7 +7,7 @@ import Dispatch
 /// then `MultiplyByQuantizedMultiplier` with the per-channel multiplier
 /// `double(inputScale) * double(filterScale[c]) / double(outputScale)`, + output zero point, clamp.
 public struct QuantizedConvParams: Sendable {
-    public var geometry: WindowGeometry
+    public var geometry: QuantizedWindowGeometry
     public var inputDepth: Int
     public var outputDepth: Int
     public var inputZeroPoint: Int32
@@ -29,7 +29,7 @@ public struct QuantizedConvParams: Sendable {
     ///   - filterScales / filterZeroPoints: one entry (per-tensor) or `outputDepth` entries.
     ///   - bias: `outputDepth` Int32 values or nil.
     /// Returns nil when counts do not match.
-    public init?<W: QuantizedElement>(geometry: WindowGeometry, inputDepth: Int, outputDepth: Int,
+    public init?<W: QuantizedElement>(geometry: QuantizedWindowGeometry, inputDepth: Int, outputDepth: Int,
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
@@ -199,7 +199,7 @@ extension QuantizedConv2D {
         guard f.shape[3] == inputDepth else {
             throw c.invalid("filter depth \(f.shape[3]) differs from input depth \(inputDepth) (grouped quantized convolution is not supported)")
         }
-        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+        guard let g = QuantizedWindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
                                      filterHeight: f.shape[1], filterWidth: f.shape[2],
                                      strideHeight: p.strideHeight, strideWidth: p.strideWidth,
                                      dilationHeight: p.dilationHeightFactor, dilationWidth: p.dilationWidthFactor,

@@ -5,7 +5,7 @@
 /// Σ (w - zw)(x - zx) over the window's in-bounds taps + bias, requantized with
 /// `double(inputScale) * double(filterScale[oc]) / double(outputScale)`.
 public struct QuantizedDepthwiseConvParams: Sendable {
-    public var geometry: WindowGeometry
+    public var geometry: QuantizedWindowGeometry
     public var inputDepth: Int
     public var depthMultiplier: Int
     public var outputDepth: Int { inputDepth * depthMultiplier }
@@ -21,7 +21,7 @@ public struct QuantizedDepthwiseConvParams: Sendable {
     public var bias: [Int32]
 
     /// - Parameter filter: raw filter values `[1][fh][fw][inputDepth * depthMultiplier]`.
-    public init?<W: QuantizedElement>(geometry: WindowGeometry, inputDepth: Int, depthMultiplier: Int,
+    public init?<W: QuantizedElement>(geometry: QuantizedWindowGeometry, inputDepth: Int, depthMultiplier: Int,
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
@@ -150,7 +150,7 @@ extension QuantizedDepthwiseConv2D {
             throw c.invalid("filter shape \(f.shape) does not fit input depth \(inputDepth)")
         }
         let dm = outputDepth / inputDepth
-        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+        guard let g = QuantizedWindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
                                      filterHeight: f.shape[1], filterWidth: f.shape[2],
                                      strideHeight: p.strideHeight, strideWidth: p.strideWidth,
                                      dilationHeight: p.dilationHeightFactor, dilationWidth: p.dilationWidthFactor,

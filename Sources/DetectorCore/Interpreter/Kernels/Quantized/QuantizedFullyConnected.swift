@@ -8,7 +8,7 @@ public enum QuantizedFullyConnected {
                                                    filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                                    bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
                                                    outputType: (some QuantizedElement).Type) -> QuantizedConvParams? {
-        guard let g = WindowGeometry(batches: 1, inputHeight: max(batches, 1), inputWidth: 1, filterHeight: 1, filterWidth: 1,
+        guard let g = QuantizedWindowGeometry(batches: 1, inputHeight: max(batches, 1), inputWidth: 1, filterHeight: 1, filterWidth: 1,
                                      strideHeight: 1, strideWidth: 1, samePadding: false) else { return nil }
         return QuantizedConvParams(geometry: g, inputDepth: inputDepth, outputDepth: units, input: input, output: output,
                                    filter: filter, filterScales: filterScales, filterZeroPoints: filterZeroPoints,

@@ -1,7 +1,7 @@
 // Shared geometry helpers of the quantized kernels (padding, broadcasting).
 
 /// Spatial geometry of a 2-D window op (conv, depthwise conv, pooling) in NHWC, resolved at prepare.
-public struct WindowGeometry: Sendable, Equatable {
+public struct QuantizedWindowGeometry: Sendable, Equatable {
     public var batches: Int
     public var inputHeight: Int, inputWidth: Int
     public var outputHeight: Int, outputWidth: Int

@@ -20,7 +20,6 @@ extension KernelRegistry {
         KernelRegistration("LEAKY_RELU", types: [.uint8, .int8], prepare: QuantizedLeakyRelu.prepare),
         KernelRegistration("QUANTIZE", types: [.float32, .uint8, .int8], prepare: QuantizedQuantize.prepare),
         KernelRegistration("DEQUANTIZE", types: [.uint8, .int8], prepare: QuantizedDequantize.prepare),
-        KernelRegistration("RESIZE_NEAREST_NEIGHBOR", types: [.uint8, .int8], prepare: QuantizedResizeNearestNeighbor.prepare),
         KernelRegistration("RESIZE_BILINEAR", types: [.uint8, .int8], prepare: QuantizedResizeBilinear.prepare),
         KernelRegistration("MEAN", types: [.uint8, .int8], prepare: QuantizedMean.prepare),
         KernelRegistration(DetectionPostProcessOptions.customCode, prepare: DetectionPostProcessKernel.prepare),

@@ -2,7 +2,7 @@
 /// the input; the average rounds half away from zero (`(sum ± count/2) / count`), then the
 /// fused activation clamp.
 public enum QuantizedPooling {
-    public static func average<T: QuantizedElement>(_ g: WindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
+    public static func average<T: QuantizedElement>(_ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
                                                     input: UnsafePointer<T>, output: UnsafeMutablePointer<T>) {
         window(g, depth: depth) { b, oy, ox, y0, y1, x0, x1 in
             let count = Int32((y1 - y0) * (x1 - x0))
@@ -17,7 +17,7 @@ public enum QuantizedPooling {
         }
     }
 
-    public static func max<T: QuantizedElement>(_ g: WindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
+    public static func max<T: QuantizedElement>(_ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
                                                 input: UnsafePointer<T>, output: UnsafeMutablePointer<T>) {
         window(g, depth: depth) { b, oy, ox, y0, y1, x0, x1 in
             let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * depth
@@ -31,7 +31,7 @@ public enum QuantizedPooling {
     }
 
     @inline(__always)
-    static func window(_ g: WindowGeometry, depth: Int, _ body: (Int, Int, Int, Int, Int, Int, Int) -> Void) {
+    static func window(_ g: QuantizedWindowGeometry, depth: Int, _ body: (Int, Int, Int, Int, Int, Int, Int) -> Void) {
         for b in 0..<g.batches { for oy in 0..<g.outputHeight { for ox in 0..<g.outputWidth {
             let oy0 = oy * g.strideHeight - g.padTop, ox0 = ox * g.strideWidth - g.padLeft
             let y0 = Swift.max(0, oy0), y1 = Swift.min(g.inputHeight, oy0 + g.filterHeight)
@@ -43,10 +43,10 @@ public enum QuantizedPooling {
 
 /// Interpreter kernel for uint8/int8 AVERAGE_POOL_2D / MAX_POOL_2D.
 final class QuantizedPoolingKernel<T: QuantizedElement>: PreparedKernel {
-    let geometry: WindowGeometry, depth: Int, isMax: Bool
+    let geometry: QuantizedWindowGeometry, depth: Int, isMax: Bool
     let activationMin: Int32, activationMax: Int32
     let input: Int, output: Int
-    init(geometry: WindowGeometry, depth: Int, isMax: Bool, activationMin: Int32, activationMax: Int32, input: Int, output: Int) {
+    init(geometry: QuantizedWindowGeometry, depth: Int, isMax: Bool, activationMin: Int32, activationMax: Int32, input: Int, output: Int) {
         self.geometry = geometry; self.depth = depth; self.isMax = isMax
         self.activationMin = activationMin; self.activationMax = activationMax
         self.input = input; self.output = output
@@ -65,7 +65,7 @@ extension QuantizedPooling {
     static func prepare(_ c: PrepareContext, isMax: Bool) throws -> any PreparedKernel {
         let x = try c.input(0, rank: 4, types: [.uint8, .int8])
         let p = c.parameters
-        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+        guard let g = QuantizedWindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
                                      filterHeight: p.filterHeight, filterWidth: p.filterWidth,
                                      strideHeight: p.strideHeight, strideWidth: p.strideWidth,
                                      samePadding: p.padding == .same) else {

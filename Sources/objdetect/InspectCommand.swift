@@ -102,7 +102,7 @@ struct InspectReport {
         }
         if let c = calibration {
             d["score_calibration"] = ["output": c.output, "transformation": String(describing: c.calibration.transformation),
-                                      "default_score": Double(c.calibration.defaultScore), "entries": c.calibration.parameters.count]
+                                      "default_score": Double(c.calibration.defaultScore), "entries": c.calibration.sigmoids.count]
         }
         return d
     }
@@ -189,7 +189,7 @@ struct InspectReport {
             if let n = m.inputNormalization { lines.append("  normalization: mean \(n.mean) std \(n.std)") }
             if let t = assets.scoreThreshold { lines.append("  score threshold: \(t)") }
             if let c = calibration {
-                lines.append("  score calibration: output \(c.output), \(c.calibration.transformation), default \(c.calibration.defaultScore), \(c.calibration.parameters.count) classes")
+                lines.append("  score calibration: output \(c.output), \(c.calibration.transformation), default \(c.calibration.defaultScore), \(c.calibration.sigmoids.count) classes")
             }
             for (i, t) in (m.subgraphs.first?.outputTensors ?? []).enumerated() {
                 if let b = t.boundingBox { lines.append("  output \(i) '\(t.name ?? "")': boxes \(b.type) \(b.coordinateType) index \(b.index)") }

@@ -17,8 +17,6 @@ let subcommands: [Subcommand] = [
     Subcommand(name: "track", summary: TrackCommand.summary, run: TrackCommand.run),
     Subcommand(name: "jpeg-bench", summary: "time JPEG decoding of FILE… (--runs N), one JSON line per file", run: runJPEGBench),
     ImageInfoCommand.subcommand, DecodeBenchCommand.subcommand,
-    ImageInfoCommand.subcommand, DecodeBenchCommand.subcommand,
-    Subcommand(name: "jpeg-bench", summary: "time JPEG decoding of FILE… (--runs N), one JSON line per file", run: runJPEGBench),
 ]
 
 @MainActor func usageText() -> String {

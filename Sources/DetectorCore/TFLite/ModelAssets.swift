@@ -84,7 +84,14 @@ public struct ModelAssets: Sendable {
         guard let bytes = try archive?.contents(named: file.name) else {
             throw TFLiteModelError.missing(what: "associated file '\(file.name)' in the model's ZIP archive")
         }
-        return try ScoreCalibration(options: options, csv: bytes)
+        let transformation: ScoreCalibration.Transformation
+        switch options.transformation {
+        case .identity: transformation = .identity
+        case .log: transformation = .log
+        case .inverseLogistic: transformation = .inverseLogistic
+        }
+        return try ScoreCalibration(transformation: transformation, defaultScore: options.defaultScore,
+                                    fileContents: String(decoding: bytes, as: UTF8.self))
     }
 
     /// The first output score calibration found, with its output index.

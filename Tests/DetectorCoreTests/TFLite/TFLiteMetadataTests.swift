@@ -58,13 +58,13 @@ final class TFLiteMetadataTests: XCTestCase {
         let (output, calibration) = try XCTUnwrap(try assets.scoreCalibration())
         XCTAssertEqual(output, 2)
         // The dummy file: every line "1.0,1.0,0.0,-99" except an empty 4th line.
-        XCTAssertEqual(calibration.parameters[0], ScoreCalibration.Parameters(scale: 1, slope: 1, offset: 0, minScore: -99))
-        XCTAssertNil(calibration.parameters[3])
+        XCTAssertEqual(calibration.sigmoids[0], ScoreCalibration.Sigmoid(scale: 1, slope: 1, offset: 0, minScore: -99))
+        XCTAssertNil(calibration.sigmoids[3])
         // sigmoid(logit(x)) = x with these parameters; the empty line gives the default score.
-        XCTAssertEqual(calibration.calibrate(0.7, classIndex: 0), 0.7, accuracy: 1e-5)
-        XCTAssertEqual(calibration.calibrate(0.2, classIndex: 5), 0.2, accuracy: 1e-5)
-        XCTAssertEqual(calibration.calibrate(0.7, classIndex: 3), 0)
-        XCTAssertEqual(calibration.calibrate(0.7, classIndex: 10_000), 0)
+        XCTAssertEqual(try calibration.calibrate(score: 0.7, classIndex: 0), 0.7, accuracy: 1e-5)
+        XCTAssertEqual(try calibration.calibrate(score: 0.2, classIndex: 5), 0.2, accuracy: 1e-5)
+        XCTAssertEqual(try calibration.calibrate(score: 0.7, classIndex: 3), 0)
+        XCTAssertEqual(try calibration.calibrate(score: 0.7, classIndex: 10_000), 0)
     }
 
     func testClassifierLabelsAndNormalization() throws {

@@ -3,21 +3,9 @@
 ///
 /// A detection at normalized tensor x maps to normalized image x as
 /// `(x − left) / (1 − left − right)`, likewise y with top and bottom.
-public struct LetterboxPadding: Sendable, Equatable, CustomStringConvertible {
-    public var left: Float
-    public var top: Float
-    public var right: Float
-    public var bottom: Float
-
-    public init(left: Float, top: Float, right: Float, bottom: Float) {
-        self.left = left
-        self.top = top
-        self.right = right
-        self.bottom = bottom
-    }
-
-    /// No padding (stretch).
-    public static let zero = LetterboxPadding(left: 0, top: 0, right: 0, bottom: 0)
+extension LetterboxPadding: CustomStringConvertible {
+    /// No padding (stretch). The type itself lives in `Detection/LetterboxRemoval.swift`.
+    public static let zero = LetterboxPadding.none
 
     public var description: String { "(left: \(left), top: \(top), right: \(right), bottom: \(bottom))" }
 }

@@ -43,7 +43,7 @@ enum TrackCommand {
         let format = args.value("--format") ?? "mot"
         guard format == "mot" else { throw UsageError("track supports --format mot only, got '\(format)'") }
         let fps = try args.double("--fps") ?? 30
-        guard fps > 0, fps <= 10_000 else { throw UsageError("--fps must be in (0, 10000], got \(fps)") }
+        guard fps >= 0.001, fps <= 10_000 else { throw UsageError("--fps must be in 0.001...10000, got \(fps)") }
 
         let configuration = try makeConfiguration(args)
         var tracker: IoUTracker

@@ -73,10 +73,7 @@ enum TrackCommand {
             let timestamp = Int64((Double(offset) * 1000 / fps).rounded())
             // Frames closer than 1 ms apart (fps > 1000) still need increasing timestamps.
             let objects = try tracker.update(detections, timestampMs: max(timestamp, Int64(offset)))
-            for object in objects.sorted(by: { $0.trackID < $1.trackID }) {
-                output += MOTFormat.resultLine(frame: frame, trackID: object.trackID, box: object.box, score: object.score)
-                output += "\n"
-            }
+            output += MOTFormat.resultLines(frame: frame, objects: objects)
         }
 
         if let outputPath = args.value("--output") {

@@ -41,6 +41,20 @@ final class IoUTrackerTests: XCTestCase {
         XCTAssertEqual(reportsOfNewObject, [nil, nil, 2, 2], "the new object needs 3 hits before it gets ID 2")
     }
 
+    func testReconfirmationAfterAGap() throws {
+        func reports(reconfirm: Bool) throws -> [Int?] {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 3, reconfirmAfterGap: reconfirm))
+            var result: [Int?] = []
+            for frame in 0..<9 {
+                let visible = frame != 4   // one missed frame
+                result.append(try tracker.update(visible ? [det(box(0, 0))] : []).first?.trackID)
+            }
+            return result
+        }
+        XCTAssertEqual(try reports(reconfirm: true), [1, 1, 1, 1, nil, nil, nil, 1, 1])
+        XCTAssertEqual(try reports(reconfirm: false), [1, 1, 1, 1, nil, 1, 1, 1, 1])
+    }
+
     func testIDsIncreaseAndAreNeverReused() throws {
         var tracker = try IoUTracker(configuration: TrackerConfiguration(maxAge: .frames(0), minHits: 1))
         var ids: [Int] = []

@@ -172,17 +172,19 @@ public struct IoUTracker: Sendable {
         }
 
         // Age unmatched tracks; tentative ones die at their first miss.
-        var survivors: [Track] = []
+        // Survivors are compacted in place, keeping their order (swaps move, never copy).
         var newIndexOfTrack = [Int?](repeating: nil, count: tracks.count)
-        survivors.reserveCapacity(tracks.count + firstStage.count)
-        for (index, var track) in tracks.enumerated() {
+        var kept = 0
+        for index in tracks.indices {
             if !matchedTrack[index] {
-                track.missedUpdates += 1
-                if track.id == nil || isExpired(track, now: timestampMs) { continue }
+                tracks[index].missedUpdates += 1
+                if tracks[index].id == nil || isExpired(tracks[index], now: timestampMs) { continue }
             }
-            newIndexOfTrack[index] = survivors.count
-            survivors.append(track)
+            if kept != index { tracks.swapAt(kept, index) }
+            newIndexOfTrack[index] = kept
+            kept += 1
         }
+        tracks.removeLast(tracks.count - kept)
         for index in trackOfDetection.indices {
             if let old = trackOfDetection[index] { trackOfDetection[index] = newIndexOfTrack[old] }
         }
@@ -192,13 +194,12 @@ public struct IoUTracker: Sendable {
             let detection = detections[detectionIndex]
             var labels = LabelHistory(capacity: configuration.labelHistoryLength)
             labels.add(classIndex: detection.classIndex, score: detection.score)
-            trackOfDetection[detectionIndex] = survivors.count
-            survivors.append(Track(
+            trackOfDetection[detectionIndex] = tracks.count
+            tracks.append(Track(
                 id: nil, motion: BoxMotionState(model: configuration.motion, box: detection.box),
                 labels: labels, smoothedClass: labels.smoothedClass, hits: 1, missedUpdates: 0,
                 lastMatchMs: timestampMs))
         }
-        tracks = survivors
 
         // Confirm tracks with enough consecutive hits, in detection order.
         let warmUp = configuration.confirmImmediatelyAtStart && updateCount <= configuration.minHits
@@ -249,24 +250,46 @@ public struct IoUTracker: Sendable {
         var predicted: [TrackBox] = []
         predicted.reserveCapacity(rows)
         for t in trackIndices { predicted.append(tracks[t].motion.box) }
+        var candidates: [TrackBox] = []
+        candidates.reserveCapacity(columns)
+        for d in detectionIndices { candidates.append(detections[d].box) }
         // Cost = -IoU for admissible pairs, 0 otherwise: a maximum-weight matching in which
         // pairs below the threshold are worth nothing and are discarded afterwards.
         var costs = [Double](repeating: 0, count: rows * columns)
         var anyAdmissible = false
-        for r in 0..<rows {
-            let trackClass = tracks[trackIndices[r]].smoothedClass
-            for c in 0..<columns {
-                let detection = detections[detectionIndices[c]]
-                if configuration.classAware, let trackClass, let detectionClass = detection.classIndex,
-                   trackClass != detectionClass {
-                    continue
-                }
-                let iou = predicted[r].iou(detection.box)
-                if iou >= threshold {
-                    costs[r * columns + c] = -Double(iou)
-                    anyAdmissible = true
+        costs.withUnsafeMutableBufferPointer { cost in
+            predicted.withUnsafeBufferPointer { trackBoxes in
+                candidates.withUnsafeBufferPointer { detectionBoxes in
+                    for r in 0..<rows {
+                        let track = trackBoxes[r]
+                        let trackRight = track.x + track.width, trackBottom = track.y + track.height
+                        for c in 0..<columns {
+                            let candidate = detectionBoxes[c]
+                            // Cheap rejection of boxes that do not overlap at all.
+                            if candidate.x >= trackRight || candidate.y >= trackBottom
+                                || candidate.x + candidate.width <= track.x || candidate.y + candidate.height <= track.y {
+                                continue
+                            }
+                            let iou = track.iou(candidate)
+                            if iou >= threshold {
+                                cost[r * columns + c] = -Double(iou)
+                                anyAdmissible = true
+                            }
+                        }
+                    }
                 }
             }
+        }
+        if configuration.classAware {
+            for r in 0..<rows {
+                guard let trackClass = tracks[trackIndices[r]].smoothedClass else { continue }
+                for c in 0..<columns {
+                    if let detectionClass = detections[detectionIndices[c]].classIndex, detectionClass != trackClass {
+                        costs[r * columns + c] = 0
+                    }
+                }
+            }
+            anyAdmissible = costs.contains { $0 < 0 }
         }
         guard anyAdmissible else { return trackIndices }
 

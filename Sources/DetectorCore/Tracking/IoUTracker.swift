@@ -87,6 +87,13 @@ public struct IoUTracker: Sendable {
         var streak = 1              // consecutive matches up to now
     }
 
+    /// Most detections one update accepts (more is a `TrackerError.tooManyDetections`); real
+    /// detectors return a few hundred at most.
+    public static let maxDetectionsPerUpdate = 2_000
+    /// Most live tracks (tentative and confirmed); at the limit, unmatched detections start no
+    /// new track. Together with `maxDetectionsPerUpdate` this bounds memory and time per update.
+    public static let maxLiveTracks = 4_000
+
     private var tracks: [Track] = []
     private var nextID = 1
     private var updateCount = 0
@@ -125,6 +132,9 @@ public struct IoUTracker: Sendable {
         }
         if case .milliseconds = configuration.maxAge, timestampMs == nil {
             throw TrackerError.timestampRequired
+        }
+        guard detections.count <= Self.maxDetectionsPerUpdate else {
+            throw TrackerError.tooManyDetections(count: detections.count, limit: Self.maxDetectionsPerUpdate)
         }
         if let timestampMs { lastTimestampMs = timestampMs }
         updateCount += 1
@@ -191,6 +201,7 @@ public struct IoUTracker: Sendable {
 
         // Unmatched first-stage detections start tentative tracks, in detection order.
         for detectionIndex in firstStage where trackOfDetection[detectionIndex] == nil {
+            guard tracks.count < Self.maxLiveTracks else { break }
             let detection = detections[detectionIndex]
             var labels = LabelHistory(capacity: configuration.labelHistoryLength)
             labels.add(classIndex: detection.classIndex, score: detection.score)
@@ -240,6 +251,12 @@ public struct IoUTracker: Sendable {
 
     /// Optimal IoU matching of the given tracks and detections; fills `matchedTrack` and
     /// `trackOfDetection` and returns the track indices left unmatched.
+    ///
+    /// Weights are the IoU of admissible pairs (IoU >= threshold, same class when class-aware);
+    /// other pairs are worth nothing, so the maximum-weight matching splits into independent
+    /// groups of tracks and detections linked by admissible pairs. Each group is solved on its
+    /// own (most are a single pair and need no solver), and memory grows with the admissible
+    /// pairs and group sizes, not with tracks × detections.
     private func associate(
         trackIndices: [Int], detectionIndices: [Int], detections: [TrackerDetection],
         matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
@@ -253,81 +270,74 @@ public struct IoUTracker: Sendable {
         var candidates: [TrackBox] = []
         candidates.reserveCapacity(columns)
         for d in detectionIndices { candidates.append(detections[d].box) }
-        // Cost = -IoU for admissible pairs, 0 otherwise: a maximum-weight matching in which
-        // pairs below the threshold are worth nothing and are discarded afterwards.
-        var costs = [Double](repeating: 0, count: rows * columns)
-        var anyAdmissible = false
-        costs.withUnsafeMutableBufferPointer { cost in
-            predicted.withUnsafeBufferPointer { trackBoxes in
-                candidates.withUnsafeBufferPointer { detectionBoxes in
-                    for r in 0..<rows {
-                        let track = trackBoxes[r]
-                        let trackRight = track.x + track.width, trackBottom = track.y + track.height
-                        for c in 0..<columns {
-                            let candidate = detectionBoxes[c]
-                            // Cheap rejection of boxes that do not overlap at all.
-                            if candidate.x >= trackRight || candidate.y >= trackBottom
-                                || candidate.x + candidate.width <= track.x || candidate.y + candidate.height <= track.y {
-                                continue
-                            }
-                            let iou = track.iou(candidate)
-                            if iou >= threshold {
-                                cost[r * columns + c] = -Double(iou)
-                                anyAdmissible = true
-                            }
+
+        var pairs: [(row: Int, column: Int, iou: Float)] = []
+        predicted.withUnsafeBufferPointer { trackBoxes in
+            candidates.withUnsafeBufferPointer { detectionBoxes in
+                for r in 0..<rows {
+                    let track = trackBoxes[r]
+                    let trackRight = track.x + track.width, trackBottom = track.y + track.height
+                    for c in 0..<columns {
+                        let candidate = detectionBoxes[c]
+                        // Cheap rejection of boxes that do not overlap at all.
+                        if candidate.x >= trackRight || candidate.y >= trackBottom
+                            || candidate.x + candidate.width <= track.x || candidate.y + candidate.height <= track.y {
+                            continue
                         }
+                        let iou = track.iou(candidate)
+                        if iou >= threshold { pairs.append((r, c, iou)) }
                     }
                 }
             }
         }
         if configuration.classAware {
-            for r in 0..<rows {
-                guard let trackClass = tracks[trackIndices[r]].smoothedClass else { continue }
-                for c in 0..<columns {
-                    if let detectionClass = detections[detectionIndices[c]].classIndex, detectionClass != trackClass {
-                        costs[r * columns + c] = 0
-                    }
-                }
+            pairs.removeAll { pair in
+                guard let trackClass = tracks[trackIndices[pair.row]].smoothedClass,
+                      let detectionClass = detections[detectionIndices[pair.column]].classIndex else { return false }
+                return trackClass != detectionClass
             }
-            anyAdmissible = costs.contains { $0 < 0 }
         }
-        guard anyAdmissible else { return trackIndices }
+        guard !pairs.isEmpty else { return trackIndices }
 
-        // Pairs below the threshold are worth nothing, so the matching splits into independent
-        // groups of tracks and detections linked by admissible pairs; solve each on its own
-        // (most groups are a single pair, which needs no solver at all).
         var groups = UnionFind(count: rows + columns)   // rows, then columns
-        for r in 0..<rows {
-            for c in 0..<columns where costs[r * columns + c] < 0 { groups.union(r, rows + c) }
-        }
+        for pair in pairs { groups.union(pair.row, rows + pair.column) }
+        // A group containing a track is named by its smallest row (UnionFind keeps the minimum).
+        var pairsOfGroup = [[Int]](repeating: [], count: rows)
+        for (k, pair) in pairs.enumerated() { pairsOfGroup[groups.root(pair.row)].append(k) }
+
         var columnOfRow = [Int?](repeating: nil, count: rows)
-        var rowCountOfGroup = [Int](repeating: 0, count: rows)
-        var columnCountOfGroup = [Int](repeating: 0, count: rows)
-        var firstColumnOfGroup = [Int](repeating: -1, count: rows)
-        for r in 0..<rows { rowCountOfGroup[groups.root(r)] += 1 }
-        for c in 0..<columns {
-            let g = groups.root(rows + c)
-            guard g < rows else { continue }   // a detection with no admissible track
-            columnCountOfGroup[g] += 1
-            if firstColumnOfGroup[g] < 0 { firstColumnOfGroup[g] = c }
-        }
-        for group in 0..<rows where columnCountOfGroup[group] > 0 {
-            if rowCountOfGroup[group] == 1 && columnCountOfGroup[group] == 1 {
-                columnOfRow[group] = firstColumnOfGroup[group]   // the group's root is its only row
+        var localRow = [Int](repeating: -1, count: rows)
+        var localColumn = [Int](repeating: -1, count: columns)
+        for group in 0..<rows where !pairsOfGroup[group].isEmpty {
+            let members = pairsOfGroup[group]
+            if members.count == 1 {
+                let pair = pairs[members[0]]
+                columnOfRow[pair.row] = pair.column
                 continue
             }
-            let memberRows = (group..<rows).filter { groups.root($0) == group }
-            let memberColumns = (firstColumnOfGroup[group]..<columns).filter { groups.root(rows + $0) == group }
-            var sub: [Double] = []
-            sub.reserveCapacity(memberRows.count * memberColumns.count)
-            for r in memberRows { for c in memberColumns { sub.append(costs[r * columns + c]) } }
-            guard let assignment = try? LinearAssignment.solve(costs: sub, rows: memberRows.count, columns: memberColumns.count)
-            else { continue }
-            for (k, c) in assignment.enumerated() { if let c { columnOfRow[memberRows[k]] = memberColumns[c] } }
+            var memberRows: [Int] = [], memberColumns: [Int] = []
+            for k in members {
+                let pair = pairs[k]
+                if localRow[pair.row] < 0 { localRow[pair.row] = memberRows.count; memberRows.append(pair.row) }
+                if localColumn[pair.column] < 0 { localColumn[pair.column] = memberColumns.count; memberColumns.append(pair.column) }
+            }
+            var sub = [Double](repeating: 0, count: memberRows.count * memberColumns.count)
+            for k in members {
+                let pair = pairs[k]
+                sub[localRow[pair.row] * memberColumns.count + localColumn[pair.column]] = -Double(pair.iou)
+            }
+            if let assignment = try? LinearAssignment.solve(costs: sub, rows: memberRows.count, columns: memberColumns.count) {
+                for (k, c) in assignment.enumerated() {
+                    // Only admissible (negative-cost) pairs count as matches.
+                    if let c, sub[k * memberColumns.count + c] < 0 { columnOfRow[memberRows[k]] = memberColumns[c] }
+                }
+            }
+            for r in memberRows { localRow[r] = -1 }
+            for c in memberColumns { localColumn[c] = -1 }
         }
         var unmatched: [Int] = []
         for r in 0..<rows {
-            if let c = columnOfRow[r], costs[r * columns + c] < 0 {
+            if let c = columnOfRow[r] {
                 matchedTrack[trackIndices[r]] = true
                 trackOfDetection[detectionIndices[c]] = trackIndices[r]
             } else {

@@ -107,6 +107,28 @@ final class IoUTrackerTests: XCTestCase {
             twoStage: .init(highScore: 0.3, lowScore: 0.6))))
     }
 
+    func testLimitsBoundWork() throws {
+        var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))
+        let tooMany = Array(repeating: det(box(0, 0)), count: IoUTracker.maxDetectionsPerUpdate + 1)
+        XCTAssertThrowsError(try tracker.update(tooMany)) { error in
+            XCTAssertEqual(error as? TrackerError, .tooManyDetections(count: IoUTracker.maxDetectionsPerUpdate + 1,
+                                                                     limit: IoUTracker.maxDetectionsPerUpdate))
+        }
+        // Identical boxes: one big group for the solver; every detection still gets its own track.
+        let pile = Array(repeating: det(box(5, 5)), count: 60)
+        let first = try tracker.update(pile)
+        let second = try tracker.update(pile)
+        XCTAssertEqual(Set(first.map(\.trackID)).count, 60)
+        XCTAssertEqual(Set(second.map(\.trackID)), Set(first.map(\.trackID)))
+        // Far apart boxes, many frames: live tracks never exceed the limit.
+        var wide = try IoUTracker(configuration: TrackerConfiguration(maxAge: .frames(1_000), minHits: 1))
+        for frame in 0..<3 {
+            let spread = (0..<IoUTracker.maxDetectionsPerUpdate).map { i in det(box(Float(i) * 100, Float(frame) * 1_000)) }
+            _ = try wide.update(spread)
+            XCTAssertLessThanOrEqual(wide.liveTrackCount, IoUTracker.maxLiveTracks)
+        }
+    }
+
     func testUnusableBoxesAreIgnored() throws {
         var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))
         let objects = try tracker.update([

@@ -36,9 +36,12 @@ public struct TrackedObject: Sendable, Equatable {
 /// Each update predicts every track's box forward (Kalman filter by default), matches tracks
 /// to detections with an optimal assignment maximising the total IoU over pairs whose IoU
 /// reaches `iouThreshold`, corrects matched tracks, starts tentative tracks from unmatched
-/// detections, and drops tracks unmatched for longer than `maxAge`. A track gets its ID and is
-/// reported once it has `minHits` matches; it is reported in every update where it matches a
-/// detection. Matching is class-agnostic unless `classAware` is set, and the reported class is
+/// detections, and drops tracks unmatched for longer than `maxAge` (tentative tracks at their
+/// first miss). A track gets its ID once it has `minHits` consecutive matches and is reported
+/// in every update where it matches a detection, except that after a gap it must again reach
+/// `minHits` consecutive matches (`reconfirmAfterGap`); in the first `minHits` updates of a
+/// stream tracks are confirmed at once (`confirmImmediatelyAtStart`). Live tracks and
+/// detections per update are bounded (`maxLiveTracks`, `maxDetectionsPerUpdate`). Matching is class-agnostic unless `classAware` is set, and the reported class is
 /// smoothed over the track's history. Everything is deterministic: the same updates give the
 /// same IDs.
 ///
@@ -54,8 +57,9 @@ public struct TrackedObject: Sendable, Equatable {
 ///   72.1 / 2 (a plateau: 30 frames, about 1 s, is SORT's and ByteTrack's usual buffer).
 /// - minHits (Kalman, maxAge 30): 1 → 61.3 / 70.6 / 5 (48 false positives); 2 → 63.2 / 71.7 / 5;
 ///   3 → 64.1 / 72.1 / 2; 5 → 61.6 / 71.1 / 2 (misses grow).
-/// - iouThreshold: 0.2 and 0.25 give identical results; 0.3 → 63.0 / 71.3 / 2; 0.5 loses
-///   tracks through occlusions (more fragments).
+/// - iouThreshold: 0.1 → 63.8 / 75.5 / 2 (23 false positives); 0.2 and 0.25 → 64.1 / 72.1 / 2;
+///   0.3 → 63.0 / 71.3 / 2; 0.4 → 61.8 / 67.2 / 3; 0.5 → 59.9 / 61.0 / 4. 0.25 sits between
+///   ByteTrack's 0.2 and SORT's 0.3; lower values risk wrong matches in crowds.
 /// - reportedBox `.filtered` beats `.detection` by about 3 MOTA points (fewer boxes fall
 ///   below IoU 0.5 against the ground truth).
 /// - `reconfirmAfterGap` (SORT's rule: `minHits` consecutive matches again after a gap): off →

@@ -16,6 +16,7 @@ enum TrackCommand {
       --max-age N            frames an unmatched track survives (default 30)
       --max-age-ms MS        ... or milliseconds instead of frames
       --min-hits N           matches before a track is reported (default 3)
+      --no-reconfirm         report a re-found track at once instead of after min-hits matches
       --no-warm-up           do not confirm tracks at once during the first min-hits frames
       --motion M             none | velocity | kalman (default kalman)
       --two-stage HIGH,LOW   match detections >= HIGH first, then [LOW, HIGH) (default off)
@@ -34,7 +35,7 @@ enum TrackCommand {
             arguments,
             valueOptions: ["--detections", "--format", "--output", "--fps", "--iou-threshold", "--max-age",
                            "--max-age-ms", "--min-hits", "--motion", "--two-stage", "--label-history", "--reported-box", "--benchmark"],
-            flagOptions: ["--class-aware", "--no-warm-up"])
+            flagOptions: ["--class-aware", "--no-warm-up", "--no-reconfirm"])
         guard args.positional.isEmpty else { throw UsageError("unexpected argument '\(args.positional[0])'") }
         if let boxes = try args.int("--benchmark") {
             return try TrackBenchmark.run(boxes: boxes, frames: 2000, configuration: try makeConfiguration(args))
@@ -43,7 +44,7 @@ enum TrackCommand {
         let format = args.value("--format") ?? "mot"
         guard format == "mot" else { throw UsageError("track supports --format mot only, got '\(format)'") }
         let fps = try args.double("--fps") ?? 30
-        guard fps > 0, fps <= 10_000 else { throw UsageError("--fps must be in (0, 10000], got \(fps)") }
+        guard fps >= 0.001, fps <= 10_000 else { throw UsageError("--fps must be in 0.001...10000, got \(fps)") }
 
         let configuration = try makeConfiguration(args)
         var tracker: IoUTracker
@@ -73,10 +74,7 @@ enum TrackCommand {
             let timestamp = Int64((Double(offset) * 1000 / fps).rounded())
             // Frames closer than 1 ms apart (fps > 1000) still need increasing timestamps.
             let objects = try tracker.update(detections, timestampMs: max(timestamp, Int64(offset)))
-            for object in objects.sorted(by: { $0.trackID < $1.trackID }) {
-                output += MOTFormat.resultLine(frame: frame, trackID: object.trackID, box: object.box, score: object.score)
-                output += "\n"
-            }
+            output += MOTFormat.resultLines(frame: frame, objects: objects)
         }
 
         if let outputPath = args.value("--output") {
@@ -100,6 +98,7 @@ enum TrackCommand {
         if let n = try args.int("--max-age") { configuration.maxAge = .frames(n) }
         if let ms = try args.int("--max-age-ms") { configuration.maxAge = .milliseconds(Int64(ms)) }
         if let n = try args.int("--min-hits") { configuration.minHits = n }
+        if args.flag("--no-reconfirm") { configuration.reconfirmAfterGap = false }
         if args.flag("--no-warm-up") { configuration.confirmImmediatelyAtStart = false }
         if args.flag("--class-aware") { configuration.classAware = true }
         if let n = try args.int("--label-history") { configuration.labelHistoryLength = n }

@@ -101,6 +101,17 @@ public enum MOTFormat {
         "\(frame),\(trackID),\(number(box.x)),\(number(box.y)),\(number(box.width)),\(number(box.height)),\(number(score)),-1,-1,-1"
     }
 
+    /// The result lines of one frame's tracked objects, ordered by track ID, each ending in a
+    /// newline (empty when nothing was reported).
+    public static func resultLines(frame: Int, objects: [TrackedObject]) -> String {
+        var text = ""
+        for object in objects.sorted(by: { $0.trackID < $1.trackID }) {
+            text += resultLine(frame: frame, trackID: object.trackID, box: object.box, score: object.score)
+            text += "\n"
+        }
+        return text
+    }
+
     /// Shortest text that reads back as the same Float, without a trailing ".0".
     static func number(_ value: Float) -> String {
         guard value.isFinite else { return "0" }

@@ -35,6 +35,11 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Matches a new track needs (including the one that created it) before it gets an ID
     /// and is reported. 1 reports every detection at once.
     public var minHits: Int
+    /// When true (SORT's rule), a confirmed track that missed frames is reported again only
+    /// after `minHits` consecutive matches; when false it is reported from its first match
+    /// after the gap (every detection of a known object is shown, at the cost of more ID
+    /// switches when the re-match is wrong).
+    public var reconfirmAfterGap: Bool
     /// When true, tracks started in the first `minHits` updates are confirmed at once, so a
     /// stream's opening frames are not lost to the warm-up (as SORT and ByteTrack do).
     public var confirmImmediatelyAtStart: Bool
@@ -56,6 +61,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         iouThreshold: Float = 0.25,
         maxAge: MaxAge = .frames(30),
         minHits: Int = 3,
+        reconfirmAfterGap: Bool = true,
         confirmImmediatelyAtStart: Bool = true,
         classAware: Bool = false,
         motion: TrackMotionModel = .kalman,
@@ -66,6 +72,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         self.iouThreshold = iouThreshold
         self.maxAge = maxAge
         self.minHits = minHits
+        self.reconfirmAfterGap = reconfirmAfterGap
         self.confirmImmediatelyAtStart = confirmImmediatelyAtStart
         self.classAware = classAware
         self.motion = motion

@@ -41,6 +41,20 @@ final class IoUTrackerTests: XCTestCase {
         XCTAssertEqual(reportsOfNewObject, [nil, nil, 2, 2], "the new object needs 3 hits before it gets ID 2")
     }
 
+    func testReconfirmationAfterAGap() throws {
+        func reports(reconfirm: Bool) throws -> [Int?] {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 3, reconfirmAfterGap: reconfirm))
+            var result: [Int?] = []
+            for frame in 0..<9 {
+                let visible = frame != 4   // one missed frame
+                result.append(try tracker.update(visible ? [det(box(0, 0))] : []).first?.trackID)
+            }
+            return result
+        }
+        XCTAssertEqual(try reports(reconfirm: true), [1, 1, 1, 1, nil, nil, nil, 1, 1])
+        XCTAssertEqual(try reports(reconfirm: false), [1, 1, 1, 1, nil, 1, 1, 1, 1])
+    }
+
     func testIDsIncreaseAndAreNeverReused() throws {
         var tracker = try IoUTracker(configuration: TrackerConfiguration(maxAge: .frames(0), minHits: 1))
         var ids: [Int] = []
@@ -91,6 +105,28 @@ final class IoUTrackerTests: XCTestCase {
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(labelHistoryLength: 0)))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(
             twoStage: .init(highScore: 0.3, lowScore: 0.6))))
+    }
+
+    func testLimitsBoundWork() throws {
+        var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))
+        let tooMany = Array(repeating: det(box(0, 0)), count: IoUTracker.maxDetectionsPerUpdate + 1)
+        XCTAssertThrowsError(try tracker.update(tooMany)) { error in
+            XCTAssertEqual(error as? TrackerError, .tooManyDetections(count: IoUTracker.maxDetectionsPerUpdate + 1,
+                                                                     limit: IoUTracker.maxDetectionsPerUpdate))
+        }
+        // Identical boxes: one big group for the solver; every detection still gets its own track.
+        let pile = Array(repeating: det(box(5, 5)), count: 60)
+        let first = try tracker.update(pile)
+        let second = try tracker.update(pile)
+        XCTAssertEqual(Set(first.map(\.trackID)).count, 60)
+        XCTAssertEqual(Set(second.map(\.trackID)), Set(first.map(\.trackID)))
+        // Far apart boxes, many frames: live tracks never exceed the limit.
+        var wide = try IoUTracker(configuration: TrackerConfiguration(maxAge: .frames(1_000), minHits: 1))
+        for frame in 0..<3 {
+            let spread = (0..<IoUTracker.maxDetectionsPerUpdate).map { i in det(box(Float(i) * 100, Float(frame) * 1_000)) }
+            _ = try wide.update(spread)
+            XCTAssertLessThanOrEqual(wide.liveTrackCount, IoUTracker.maxLiveTracks)
+        }
     }
 
     func testUnusableBoxesAreIgnored() throws {

@@ -51,6 +51,15 @@ final class MOTFormatTests: XCTestCase {
         XCTAssertEqual(try MOTFormat.parse(line), [MOTRow(frame: 12, id: 3, box: box, score: 0.75)])
     }
 
+    func testResultLinesOfAFrame() {
+        let objects = [
+            TrackedObject(trackID: 7, box: TrackBox(x: 1, y: 2, width: 3, height: 4), score: 0.5, classIndex: nil, detectionIndex: 0, hits: 3),
+            TrackedObject(trackID: 2, box: TrackBox(x: 5, y: 6, width: 7, height: 8), score: 1, classIndex: 4, detectionIndex: 1, hits: 9),
+        ]
+        XCTAssertEqual(MOTFormat.resultLines(frame: 3, objects: objects), "3,2,5,6,7,8,1,-1,-1,-1\n3,7,1,2,3,4,0.5,-1,-1,-1\n")
+        XCTAssertEqual(MOTFormat.resultLines(frame: 3, objects: []), "")
+    }
+
     func testNaturalSort() {
         let names = ["frame10.png", "frame2.png", "frame1.png", "Frame3.png", "frame002.png", "frame02.png", "a", "frame"]
         XCTAssertEqual(NaturalSort.sorted(names),

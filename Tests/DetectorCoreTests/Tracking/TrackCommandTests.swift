@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+@testable import DetectorCore
+
+/// Runs the built `objdetect track` executable (next to the test bundle) end to end.
+final class TrackCommandTests: XCTestCase {
+    func executable() throws -> URL {
+        // On Linux the test runner is `<build dir>/objdetectPackageTests.xctest`; the CLI sits beside it.
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        var candidates = [testBinary.deletingLastPathComponent().appendingPathComponent("objdetect"),
+                          Bundle(for: TrackCommandTests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("objdetect")]
+        if testBinary.pathExtension != "xctest" {
+            candidates.append(testBinary.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("objdetect"))
+        }
+        guard let url = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("objdetect executable not built next to the tests (looked at \(candidates.map(\.path)))")
+        }
+        return url
+    }
+
+    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    func testTracksTUDCampusDetections() throws {
+        let detections = try SharedData.url("mot/TUD-Campus/det.txt")
+        let result = try run(["track", "--detections", detections.path, "--format", "mot"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = try MOTFormat.parse(result.stdout)
+        XCTAssertGreaterThan(rows.count, 200)
+        XCTAssertTrue(rows.allSatisfy { $0.id > 0 && $0.frame >= 1 && $0.frame <= 71 })
+        XCTAssertTrue(result.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(",-1,-1,-1") })
+        // The CLI and the library agree.
+        var tracker = try IoUTracker()
+        var expected: [MOTRow] = []
+        let input = try MOTFormat.parse(String(contentsOf: detections, encoding: .utf8))
+        for (offset, frame) in MOTFormat.groupByFrame(input).enumerated() {
+            let objects = try tracker.update(frame.map { TrackerDetection(box: $0.box, score: $0.score) })
+            expected += objects.sorted { $0.trackID < $1.trackID }
+                .map { MOTRow(frame: offset + 1, id: $0.trackID, box: $0.box, score: $0.score) }
+        }
+        XCTAssertEqual(rows.map(\.id), expected.map(\.id))
+        XCTAssertEqual(rows.map(\.frame), expected.map(\.frame))
+    }
+
+    func testBadInputGivesExitCodesNotCrashes() throws {
+        _ = try executable()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("track-cli-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let malformed = directory.appendingPathComponent("bad.txt")
+        try Data("1,-1,10,20\n".utf8).write(to: malformed)
+        let binary = directory.appendingPathComponent("bin.txt")
+        try Data([0xFF, 0xFE, 0x00, 0x80, 0x81]).write(to: binary)
+
+        XCTAssertEqual(try run(["track"]).status, 2)
+        XCTAssertEqual(try run(["track", "--detections", malformed.path, "--min-hits", "0"]).status, 2)
+        XCTAssertEqual(try run(["track", "--detections", malformed.path, "--motion", "teleport"]).status, 2)
+        let bad = try run(["track", "--detections", malformed.path])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("line 1"), bad.stderr)
+        XCTAssertEqual(try run(["track", "--detections", binary.path]).status, 1)
+        XCTAssertEqual(try run(["track", "--detections", directory.appendingPathComponent("missing.txt").path]).status, 1)
+    }
+}

@@ -14,8 +14,14 @@ import numpy as np, cv2
 from PIL import Image
 from ai_edge_litert import interpreter as litert
 
+# OpenCV 5.x's warpPerspective no longer computes MediaPipe's fixed-point warp (see the
+# detections README); mediapipe's wheel pulls opencv-contrib-python 5.x, so check.
+if not cv2.__version__.startswith('4.11'):
+    sys.exit(f'OpenCV 4.11 is needed (MediaPipe-exact warp), found {cv2.__version__}')
+
 SHARED = Path(__file__).resolve().parent.parent.parent / 'shared'
-OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else Path('/tmp/detdump')
+ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
+OUT = Path(ARGS[0]) if ARGS else Path('/tmp/detdump')
 
 def load_rgb(p):
     with Image.open(p) as im:
@@ -64,5 +70,33 @@ for p in sorted((SHARED / 'sequences/pan_cats_and_dogs').glob('frame_*.png')):
     rgb = load_rgb(p)
     h, w = rgb.shape[:2]
     dump('ssd_video', p.stem, run(SHARED / 'models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite', ssd_input(rgb)), w, h, index)
+def yolo_input(rgb, detail):
+    """The YOLO reference's steps 2-3 (reference/detection_goldens.py)."""
+    _, in_h, in_w, _ = detail['shape']
+    resized = np.asarray(Image.fromarray(rgb).resize((int(in_w), int(in_h)), Image.BILINEAR))
+    if detail['dtype'] == np.float32:
+        return (resized.astype(np.float32) / np.float32(255.0))[None]
+    if detail['dtype'] == np.uint8:
+        return resized[None].copy()
+    scale, zero_point = detail['quantization']
+    q = np.round(resized.astype(np.float64) / 255.0 / scale + zero_point)
+    return np.clip(q, -128, 127).astype(np.int8)[None]
+
+if '--no-yolo' not in sys.argv:
+    for stem in ['yolov5n-int8', 'yolov5n-fp16', 'yolov8n_int8', 'yolov8n_full_integer_quant']:
+        it = litert.Interpreter(model_path=str(SHARED / f'models/{stem}.tflite'), num_threads=1,
+                                experimental_op_resolver_type=litert.OpResolverType.BUILTIN_REF)
+        it.allocate_tensors()
+        ind, outd = it.get_input_details()[0], it.get_output_details()[0]
+        for p in images:
+            rgb = load_rgb(p)
+            it.set_tensor(ind['index'], yolo_input(rgb, ind))
+            it.invoke()
+            raw = it.get_tensor(outd['index'])
+            if outd['dtype'] != np.float32:   # step 5: dequantize in float32
+                scale, zp = outd['quantization']
+                raw = (raw.astype(np.float32) - np.float32(zp)) * np.float32(scale)
+            dump(stem, p.stem, [raw], rgb.shape[1], rgb.shape[0], index)
+
 (OUT / 'index.json').write_text(json.dumps(index, indent=1))
 print('ok', {k: len(v) for k, v in index.items()})

@@ -51,9 +51,7 @@ public struct BoundingBox: Sendable, Equatable, Hashable, Codable {
 
     /// The area, 0 for degenerate boxes (never negative, never NaN).
     public var area: Float {
-        guard !isDegenerate else { return 0 }
-        let a = width * height
-        return a.isFinite ? a : (a.isNaN ? 0 : a)
+        isDegenerate ? 0 : width * height
     }
 
     /// The overlapping part of two boxes, or nil when they do not overlap with a
@@ -78,11 +76,6 @@ public struct BoundingBox: Sendable, Equatable, Hashable, Codable {
         guard inter > 0 else { return 0 }
         let union = area + other.area - inter
         return union > 0 ? inter / union : 0
-    }
-
-    /// The box with every coordinate mapped by `transform` (x values get `x`, y values get `y`).
-    func mapped(x: (Float) -> Float, y: (Float) -> Float) -> BoundingBox {
-        BoundingBox(xmin: x(xmin), ymin: y(ymin), width: x(xmax) - x(xmin), height: y(ymax) - y(ymin))
     }
 }
 

@@ -42,7 +42,7 @@ public enum NonMaxSuppression {
     public static func hard(_ detections: [Detection], iouThreshold: Float,
                             overlap: OverlapType = .intersectionOverUnion, classAware: Bool = false,
                             maxDetections: Int? = nil, minScoreThreshold: Float? = nil) -> [Detection] {
-        let limit = (maxDetections ?? -1) > -1 ? maxDetections! : detections.count
+        let limit = maxDetections.flatMap { $0 > -1 ? $0 : nil } ?? detections.count
         guard limit > 0, !detections.isEmpty else { return [] }
         if classAware {
             var byClass: [Int: [Detection]] = [:]

@@ -217,7 +217,7 @@ public struct RawAnchorDecoder: Sendable {
         let allowed = classFilter()
         let format = o.effectiveBoxFormat
         var output: [Detection] = []
-        let limit = (o.maxResults ?? -1) > 0 ? o.maxResults! : Int.max
+        let limit = o.maxResults.flatMap { $0 > 0 ? $0 : nil } ?? Int.max
         boxes.withUnsafeBufferPointer { raw in
             scores.withUnsafeBufferPointer { rawScores in
                 for i in 0..<o.numBoxes {

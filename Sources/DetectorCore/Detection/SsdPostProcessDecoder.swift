@@ -132,7 +132,7 @@ public struct SsdPostProcessDecoder: Sendable {
         }
 
         // 2.–4. Filters in MediaPipe's order.
-        let limit = (filterOptions.maxResults ?? -1) > 0 ? filterOptions.maxResults! : Int.max
+        let limit = filterOptions.maxResults.flatMap { $0 > 0 ? $0 : nil } ?? Int.max
         var output: [Detection] = []
         for i in 0..<valid {
             if output.count == limit { break }

@@ -193,4 +193,38 @@ final class EndToEndDumpTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(total.matched, 158)
         XCTAssertGreaterThanOrEqual(passing, 27)
     }
+
+    // MARK: YOLO
+
+    /// The reference's own pipeline (Pillow resize, reference kernels) on all 12 images:
+    /// decoding must give the `__ref_kernels` goldens exactly.
+    func testYoloAllImagesMatchReferenceKernelGoldens() throws {
+        var summary: [String] = []
+        for (stem, layout) in [("yolov5n-int8", YoloLayout.yolov5), ("yolov5n-fp16", .yolov5),
+                               ("yolov8n_int8", .yolov8), ("yolov8n_full_integer_quant", .yolov8)] {
+            let golden = try GoldenTensors.detectionGolden("\(stem)__conf0.25_iou0.45__ref_kernels")
+            let decoder = YoloDecoder(layout: layout, numClasses: 80)
+            var references = 0, equal = 0
+            for e in try entries(stem) {
+                let image = try XCTUnwrap(GoldenTensors.goldenImage(golden, named: e.name))
+                let refs = try XCTUnwrap(image["detections"] as? [[String: Any]])
+                let r = try decoder.decodeWithUnits(e.outputs[0], shape: e.shapes[0], inputWidth: 640, inputHeight: 640)
+                XCTAssertEqual(r.candidates, image["candidates_above_threshold"] as? Int, "\(stem) \(e.name)")
+                let mapped = r.detections.map { $0.mappedToImage(imageWidth: e.width, imageHeight: e.height, inputWidth: 640, inputHeight: 640) }
+                XCTAssertEqual(mapped.count, refs.count, "\(stem) \(e.name)")
+                references += refs.count
+                for (d, ref) in zip(mapped, refs) {
+                    let xyxy = ref["xyxy"] as? [Double] ?? []
+                    let c = (ref["categories"] as? [[String: Any]])?.first ?? [:]
+                    let same = d.classIndex == c["index"] as? Int
+                        && abs(d.score - (c["score"] as? Double ?? -1)) <= 6e-7
+                        && zip([d.x1, d.y1, d.x2, d.y2], xyxy).allSatisfy { abs($0 - $1) <= 6e-4 }
+                    XCTAssertTrue(same, "\(stem) \(e.name): \(d) vs \(ref)")
+                    if same { equal += 1 }
+                }
+            }
+            summary.append("\(stem) \(equal)/\(references)")
+        }
+        print("[yolo __ref_kernels, 12 images] identical detections: " + summary.joined(separator: ", "))
+    }
 }

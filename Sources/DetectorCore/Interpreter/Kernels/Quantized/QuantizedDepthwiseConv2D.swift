@@ -25,7 +25,7 @@ public struct QuantizedDepthwiseConvParams: Sendable {
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
-                                      outputType: (some QuantizedElement).Type) {
+                                      outputType: (some QuantizedElement).Type, floatProductMultiplier: Bool = false) {
         let od = inputDepth * depthMultiplier
         guard inputDepth > 0, depthMultiplier > 0,
               filter.count == geometry.filterHeight * geometry.filterWidth * od,
@@ -39,7 +39,9 @@ public struct QuantizedDepthwiseConvParams: Sendable {
         outputZeroPoint = output.zeroPoint
         multipliers = (0..<od).map { c in
             let fs = filterScales.count == 1 ? filterScales[0] : filterScales[c]
-            return QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
+            return floatProductMultiplier
+                ? QuantizedMultiplier(Double(input.scale * fs) / Double(output.scale))
+                : QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
         }
         (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
         weights = (0..<filter.count).map { i in
@@ -168,7 +170,8 @@ extension QuantizedDepthwiseConv2D {
             let params = bias.withOptionalBuffer { b in
                 QuantizedDepthwiseConvParams(geometry: g, inputDepth: inputDepth, depthMultiplier: dm, input: qi, output: qo,
                                              filter: filter, filterScales: scales, filterZeroPoints: zps, bias: b,
-                                             activation: activation, outputType: A.self)
+                                             activation: activation, outputType: A.self,
+                                             floatProductMultiplier: x.type == .uint8)
             }
             guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
             return QuantizedDepthwiseConvKernel<A>(params: params, input: x.index, output: out.index)

@@ -12,7 +12,8 @@ public enum QuantizedFullyConnected {
                                      strideHeight: 1, strideWidth: 1, samePadding: false) else { return nil }
         return QuantizedConvParams(geometry: g, inputDepth: inputDepth, outputDepth: units, input: input, output: output,
                                    filter: filter, filterScales: filterScales, filterZeroPoints: filterZeroPoints,
-                                   bias: bias, activation: activation, outputType: outputType)
+                                   bias: bias, activation: activation, outputType: outputType,
+                                   floatProductMultiplier: filterScales.count == 1)
     }
 
     /// Runs the GEMM path.

@@ -181,13 +181,20 @@ struct QuantizedUncheckedSendable<Value>: @unchecked Sendable {
 }
 
 /// Interpreter kernel for uint8/int8 CONV_2D (and FULLY_CONNECTED through the same params).
-final class QuantizedGemmKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedGemmKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     let params: QuantizedConvParams
     let input: Int, output: Int
-    init(params: QuantizedConvParams, input: Int, output: Int) {
+    init(int8: Bool, params: QuantizedConvParams, input: Int, output: Int) { self.int8 = int8;
         self.params = params; self.input = input; self.output = output
     }
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         QuantizedConv2D.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
                             threads: e.threadCount)
     }
@@ -225,7 +232,7 @@ extension QuantizedConv2D {
                                     activation: activation, outputType: A.self, floatProductMultiplier: x.type == .uint8)
             }
             guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
-            return QuantizedGemmKernel<A>(params: params, input: x.index, output: out.index)
+            return QuantizedGemmKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index)
         }
         return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
     }

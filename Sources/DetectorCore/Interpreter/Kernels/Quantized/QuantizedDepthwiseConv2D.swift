@@ -129,13 +129,20 @@ public enum QuantizedDepthwiseConv2D {
 }
 
 /// Interpreter kernel for uint8/int8 DEPTHWISE_CONV_2D.
-final class QuantizedDepthwiseConvKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedDepthwiseConvKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     let params: QuantizedDepthwiseConvParams
     let input: Int, output: Int
-    init(params: QuantizedDepthwiseConvParams, input: Int, output: Int) {
+    init(int8: Bool, params: QuantizedDepthwiseConvParams, input: Int, output: Int) { self.int8 = int8;
         self.params = params; self.input = input; self.output = output
     }
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         QuantizedDepthwiseConv2D.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
                                      threads: e.threadCount)
     }
@@ -174,7 +181,7 @@ extension QuantizedDepthwiseConv2D {
                                              floatProductMultiplier: x.type == .uint8)
             }
             guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
-            return QuantizedDepthwiseConvKernel<A>(params: params, input: x.index, output: out.index)
+            return QuantizedDepthwiseConvKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index)
         }
         return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
     }

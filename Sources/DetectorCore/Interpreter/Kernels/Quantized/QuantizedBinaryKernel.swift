@@ -1,16 +1,23 @@
 /// Interpreter kernel shared by the quantized binary ops (ADD, SUB, MUL, MAXIMUM, MINIMUM):
 /// prepares the broadcast plan and the op's rescaling, dispatches to the op's function.
-final class QuantizedBinaryKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedBinaryKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     enum Operation { case add(QuantizedAddSubParams), sub(QuantizedAddSubParams), mul(QuantizedMulParams), maximum, minimum }
     let operation: Operation
     let plan: BroadcastPlan
     let a: Int, b: Int, out: Int
 
-    init(operation: Operation, plan: BroadcastPlan, a: Int, b: Int, out: Int) {
+    init(int8: Bool, operation: Operation, plan: BroadcastPlan, a: Int, b: Int, out: Int) { self.int8 = int8;
         self.operation = operation; self.plan = plan; self.a = a; self.b = b; self.out = out
     }
 
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         let x = e.pointer(a, as: T.self), y = e.pointer(b, as: T.self), o = e.pointer(out, as: T.self)
         switch operation {
         case .add(let p): QuantizedAdd.run(p, plan: plan, input1: x, input2: y, output: o)
@@ -32,7 +39,7 @@ final class QuantizedBinaryKernel<T: QuantizedElement>: PreparedKernel {
         try c.setOutput(0, shape: plan.outputShape, type: x.type)
         let out = try c.output(0)
         func build<A: QuantizedElement>(_: A.Type) throws -> any PreparedKernel {
-            let op: QuantizedBinaryKernel<A>.Operation
+            let op: QuantizedBinaryKernel.Operation
             switch kind {
             case .maximum: op = .maximum
             case .minimum: op = .minimum
@@ -46,22 +53,22 @@ final class QuantizedBinaryKernel<T: QuantizedElement>: PreparedKernel {
                 default: op = .mul(QuantizedMulParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self))
                 }
             }
-            return QuantizedBinaryKernel<A>(operation: op, plan: plan, a: x.index, b: y.index, out: out.index)
+            return QuantizedBinaryKernel(int8: A.self == Int8.self, operation: op, plan: plan, a: x.index, b: y.index, out: out.index)
         }
         return try withQuantizedType(x.type, c) { try build($0) }
     }
 }
 
 extension QuantizedAdd {
-    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel<UInt8>.prepare(c, .add) }
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel.prepare(c, .add) }
 }
 extension QuantizedSub {
-    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel<UInt8>.prepare(c, .sub) }
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel.prepare(c, .sub) }
 }
 extension QuantizedMul {
-    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel<UInt8>.prepare(c, .mul) }
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel.prepare(c, .mul) }
 }
 extension QuantizedMaximumMinimum {
-    @Sendable static func prepareMaximum(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel<UInt8>.prepare(c, .maximum) }
-    @Sendable static func prepareMinimum(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel<UInt8>.prepare(c, .minimum) }
+    @Sendable static func prepareMaximum(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel.prepare(c, .maximum) }
+    @Sendable static func prepareMinimum(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedBinaryKernel.prepare(c, .minimum) }
 }

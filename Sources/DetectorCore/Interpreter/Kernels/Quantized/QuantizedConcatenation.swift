@@ -33,14 +33,21 @@ public enum QuantizedConcatenation {
 }
 
 /// Interpreter kernel for uint8/int8 CONCATENATION.
-final class QuantizedConcatenationKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedConcatenationKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     let inputs: [(index: Int, copySize: Int, quantization: QuantizationParams)]
     let output: Int, outputQuantization: QuantizationParams, outer: Int
-    init(inputs: [(index: Int, copySize: Int, quantization: QuantizationParams)], output: Int,
-         outputQuantization: QuantizationParams, outer: Int) {
+    init(int8: Bool, inputs: [(index: Int, copySize: Int, quantization: QuantizationParams)], output: Int,
+         outputQuantization: QuantizationParams, outer: Int) { self.int8 = int8;
         self.inputs = inputs; self.output = output; self.outputQuantization = outputQuantization; self.outer = outer
     }
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         let list = inputs.map { (data: UnsafePointer(e.pointer($0.index, as: T.self)), copySize: $0.copySize, quantization: $0.quantization) }
         QuantizedConcatenation.run(outerCount: outer, inputs: list, output: e.pointer(output, as: T.self),
                                    outputQuantization: outputQuantization)
@@ -73,7 +80,7 @@ extension QuantizedConcatenation {
         let inner = shape[(axis + 1)...].reduce(1, *)
         let list = try infos.map { t in (index: t.index, copySize: t.shape[axis] * inner, quantization: try c.quantization(of: t, "input")) }
         func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
-            QuantizedConcatenationKernel<A>(inputs: list, output: out.index, outputQuantization: qo, outer: outer)
+            QuantizedConcatenationKernel(int8: A.self == Int8.self, inputs: list, output: out.index, outputQuantization: qo, outer: outer)
         }
         return try withQuantizedType(first.type, c) { build($0) }
     }

@@ -6,6 +6,9 @@ import Dispatch
 /// Arithmetic is TFLite's reference `Conv` / `ConvPerChannel`: Σ (w - zw)(x - zx) + bias in Int32,
 /// then `MultiplyByQuantizedMultiplier` with the per-channel multiplier
 /// `double(inputScale) * double(filterScale[c]) / double(outputScale)`, + output zero point, clamp.
+/// Per-tensor multipliers of the legacy path (`GetQuantizedConvolutionMultipler`: uint8 conv and
+/// depthwise, per-tensor FULLY_CONNECTED) take the scale product in `Float` first
+/// (`floatProductMultiplier`); the official runtime's results depend on that single rounding.
 public struct QuantizedConvParams: Sendable {
     public var geometry: QuantizedWindowGeometry
     public var inputDepth: Int
@@ -33,7 +36,7 @@ public struct QuantizedConvParams: Sendable {
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
-                                      outputType: (some QuantizedElement).Type) {
+                                      outputType: (some QuantizedElement).Type, floatProductMultiplier: Bool = false) {
         let k = geometry.filterHeight * geometry.filterWidth * inputDepth
         guard inputDepth > 0, outputDepth > 0, filter.count == k * outputDepth,
               filterScales.count == 1 || filterScales.count == outputDepth,
@@ -46,7 +49,9 @@ public struct QuantizedConvParams: Sendable {
         self.outputZeroPoint = output.zeroPoint
         multipliers = (0..<outputDepth).map { c in
             let fs = filterScales.count == 1 ? filterScales[0] : filterScales[c]
-            return QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
+            return floatProductMultiplier
+                ? QuantizedMultiplier(Double(input.scale * fs) / Double(output.scale))
+                : QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
         }
         (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
         var packed = [Int16](repeating: 0, count: k * outputDepth)
@@ -176,13 +181,20 @@ struct QuantizedUncheckedSendable<Value>: @unchecked Sendable {
 }
 
 /// Interpreter kernel for uint8/int8 CONV_2D (and FULLY_CONNECTED through the same params).
-final class QuantizedGemmKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedGemmKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     let params: QuantizedConvParams
     let input: Int, output: Int
-    init(params: QuantizedConvParams, input: Int, output: Int) {
+    init(int8: Bool, params: QuantizedConvParams, input: Int, output: Int) { self.int8 = int8;
         self.params = params; self.input = input; self.output = output
     }
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         QuantizedConv2D.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
                             threads: e.threadCount)
     }
@@ -217,10 +229,10 @@ extension QuantizedConv2D {
             let params = bias.withOptionalBuffer { b in
                 QuantizedConvParams(geometry: g, inputDepth: inputDepth, outputDepth: outputDepth, input: qi, output: qo,
                                     filter: filter, filterScales: scales, filterZeroPoints: zps, bias: b,
-                                    activation: activation, outputType: A.self)
+                                    activation: activation, outputType: A.self, floatProductMultiplier: x.type == .uint8)
             }
             guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
-            return QuantizedGemmKernel<A>(params: params, input: x.index, output: out.index)
+            return QuantizedGemmKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index)
         }
         return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
     }

@@ -25,7 +25,7 @@ public struct QuantizedDepthwiseConvParams: Sendable {
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
-                                      outputType: (some QuantizedElement).Type) {
+                                      outputType: (some QuantizedElement).Type, floatProductMultiplier: Bool = false) {
         let od = inputDepth * depthMultiplier
         guard inputDepth > 0, depthMultiplier > 0,
               filter.count == geometry.filterHeight * geometry.filterWidth * od,
@@ -39,7 +39,9 @@ public struct QuantizedDepthwiseConvParams: Sendable {
         outputZeroPoint = output.zeroPoint
         multipliers = (0..<od).map { c in
             let fs = filterScales.count == 1 ? filterScales[0] : filterScales[c]
-            return QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
+            return floatProductMultiplier
+                ? QuantizedMultiplier(Double(input.scale * fs) / Double(output.scale))
+                : QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
         }
         (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
         weights = (0..<filter.count).map { i in
@@ -127,13 +129,20 @@ public enum QuantizedDepthwiseConv2D {
 }
 
 /// Interpreter kernel for uint8/int8 DEPTHWISE_CONV_2D.
-final class QuantizedDepthwiseConvKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedDepthwiseConvKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     let params: QuantizedDepthwiseConvParams
     let input: Int, output: Int
-    init(params: QuantizedDepthwiseConvParams, input: Int, output: Int) {
+    init(int8: Bool, params: QuantizedDepthwiseConvParams, input: Int, output: Int) { self.int8 = int8;
         self.params = params; self.input = input; self.output = output
     }
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         QuantizedDepthwiseConv2D.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
                                      threads: e.threadCount)
     }
@@ -168,10 +177,11 @@ extension QuantizedDepthwiseConv2D {
             let params = bias.withOptionalBuffer { b in
                 QuantizedDepthwiseConvParams(geometry: g, inputDepth: inputDepth, depthMultiplier: dm, input: qi, output: qo,
                                              filter: filter, filterScales: scales, filterZeroPoints: zps, bias: b,
-                                             activation: activation, outputType: A.self)
+                                             activation: activation, outputType: A.self,
+                                             floatProductMultiplier: x.type == .uint8)
             }
             guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
-            return QuantizedDepthwiseConvKernel<A>(params: params, input: x.index, output: out.index)
+            return QuantizedDepthwiseConvKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index)
         }
         return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
     }

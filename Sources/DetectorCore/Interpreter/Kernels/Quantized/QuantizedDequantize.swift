@@ -9,12 +9,19 @@ public enum QuantizedDequantize {
 }
 
 /// Interpreter kernel for DEQUANTIZE of uint8/int8 tensors.
-final class QuantizedDequantizeKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedDequantizeKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     let input: Int, output: Int, count: Int, quantization: QuantizationParams
-    init(input: Int, output: Int, count: Int, quantization: QuantizationParams) {
+    init(int8: Bool, input: Int, output: Int, count: Int, quantization: QuantizationParams) { self.int8 = int8;
         self.input = input; self.output = output; self.count = count; self.quantization = quantization
     }
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         QuantizedDequantize.run(input: e.pointer(input, as: T.self), output: e.floats(output), count: count, quantization: quantization)
     }
 }
@@ -29,7 +36,7 @@ extension QuantizedDequantize {
         let out = try c.output(0)
         let q = try c.quantization(of: x, "input")
         func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
-            QuantizedDequantizeKernel<A>(input: x.index, output: out.index, count: x.elementCount, quantization: q)
+            QuantizedDequantizeKernel(int8: A.self == Int8.self, input: x.index, output: out.index, count: x.elementCount, quantization: q)
         }
         return try withQuantizedType(x.type, c) { build($0) }
     }

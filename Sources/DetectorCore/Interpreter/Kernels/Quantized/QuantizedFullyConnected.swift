@@ -12,7 +12,8 @@ public enum QuantizedFullyConnected {
                                      strideHeight: 1, strideWidth: 1, samePadding: false) else { return nil }
         return QuantizedConvParams(geometry: g, inputDepth: inputDepth, outputDepth: units, input: input, output: output,
                                    filter: filter, filterScales: filterScales, filterZeroPoints: filterZeroPoints,
-                                   bias: bias, activation: activation, outputType: outputType)
+                                   bias: bias, activation: activation, outputType: outputType,
+                                   floatProductMultiplier: filterScales.count == 1)
     }
 
     /// Runs the GEMM path.
@@ -49,7 +50,7 @@ extension QuantizedFullyConnected {
                                                activation: activation, outputType: A.self)
             }
             guard let params else { throw c.invalid("weights, scales or bias do not match the shapes") }
-            return QuantizedGemmKernel<A>(params: params, input: x.index, output: out.index)
+            return QuantizedGemmKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index)
         }
         return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
     }

@@ -67,6 +67,6 @@ public enum QuantizedHardSwish {
     }
 
     @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
-        try QuantizedUnaryKernel<UInt8>.prepare(c, .hardSwish)
+        try QuantizedUnaryKernel.prepare(c, .hardSwish)
     }
 }

@@ -82,15 +82,22 @@ public enum QuantizedMean {
         }
         try c.setOutput(0, shape: shape, type: x.type)
         let out = try c.output(0)
-        func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel { QuantizedMeanKernel<A>(params: params, input: x.index, output: out.index) }
+        func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel { QuantizedMeanKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index) }
         return try withQuantizedType(x.type, c) { build($0) }
     }
 }
 
-final class QuantizedMeanKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedMeanKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     let params: QuantizedMeanParams, input: Int, output: Int
-    init(params: QuantizedMeanParams, input: Int, output: Int) { self.params = params; self.input = input; self.output = output }
+    init(int8: Bool, params: QuantizedMeanParams, input: Int, output: Int) { self.int8 = int8; self.params = params; self.input = input; self.output = output }
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         QuantizedMean.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self))
     }
 }

@@ -42,16 +42,23 @@ public enum QuantizedPooling {
 }
 
 /// Interpreter kernel for uint8/int8 AVERAGE_POOL_2D / MAX_POOL_2D.
-final class QuantizedPoolingKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedPoolingKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     let geometry: QuantizedWindowGeometry, depth: Int, isMax: Bool
     let activationMin: Int32, activationMax: Int32
     let input: Int, output: Int
-    init(geometry: QuantizedWindowGeometry, depth: Int, isMax: Bool, activationMin: Int32, activationMax: Int32, input: Int, output: Int) {
+    init(int8: Bool, geometry: QuantizedWindowGeometry, depth: Int, isMax: Bool, activationMin: Int32, activationMax: Int32, input: Int, output: Int) { self.int8 = int8;
         self.geometry = geometry; self.depth = depth; self.isMax = isMax
         self.activationMin = activationMin; self.activationMax = activationMax
         self.input = input; self.output = output
     }
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         let x = e.pointer(input, as: T.self), y = e.pointer(output, as: T.self)
         if isMax {
             QuantizedPooling.max(geometry, depth: depth, activationMin: activationMin, activationMax: activationMax, input: x, output: y)
@@ -77,7 +84,7 @@ extension QuantizedPooling {
         let act = try c.quantizedActivation()
         func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
             let r = quantizedActivationRange(act, output: qo, as: A.self)
-            return QuantizedPoolingKernel<A>(geometry: g, depth: x.shape[3], isMax: isMax, activationMin: r.min, activationMax: r.max,
+            return QuantizedPoolingKernel(int8: A.self == Int8.self, geometry: g, depth: x.shape[3], isMax: isMax, activationMin: r.min, activationMax: r.max,
                                              input: x.index, output: out.index)
         }
         return try withQuantizedType(x.type, c) { build($0) }

@@ -28,23 +28,31 @@ public enum QuantizedQuantize {
 }
 
 /// Interpreter kernel for QUANTIZE (float32 → uint8/int8, or 8-bit → 8-bit requantize).
-final class QuantizedQuantizeKernel<In, Out: QuantizedElement>: PreparedKernel {
+final class QuantizedQuantizeKernel: PreparedKernel {
+    let inputType: TensorDataType, outputInt8: Bool
     let input: Int, output: Int, count: Int
     let inputQ: QuantizationParams, outputQ: QuantizationParams
     let multiplier: QuantizedMultiplier
-    init(input: Int, output: Int, count: Int, inputQ: QuantizationParams, outputQ: QuantizationParams) {
+    init(inputType: TensorDataType, outputInt8: Bool, input: Int, output: Int, count: Int,
+         inputQ: QuantizationParams, outputQ: QuantizationParams) {
+        self.inputType = inputType; self.outputInt8 = outputInt8
         self.input = input; self.output = output; self.count = count
         self.inputQ = inputQ; self.outputQ = outputQ
         multiplier = QuantizedQuantize.requantizeMultiplier(input: inputQ, output: outputQ)
     }
     func eval(_ e: EvalContext) throws {
+        if outputInt8 { evalTyped(e, Int8.self) } else { evalTyped(e, UInt8.self) }
+    }
+    @inline(__always)
+    private func evalTyped<Out: QuantizedElement>(_ e: EvalContext, _: Out.Type) {
         let y = e.pointer(output, as: Out.self)
-        if In.self == Float.self {
+        switch inputType {
+        case .float32:
             QuantizedQuantize.fromFloat(input: e.floats(input), output: y, count: count, quantization: outputQ)
-        } else if In.self == UInt8.self {
+        case .uint8:
             QuantizedQuantize.requantize(input: e.pointer(input, as: UInt8.self), output: y, count: count,
                                          inputZeroPoint: inputQ.zeroPoint, outputZeroPoint: outputQ.zeroPoint, multiplier: multiplier)
-        } else {
+        default:
             QuantizedQuantize.requantize(input: e.pointer(input, as: Int8.self), output: y, count: count,
                                          inputZeroPoint: inputQ.zeroPoint, outputZeroPoint: outputQ.zeroPoint, multiplier: multiplier)
         }
@@ -60,13 +68,7 @@ extension QuantizedQuantize {
         let out = try c.output(0)
         let qo = try c.quantization(of: out, "output")
         let qi = x.type == .float32 ? QuantizationParams(scale: 1, zeroPoint: 0) : try c.quantization(of: x, "input")
-        func build<O: QuantizedElement>(_: O.Type) -> any PreparedKernel {
-            switch x.type {
-            case .float32: return QuantizedQuantizeKernel<Float, O>(input: x.index, output: out.index, count: x.elementCount, inputQ: qi, outputQ: qo)
-            case .uint8: return QuantizedQuantizeKernel<UInt8, O>(input: x.index, output: out.index, count: x.elementCount, inputQ: qi, outputQ: qo)
-            default: return QuantizedQuantizeKernel<Int8, O>(input: x.index, output: out.index, count: x.elementCount, inputQ: qi, outputQ: qo)
-            }
-        }
-        return try withQuantizedType(out.type, c) { build($0) }
+        return QuantizedQuantizeKernel(inputType: x.type, outputInt8: out.type == .int8, input: x.index, output: out.index,
+                                       count: x.elementCount, inputQ: qi, outputQ: qo)
     }
 }

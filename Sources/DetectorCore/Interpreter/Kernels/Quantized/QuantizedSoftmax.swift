@@ -60,13 +60,20 @@ public enum QuantizedSoftmax {
 }
 
 /// Interpreter kernel for uint8/int8 SOFTMAX (over the last dimension).
-final class QuantizedSoftmaxKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedSoftmaxKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     let params: QuantizedSoftmaxParams
     let input: Int, output: Int, outer: Int, depth: Int
-    init(params: QuantizedSoftmaxParams, input: Int, output: Int, outer: Int, depth: Int) {
+    init(int8: Bool, params: QuantizedSoftmaxParams, input: Int, output: Int, outer: Int, depth: Int) { self.int8 = int8;
         self.params = params; self.input = input; self.output = output; self.outer = outer; self.depth = depth
     }
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         QuantizedSoftmax.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
                              outerCount: outer, depth: depth)
     }
@@ -81,7 +88,7 @@ extension QuantizedSoftmax {
         let qi = try c.quantization(of: x, "input")
         let params = QuantizedSoftmaxParams(beta: c.parameters.beta, inputScale: qi.scale)
         func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
-            QuantizedSoftmaxKernel<A>(params: params, input: x.index, output: out.index, outer: x.elementCount / depth, depth: depth)
+            QuantizedSoftmaxKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index, outer: x.elementCount / depth, depth: depth)
         }
         return try withQuantizedType(x.type, c) { build($0) }
     }

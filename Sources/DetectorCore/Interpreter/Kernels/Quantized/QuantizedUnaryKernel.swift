@@ -1,6 +1,8 @@
 /// Interpreter kernel shared by the quantized element-wise unary ops (LOGISTIC, TANH,
 /// LEAKY_RELU, HARD_SWISH, requantizing QUANTIZE): same shape in and out.
-final class QuantizedUnaryKernel<T: QuantizedElement>: PreparedKernel {
+final class QuantizedUnaryKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
     enum Operation {
         case table(QuantizedLookupTable)
         case leakyRelu(QuantizedLeakyReluParams)
@@ -8,10 +10,15 @@ final class QuantizedUnaryKernel<T: QuantizedElement>: PreparedKernel {
     }
     let operation: Operation
     let input: Int, output: Int, count: Int
-    init(operation: Operation, input: Int, output: Int, count: Int) {
+    init(int8: Bool, operation: Operation, input: Int, output: Int, count: Int) { self.int8 = int8;
         self.operation = operation; self.input = input; self.output = output; self.count = count
     }
     func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         let x = e.pointer(input, as: T.self), y = e.pointer(output, as: T.self)
         switch operation {
         case .table(let t): t.apply(input: x, output: y, count: count)
@@ -28,25 +35,25 @@ final class QuantizedUnaryKernel<T: QuantizedElement>: PreparedKernel {
         let out = try c.output(0)
         let qi = try c.quantization(of: x, "input"), qo = try c.quantization(of: out, "output")
         func build<A: QuantizedElement>(_: A.Type) throws -> any PreparedKernel {
-            let op: QuantizedUnaryKernel<A>.Operation
+            let op: QuantizedUnaryKernel.Operation
             switch kind {
             case .logistic: op = .table(.logistic(input: qi, output: qo, type: A.self))
             case .tanh: op = .table(.tanh(input: qi, output: qo, type: A.self))
             case .leakyRelu: op = .leakyRelu(QuantizedLeakyReluParams(input: qi, output: qo, alpha: c.parameters.alpha))
             case .hardSwish: op = .hardSwish(QuantizedHardSwishParams(input: qi, output: qo))
             }
-            return QuantizedUnaryKernel<A>(operation: op, input: x.index, output: out.index, count: x.elementCount)
+            return QuantizedUnaryKernel(int8: A.self == Int8.self, operation: op, input: x.index, output: out.index, count: x.elementCount)
         }
         return try withQuantizedType(x.type, c) { try build($0) }
     }
 }
 
 enum QuantizedLogistic {
-    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedUnaryKernel<UInt8>.prepare(c, .logistic) }
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedUnaryKernel.prepare(c, .logistic) }
 }
 enum QuantizedTanh {
-    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedUnaryKernel<UInt8>.prepare(c, .tanh) }
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedUnaryKernel.prepare(c, .tanh) }
 }
 extension QuantizedLeakyRelu {
-    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedUnaryKernel<UInt8>.prepare(c, .leakyRelu) }
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel { try QuantizedUnaryKernel.prepare(c, .leakyRelu) }
 }

@@ -5,7 +5,7 @@ Swift decoders can be checked end to end against the MediaPipe detection goldens
 
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install ai-edge-litert numpy pillow \
         opencv-python-headless==4.11.0.86
-    /tmp/venv/bin/python Tools/detection_dump.py [OUT_DIR, default /tmp/detdump]
+    /tmp/venv/bin/python Tests/Tools/detection_dump.py [OUT_DIR, default /tmp/detdump]
     DETECTION_DUMP_DIR=/tmp/detdump swift test --filter EndToEndDumpTests
 """
 import json, os, sys

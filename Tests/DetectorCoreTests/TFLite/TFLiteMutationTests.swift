@@ -58,7 +58,12 @@ final class TFLiteMutationTests: XCTestCase {
     }
 
     func run(model name: String, iterations: Int, seed: UInt64, focusOnEnds: Int? = nil) throws -> Outcome {
-        let original = [UInt8](try Data(contentsOf: try SharedData.url("models/\(name)")))
+        let original: [UInt8]
+        if name == "synthetic" {
+            original = [UInt8](try XCTUnwrap(Data(base64Encoded: TFLiteSyntheticModelTests.model)))
+        } else {
+            original = [UInt8](try Data(contentsOf: try SharedData.url("models/\(name)")))
+        }
         var focus = [0..<original.count]
         if let n = focusOnEnds, original.count > 2 * n {
             // Big models are mostly weights; mutate where the tables, metadata and ZIP live.
@@ -94,6 +99,7 @@ final class TFLiteMutationTests: XCTestCase {
         var total = Outcome()
         let plan: [(String, Int, UInt64, Int?)] = [
             ("dilated_conv.tflite", 3000, 1, nil),
+            ("synthetic", 2000, 6, nil),
             ("face_detection_short_range.tflite", 600, 2, 24_000),
             ("automl_labeler_model.tflite", 600, 3, 24_000),
             ("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29_score_calibration.tflite", 300, 4, 24_000),

@@ -4,8 +4,7 @@ import Foundation
 /// file cannot be read, or the format's own decoder failed (its typed error is kept).
 public enum ImageDecodeError: Error, CustomStringConvertible {
     case unknownFormat(firstBytes: [UInt8])
-    /// The file is a JPEG (starts FF D8 FF), which this build cannot decode yet.
-    case jpegNotSupported
+    case jpeg(JPEGError)
     case unreadableFile(path: String, reason: String)
     case png(PNGError)
     case ppm(PPMError)
@@ -13,9 +12,8 @@ public enum ImageDecodeError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unknownFormat(first):
-            return "unknown image format: the data starts with \(first.map { String(format: "%02x", $0) }.joined(separator: " ")), which is neither PNG nor PPM/PGM/PBM"
-        case .jpegNotSupported:
-            return "JPEG images are not supported yet by this build"
+            return "unknown image format: the data starts with \(first.map { String(format: "%02x", $0) }.joined(separator: " ")), which is neither PNG, JPEG nor PPM/PGM/PBM"
+        case let .jpeg(e): return e.description
         case let .unreadableFile(path, reason):
             return "cannot read \(path): \(reason)"
         case let .png(e): return e.description
@@ -44,11 +42,19 @@ public enum ImageDecoder {
                               maxPixels: Int = ImageLimits.defaultMaxPixels) throws(ImageDecodeError) -> DecodedImage {
         switch sniff(bytes) {
         case .png?:
-            do { return try PNGDecoder.decode(bytes, wants16Bit: wants16Bit, maxPixels: maxPixels) } catch { throw .png(error) }
+            do {
+                var decoded = try PNGDecoder.decode(bytes, wants16Bit: wants16Bit, maxPixels: maxPixels)
+                if let exif = decoded.exif { decoded.orientation = EXIFParser.orientation(fromTIFF: exif[...]) }
+                return decoded
+            } catch { throw .png(error) }
         case .ppm?:
             do { return try PPMDecoder.decode(bytes, wants16Bit: wants16Bit, maxPixels: maxPixels) } catch { throw .ppm(error) }
         case .jpeg?:
-            throw .jpegNotSupported
+            do { return try JPEGDecoder.decode(bytes, maxPixels: maxPixels) } catch let error as JPEGError {
+                throw .jpeg(error)
+            } catch {
+                throw .unknownFormat(firstBytes: Array(bytes.prefix(8)))
+            }
         case nil:
             // A PNG whose signature is damaged is reported by the PNG decoder, which says how.
             if bytes.count >= 4, bytes[1] == 0x50 || bytes[2] == 0x4E || bytes[3] == 0x47 {

@@ -110,3 +110,69 @@ struct BitWriterForTest {
         for i in stride(from: n - 1, through: 0, by: -1) { put((code >> i) & 1, 1) }
     }
 }
+
+final class DeflateTests: XCTestCase {
+    /// Deterministic test data of several kinds: text-like, runs, noise, and a mix.
+    static func samples() -> [(String, [UInt8])] {
+        var rng = SplitMix64(seed: 42)
+        let noise = (0..<50_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let words = ["the ", "quick ", "brown ", "fox ", "jumps ", "over ", "lazy ", "dog ", "\n"]
+        var text: [UInt8] = []
+        while text.count < 120_000 { text += Array(words[Int(rng.next() % UInt64(words.count))].utf8) }
+        let runs = (0..<70_000).map { (i: Int) -> UInt8 in UInt8((i / 300) % 7) }
+        var mixed: [UInt8] = []
+        for k in 0..<40 { mixed += k % 3 == 0 ? Array(noise[(k * 500)..<(k * 500 + 900)]) : Array(text[(k * 1000)..<(k * 1000 + 3000)]) }
+        return [("empty", []), ("one", [7]), ("two", [7, 7]), ("noise", noise), ("text", text), ("runs", runs), ("mixed", mixed),
+                ("long run", [UInt8](repeating: 0xAB, count: 300_000))]
+    }
+
+    func testRoundTripAtEveryLevel() throws {
+        for (name, data) in DeflateTests.samples() {
+            for level in [0, 1, 6, 9] {
+                let packed = Zlib.compress(data, level: level)
+                XCTAssertEqual(try Zlib.decompress(packed, maxOutputSize: data.count), data, "\(name) level \(level)")
+                if level > 0 && (name == "text" || name == "runs" || name == "long run") {
+                    XCTAssertLessThan(packed.count, data.count / 4, "\(name) level \(level) does not compress")
+                }
+                if name == "noise" {
+                    // Incompressible data falls back to stored blocks: barely any growth.
+                    XCTAssertLessThan(packed.count, data.count + data.count / 100 + 20, "\(name) level \(level)")
+                }
+            }
+        }
+    }
+
+    func testCompressorUsesHuffmanBlocks() {
+        let (_, text) = DeflateTests.samples()[4]
+        let raw = Deflate.compressRaw(text, level: 6)
+        // First block header bits: BFINAL then BTYPE; 2 (dynamic) for text this size.
+        XCTAssertEqual((raw[0] >> 1) & 3, 2)
+        let small = Deflate.compressRaw(Array("abcabcabcabc".utf8), level: 6)
+        XCTAssertEqual((small[0] >> 1) & 3, 1, "a tiny input is cheapest with the fixed code")
+    }
+
+    func testHuffmanLengthsAreLimitedAndComplete() {
+        // Fibonacci frequencies force a deep tree.
+        var f = [1, 1]
+        while f.count < 30 { f.append(f[f.count - 1] + f[f.count - 2]) }
+        let lengths = HuffmanEncoder.codeLengths(f, limit: 15)
+        XCTAssertLessThanOrEqual(Int(lengths.max() ?? 0), 15)
+        // Kraft sum exactly 1: a complete prefix code.
+        let kraft = lengths.filter { $0 > 0 }.reduce(0.0) { $0 + pow(2.0, -Double($1)) }
+        XCTAssertEqual(kraft, 1.0, accuracy: 1e-12)
+        XCTAssertEqual(HuffmanEncoder.codeLengths([0, 5, 0], limit: 7).filter { $0 > 0 }.count, 2)
+    }
+}
+
+/// A small deterministic generator for tests (SplitMix64).
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

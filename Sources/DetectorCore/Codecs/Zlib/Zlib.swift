@@ -36,4 +36,20 @@ public enum Zlib {
         guard stored == actual else { throw .adlerMismatch(expected: stored, actual: actual) }
         return output
     }
+
+    /// Compresses `bytes` into a zlib stream. `level` 0 stores; 1...9 trade speed for size (6 is the usual default).
+    public static func compress(_ bytes: [UInt8], level: Int = 6) -> [UInt8] {
+        let flg: UInt8
+        switch level {
+        case ...1: flg = 0x01
+        case 2...5: flg = 0x5E
+        case 6: flg = 0x9C
+        default: flg = 0xDA
+        }
+        var out: [UInt8] = [0x78, flg]   // deflate, 32 KiB window; (0x78 << 8 | flg) % 31 == 0
+        out += Deflate.compressRaw(bytes, level: level)
+        let adler = Adler32.checksum(bytes)
+        out += [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]
+        return out
+    }
 }

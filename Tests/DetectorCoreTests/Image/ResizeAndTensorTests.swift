@@ -60,6 +60,27 @@ final class ResizeAndTensorTests: XCTestCase {
         XCTAssertThrowsError(try rgba.resized(width: 0, height: 3, method: .area))
         XCTAssertThrowsError(try rgba.resized(width: Int.max, height: 3, method: .area))
         for m in ResizeMethod.allCases { XCTAssertEqual(ResizeMethod(name: m.description), m) }
+        // A buffer whose pixels were replaced by a wrong-sized array is rejected, never read past.
+        var broken = try ImageBuffer(width: 4, height: 4, format: .rgb8)
+        broken.pixels = [1, 2, 3]
+        for m in ResizeMethod.allCases {
+            XCTAssertThrowsError(try broken.resized(width: 8, height: 8, method: m)) { error in
+                XCTAssertTrue("\(error)".contains("does not match"))
+            }
+        }
+        XCTAssertThrowsError(try ImageToTensor.convert(broken, options: ImageToTensorOptions(width: 2, height: 2, inputType: .uint8)))
+        XCTAssertEqual(broken.applyingOrientation(.right), broken)
+        XCTAssertEqual(ImageToTensor.convertValues(broken, inputType: .uint8).count, 0)
+        var canvas = Canvas(broken)
+        canvas.fillRect(x: 0, y: 0, width: 4, height: 4, color: .white)
+        XCTAssertEqual(canvas.image.pixels, [1, 2, 3])
+        // Extreme aspect ratios still give a legal letterbox.
+        let strip = try ImageBuffer(width: 1000, height: 1, format: .rgb8)
+        for m in ResizeMethod.allCases {
+            let t = try ImageToTensor.convert(strip, options: ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox(fill: 7),
+                                                                                  resampler: m, inputType: .uint8))
+            XCTAssertEqual(t.values.count, 48, "\(m)")
+        }
     }
 
     func testStretchTensorAndTransform() throws {

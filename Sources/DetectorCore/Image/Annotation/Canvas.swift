@@ -77,6 +77,8 @@ public struct Canvas: Sendable {
     public mutating func fillRect(x: Int, y: Int, width w: Int, height h: Int, color: RGBColor) {
         guard let xs = Canvas.clip(x, w, width), let ys = Canvas.clip(y, h, height) else { return }
         let bpp = image.format.bytesPerPixel
+        // `pixels` is a public var: never write past a buffer that no longer matches its size.
+        guard image.pixels.count >= width * height * bpp else { return }
         let rowBytes = image.width * bpp
         let alpha = bpp == 4
         image.pixels.withUnsafeMutableBufferPointer { p in

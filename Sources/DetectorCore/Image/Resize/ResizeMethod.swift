@@ -52,9 +52,12 @@ public enum ResizeMethod: String, Sendable, CaseIterable, CustomStringConvertibl
 public enum ImageResizeError: Error, Equatable, CustomStringConvertible {
     case invalidOutputSize(width: Int, height: Int)
     case outputTooLarge(width: Int, height: Int, limit: Int)
+    case inconsistentBuffer(width: Int, height: Int, format: PixelFormat, byteCount: Int)
 
     public var description: String {
         switch self {
+        case let .inconsistentBuffer(w, h, f, n):
+            return "image buffer of \(w)x\(h) \(f) holds \(n) bytes, which does not match its size"
         case let .invalidOutputSize(w, h):
             return "resize target \(w)x\(h) is invalid: width and height must be at least 1"
         case let .outputTooLarge(w, h, limit):
@@ -76,6 +79,7 @@ extension ImageBuffer {
     public func resized(width outWidth: Int, height outHeight: Int, method: ResizeMethod,
                         maxPixels: Int = ImageLimits.defaultMaxPixels) throws -> ImageBuffer {
         try ResizeSupport.checkOutputSize(width: outWidth, height: outHeight, maxPixels: maxPixels)
+        try ResizeSupport.checkConsistent(self)
         let src = PackedPixels(self)
         let out: [UInt8]
         switch method {
@@ -96,6 +100,16 @@ extension ImageBuffer {
 }
 
 enum ResizeSupport {
+    /// `pixels` is a public `var`: make sure it still matches the declared size before any
+    /// unchecked pointer arithmetic.
+    static func checkConsistent(_ image: ImageBuffer) throws {
+        guard image.width >= 1, image.height >= 1,
+              image.pixels.count == image.width * image.height * image.format.bytesPerPixel else {
+            throw ImageResizeError.inconsistentBuffer(width: image.width, height: image.height,
+                                                      format: image.format, byteCount: image.pixels.count)
+        }
+    }
+
     static func checkOutputSize(width: Int, height: Int, maxPixels: Int) throws {
         guard width >= 1, height >= 1 else { throw ImageResizeError.invalidOutputSize(width: width, height: height) }
         let (n, overflow) = width.multipliedReportingOverflow(by: height)

@@ -52,6 +52,7 @@ public enum ImageToTensor {
     public static func fit(_ image: ImageBuffer, options: ImageToTensorOptions) throws -> (ImageBuffer, TensorToImageTransform) {
         let n = options.width, m = options.height
         try ResizeSupport.checkOutputSize(width: n, height: m, maxPixels: ImageLimits.defaultMaxPixels)
+        try ResizeSupport.checkConsistent(image)
         let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
         let W = rgb.width, H = rgb.height
         switch options.resizeMode {
@@ -125,8 +126,10 @@ public enum ImageToTensor {
     }
 
     /// Element conversion of an rgb8 picture.
+    /// A buffer whose byte count does not match its size (its `pixels` were replaced) gives no values.
     public static func convertValues(_ rgb: ImageBuffer, inputType: TensorInputType) -> TensorValues {
-        let px = rgb.format == .rgb8 ? rgb.pixels : rgb.converted(to: .rgb8).pixels
+        let consistent = rgb.pixels.count == rgb.width * rgb.height * rgb.format.bytesPerPixel
+        let px = !consistent ? [] : (rgb.format == .rgb8 ? rgb.pixels : rgb.converted(to: .rgb8).pixels)
         switch inputType {
         case .uint8:
             return .uint8(px)

@@ -54,9 +54,12 @@ public enum ImageResizeError: Error, Equatable, CustomStringConvertible {
     case invalidOutputSize(width: Int, height: Int)
     case outputTooLarge(width: Int, height: Int, limit: Int)
     case inconsistentBuffer(width: Int, height: Int, format: PixelFormat, byteCount: Int)
+    case invalidRegion(ImageRect)
 
     public var description: String {
         switch self {
+        case let .invalidRegion(r):
+            return "region of interest \(r) is empty, not finite, or lies outside the image"
         case let .inconsistentBuffer(w, h, f, n):
             return "image buffer of \(w)x\(h) \(f) holds \(n) bytes, which does not match its size"
         case let .invalidOutputSize(w, h):

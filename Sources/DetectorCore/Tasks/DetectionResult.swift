@@ -1,24 +1,3 @@
-/// A point in image pixel coordinates.
-public struct Point: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
-}
-
-/// An axis-aligned rectangle in image pixel coordinates (origin top-left).
-public struct Frame: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x; self.y = y; self.width = width; self.height = height
-    }
-    public var maxX: Double { x + width }
-    public var maxY: Double { y + height }
-    public var area: Double { max(0, width) * max(0, height) }
-}
-
 /// A category given to an object or an image.
 public struct Label: Sendable, Equatable {
     /// The label text from the model's label map (empty when the model has none).
@@ -43,14 +22,14 @@ public struct Label: Sendable, Equatable {
 /// ```
 public struct DetectedObject: Sendable, Equatable {
     /// The box in upright-image pixels.
-    public var frame: Frame
+    public var frame: ImageRect
     /// The tracking ID (stream modes only; nil in image mode).
     public var trackingID: Int?
     /// Labels, highest confidence first.
     public var labels: [Label]
     /// Keypoints in upright-image pixels (e.g. eyes, nose for faces).
-    public var keypoints: [Point]
-    public init(frame: Frame, trackingID: Int? = nil, labels: [Label], keypoints: [Point] = []) {
+    public var keypoints: [ImagePoint]
+    public init(frame: ImageRect, trackingID: Int? = nil, labels: [Label], keypoints: [ImagePoint] = []) {
         self.frame = frame; self.trackingID = trackingID; self.labels = labels; self.keypoints = keypoints
     }
     /// The top label's confidence (0 when there is no label).

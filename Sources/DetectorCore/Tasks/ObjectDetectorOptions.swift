@@ -33,9 +33,31 @@ public struct ObjectDetectorOptions: Sendable {
     /// Labels below this confidence are dropped when classifying. nil: the classifier's metadata threshold, else 0.
     public var classificationConfidenceThreshold: Float? = nil
     /// The decoder family; nil: detected from the model.
-    public var decoder: DetectorFamilyChoice? = nil
+    public var decoder: DecoderFamily? = nil
+    /// A full decoder configuration (anchors, decoding, NMS, input size and normalization),
+    /// e.g. loaded from JSON with `DetectorDecoderConfig.load(from:)`; nil: the preset of an
+    /// embedded model, or one derived from the model and its family.
+    public var decoderConfig: DetectorDecoderConfig? = nil
+    /// How the image is fitted to the model input; nil: the family's default (SSD: stretch,
+    /// MediaPipe anchors and YOLO: letterbox).
+    public var resizeMode: InputResizeMode? = nil
+    /// The resampler; nil: MediaPipe's (SSD, anchors) or Pillow's bilinear (YOLO).
+    public var resampler: ResizeMethod? = nil
     /// The IoU above which same-class YOLO candidates are suppressed.
     public var yoloIoUThreshold: Float = 0.45
+    /// The tracker used in video and live-stream modes.
+    public var tracker: TrackerConfiguration = ObjectDetectorOptions.streamTrackerDefaults
+
+    /// The tracker settings the detector uses in stream modes: SORT-style association (Kalman
+    /// prediction, optimal IoU assignment, class-agnostic so label flips keep their ID), but every
+    /// detection is reported with an ID from its first frame (`minHits` 1), as ML Kit does.
+    public static var streamTrackerDefaults: TrackerConfiguration {
+        var c = TrackerConfiguration()
+        c.minHits = 1
+        c.reconfirmAfterGap = false
+        c.reportedBox = .detection
+        return c
+    }
 
     public init(model: ModelSource = .embedded(ModelCatalog.defaultModelName)) {
         self.model = model
@@ -79,16 +101,4 @@ public struct ObjectDetectorOptions: Sendable {
             throw TaskError.invalidOption(name: "iou_threshold", reason: "value must be in (0, 1]")
         }
     }
-}
-
-/// The decoder families a detector can use.
-public enum DetectorFamilyChoice: String, Sendable, CaseIterable {
-    /// A model ending in `TFLite_Detection_PostProcess` (boxes, classes, scores, count).
-    case ssd
-    /// MediaPipe-style raw anchors (box/keypoint regressors + scores), decoded with SSD anchors.
-    case anchors
-    /// YOLOv5 `[1, N, 5 + C]`.
-    case yolov5
-    /// YOLOv8 `[1, 4 + C, N]`.
-    case yolov8
 }

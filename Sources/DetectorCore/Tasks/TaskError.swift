@@ -14,8 +14,6 @@ public enum TaskError: Error, Equatable, CustomStringConvertible {
     case unsupportedModel(String)
     /// The call does not fit the detector's running mode.
     case wrongRunningMode(expected: String, actual: String)
-    /// Video and live-stream timestamps must increase strictly.
-    case nonIncreasingTimestamp(previous: Int, current: Int)
 
     public var description: String {
         switch self {
@@ -33,8 +31,6 @@ public enum TaskError: Error, Equatable, CustomStringConvertible {
             return message
         case let .wrongRunningMode(expected, actual):
             return "this call needs running mode \(expected), but the detector was created with \(actual)"
-        case let .nonIncreasingTimestamp(previous, current):
-            return "timestamp \(current) ms does not increase on the previous frame's \(previous) ms: timestamps must increase strictly"
         }
     }
 }

@@ -60,6 +60,27 @@ final class ResizeAndTensorTests: XCTestCase {
         XCTAssertThrowsError(try rgba.resized(width: 0, height: 3, method: .area))
         XCTAssertThrowsError(try rgba.resized(width: Int.max, height: 3, method: .area))
         for m in ResizeMethod.allCases { XCTAssertEqual(ResizeMethod(name: m.description), m) }
+        // A buffer whose pixels were replaced by a wrong-sized array is rejected, never read past.
+        var broken = try ImageBuffer(width: 4, height: 4, format: .rgb8)
+        broken.pixels = [1, 2, 3]
+        for m in ResizeMethod.allCases {
+            XCTAssertThrowsError(try broken.resized(width: 8, height: 8, method: m)) { error in
+                XCTAssertTrue("\(error)".contains("does not match"))
+            }
+        }
+        XCTAssertThrowsError(try ImageToTensor.convert(broken, options: ImageToTensorOptions(width: 2, height: 2, inputType: .uint8)))
+        XCTAssertEqual(broken.applyingOrientation(.right), broken)
+        XCTAssertEqual(ImageToTensor.convertValues(broken, inputType: .uint8).count, 0)
+        var canvas = Canvas(broken)
+        canvas.fillRect(x: 0, y: 0, width: 4, height: 4, color: .white)
+        XCTAssertEqual(canvas.image.pixels, [1, 2, 3])
+        // Extreme aspect ratios still give a legal letterbox.
+        let strip = try ImageBuffer(width: 1000, height: 1, format: .rgb8)
+        for m in ResizeMethod.allCases {
+            let t = try ImageToTensor.convert(strip, options: ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox(fill: 7),
+                                                                                  resampler: m, inputType: .uint8))
+            XCTAssertEqual(t.values.count, 48, "\(m)")
+        }
     }
 
     func testStretchTensorAndTransform() throws {
@@ -137,5 +158,46 @@ final class ResizeAndTensorTests: XCTestCase {
         let rgb = try ImageBuffer(width: 1, height: 1, format: .rgb8, pixels: [10, 20, 30])
         let pc = ImageToTensor.convertValues(rgb, inputType: .float32(.meanStd(mean: [10, 10, 10], std: [1, 2, 4])))
         XCTAssertEqual(pc, .float32([0, 5, 5]))
+    }
+
+    func testRegionOfInterest() throws {
+        // MediaPipe samples the region at sub-pixel positions 1, 1.5, 2, 2.5: the last one reads
+        // pixel 3, outside the region but inside the image (no crop).
+        let img = try gray(4, 1, [0, 40, 80, 120])
+        let region = ImageRect(x: 1, y: 0, width: 2, height: 1)
+        let mp = try ImageToTensor.convert(img, options: ImageToTensorOptions(width: 4, height: 1, inputType: .uint8, region: region))
+        XCTAssertEqual(mp.values, .uint8([40, 40, 40, 60, 60, 60, 80, 80, 80, 100, 100, 100]))
+        XCTAssertEqual(mp.transform.imagePoint(fromTensorPixel: ImagePoint(x: 0, y: 0)), ImagePoint(x: 1, y: 0))
+        XCTAssertEqual(mp.transform.imagePoint(fromNormalized: ImagePoint(x: 1, y: 1)), ImagePoint(x: 3, y: 1))
+        // Other resamplers crop the covered pixels: same result as cropping first, transform shifted.
+        let big = try ResizeConformanceTests.synthetic(width: 40, height: 30, channels: 3)
+        let r = ImageRect(x: 5.5, y: 3, width: 20, height: 17.2)   // covers pixels x 5..<26, y 3..<21
+        let viaRegion = try ImageToTensor.convert(big, options: ImageToTensorOptions(width: 16, height: 16, resampler: .pillowBilinear,
+                                                                                    inputType: .uint8, region: r))
+        let crop = try big.cropped(x: 5, y: 3, width: 21, height: 18)
+        XCTAssertEqual(viaRegion.resized, try crop.resized(width: 16, height: 16, method: .pillowBilinear))
+        XCTAssertEqual(viaRegion.transform.imagePoint(fromTensorPixel: ImagePoint(x: 0, y: 0)), ImagePoint(x: 5, y: 3))
+        XCTAssertEqual(viaRegion.transform.imagePoint(fromTensorPixel: ImagePoint(x: 16, y: 16)), ImagePoint(x: 26, y: 21))
+        XCTAssertEqual(viaRegion.transform.imageWidth, 40)
+        // Letterboxed region with MediaPipe: a 2x1 region grown to 2x2 about its centre.
+        let lb = try ImageToTensor.convert(try gray(4, 4, Array(0..<16).map { UInt8($0 * 10) }),
+                                           options: ImageToTensorOptions(width: 2, height: 2, resizeMode: .letterbox(fill: 0),
+                                                                         inputType: .uint8, region: ImageRect(x: 1, y: 1, width: 2, height: 1)))
+        XCTAssertEqual(lb.transform.padding, LetterboxPadding(left: 0, top: 0.25, right: 0, bottom: 0.25))
+        XCTAssertEqual(lb.transform.imagePoint(fromTensorPixel: ImagePoint(x: 0, y: 0)), ImagePoint(x: 1, y: 0.5))
+        // Orientation: the tensor is made from the upright picture.
+        let raw = try ResizeConformanceTests.synthetic(width: 12, height: 7, channels: 3)
+        let o = try ImageToTensor.convert(raw, orientation: .right, options: ImageToTensorOptions(width: 7, height: 12, inputType: .uint8))
+        XCTAssertEqual(o.resized, raw.applyingOrientation(.right))
+        XCTAssertEqual(o.transform.imageWidth, 7)
+        // Bad regions are typed errors.
+        for bad in [ImageRect(x: .nan, y: 0, width: 1, height: 1), ImageRect(x: 0, y: 0, width: 0, height: 1),
+                    ImageRect(x: 50, y: 0, width: 3, height: 3), ImageRect(x: -10, y: -10, width: 5, height: 5),
+                    ImageRect(x: 0, y: 0, width: .infinity, height: 1)] {
+            for m in ResizeMethod.allCases {
+                XCTAssertThrowsError(try ImageToTensor.convert(big, options: ImageToTensorOptions(width: 4, height: 4, resampler: m,
+                                                                                                 inputType: .uint8, region: bad)), "\(bad) \(m)")
+            }
+        }
     }
 }

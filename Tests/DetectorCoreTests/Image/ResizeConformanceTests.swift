@@ -140,4 +140,37 @@ final class ResizeConformanceTests: XCTestCase {
             XCTAssertEqual(SHA256.hexDigest(bytes), input["sha256"] as? String, model)
         }
     }
+
+    /// MediaPipe's letterbox (face / palm detectors): SHA-256 of OpenCV 4.11's `warpPerspective`
+    /// (INTER_LINEAR, BORDER_CONSTANT 0) with the matrix MediaPipe builds (`boxPoints` of the
+    /// centred square region → tensor corners, `getPerspectiveTransform`), run once in Python
+    /// with opencv-python-headless 4.11.0.86 on the decoded photo.
+    /// Known gap (not in this list): where a sample position lands exactly on a 1/64-pixel tie,
+    /// OpenCV's rounding follows the 1e-17-level error of its inverted matrix; we round ties to
+    /// even. On the 12 photos at 128 and 192 that differs only for chelsea (11 and 472 values,
+    /// at most ±2) and multi_objects at 128 (121 values, at most ±3).
+    func testMediaPipeLetterboxMatchesOpenCV() throws {
+        let root = try SharedData.require()
+        let cases: [(String, Int, String)] = [
+            ("astronaut", 128, "c02cec35dbda5ce044a528ff1d79a4cd26e4565e702a9a2821df375837359f57"),
+            ("astronaut", 192, "18c0cf6fc9a9c2ebf94f51eff6c6273f2f2d39ec53a565cd3e33a7e62973e48d"),
+            ("bus", 128, "7ea260bddb1aac6af194fff601d802cc8c7c35373e0a7ead0bdefb88f224ac45"),
+            ("bus", 192, "0d7a7f505506663e71c7619d05c78ccee5d143589d8dc9a4a6894c27fb290460"),
+            ("cats_and_dogs", 128, "14c33ffc9804e48bc2d257d5a2643c84687b4ff372dd57e43307d8125da2eb61"),
+            ("cats_and_dogs", 192, "dc93c24e3942f8f1fc3970fdaebd986c6992ffaea431adf725c1174f8c48ae41"),
+            ("zidane", 128, "8901f432a6e15fe9a1a23fb7554de534eb10dff7caad4407b3ca3c59d34b34cf"),
+            ("zidane", 192, "ccb988cfd30b33b3ab87ceecda9892aea83ab6004331336195b8a56daf3797d4"),
+            ("sparrow", 128, "91c90d9b6b5779ee1d48d9dfa9783bbb4f8bbf7e493d30f04ed481d5492dac6a"),
+            ("sparrow", 192, "aecc9a2499d6b53d06d965f2e2df46b7d844b1e7e45dcd315159bac90955d1ed"),
+            ("coffee", 128, "3a4384f3cec7d85d5baea3c11e0439a9b01a2a6923d7ccedb0391a03c9304047"),
+            ("coffee", 192, "8813578b4ddf02a5a7b7800d69792281e15c1700154030c860f7dcf48564bdc5"),
+        ]
+        for (name, size, sha) in cases {
+            let rgb = try loadRGB(root, "images/png/\(name).png")
+            let options = ImageToTensorOptions(width: size, height: size, resizeMode: .letterbox(fill: 0),
+                                               resampler: .mediaPipe, inputType: .uint8)
+            let tensor = try ImageToTensor.convert(rgb, options: options)
+            XCTAssertEqual(SHA256.hexDigest(tensor.resized.pixels), sha, "\(name) \(size)")
+        }
+    }
 }

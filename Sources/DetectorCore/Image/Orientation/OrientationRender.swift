@@ -11,7 +11,8 @@ extension ImageBuffer {
     /// let back = upright.applyingOrientation(ImageOrientation.right.inverse)   // == raw
     /// ```
     public func applyingOrientation(_ orientation: ImageOrientation) -> ImageBuffer {
-        if orientation == .up { return self }
+        // `pixels` is a public var; a buffer whose byte count no longer matches is returned as is.
+        if orientation == .up || pixels.count != width * height * format.bytesPerPixel { return self }
         let map = OrientationMapping(rawWidth: width, rawHeight: height, orientation: orientation)
         let size = map.uprightSize
         let bpp = format.bytesPerPixel

@@ -32,25 +32,36 @@ enum HalfPixelBilinear {
         let ay = axis(inSize: src.height, outSize: height)
         let ch = src.channels, rowLen = src.width * ch
         var out = [UInt8](repeating: 0, count: width * height * ch)
+        // Column byte offsets and weights, flattened for pointer access in the inner loop.
+        let c0s = ax.lo.map { $0 * ch }, c1s = ax.hi.map { $0 * ch }
         src.bytes.withUnsafeBufferPointer { s in
             out.withUnsafeMutableBufferPointer { d in
-                guard let sp = s.baseAddress, let dp = d.baseAddress else { return }
-                ParallelRows.run(rows: height, workPerRow: width * ch * 4) { range in
-                    for y in range {
-                        let r0 = sp + ay.lo[y] * rowLen, r1 = sp + ay.hi[y] * rowLen
-                        let dy = ay.frac[y]
-                        let o = dp + y * width * ch
-                        for x in 0..<width {
-                            let c0 = ax.lo[x] * ch, c1 = ax.hi[x] * ch
-                            let dx = ax.frac[x]
-                            for c in 0..<ch {
-                                let tl = Float(r0[c0 + c]), tr = Float(r0[c1 + c])
-                                let bl = Float(r1[c0 + c]), br = Float(r1[c1 + c])
-                                // TFLite's reference formula, term by term.
-                                let v = tl * (1 - dy) * (1 - dx) + bl * dy * (1 - dx)
-                                    + tr * (1 - dy) * dx + br * dy * dx
-                                let r = v + 0.5
-                                o[x * ch + c] = r <= 0 ? 0 : (r >= 255 ? 255 : UInt8(r))
+                c0s.withUnsafeBufferPointer { c0b in
+                    c1s.withUnsafeBufferPointer { c1b in
+                        ax.frac.withUnsafeBufferPointer { fb in
+                            guard let sp = s.baseAddress, let dp = d.baseAddress, let c0p = c0b.baseAddress,
+                                  let c1p = c1b.baseAddress, let fxp = fb.baseAddress else { return }
+                            ParallelRows.run(rows: height, workPerRow: width * ch * 4) { range in
+                                for y in range {
+                                    let r0 = sp + ay.lo[y] * rowLen, r1 = sp + ay.hi[y] * rowLen
+                                    let dy = ay.frac[y]
+                                    let o = dp + y * width * ch
+                                    for x in 0..<width {
+                                        let c0 = c0p[x], c1 = c1p[x]
+                                        let dx = fxp[x]
+                                        let ey = 1 - dy, ex = 1 - dx
+                                        for c in 0..<ch {
+                                            // TFLite's float reference formula, term by term and in its order.
+                                            let tl = Float(r0[c0 + c]) * ey * ex
+                                            let bl = Float(r1[c0 + c]) * dy * ex
+                                            let tr = Float(r0[c1 + c]) * ey * dx
+                                            let br = Float(r1[c1 + c]) * dy * dx
+                                            let v = tl + bl + tr + br
+                                            let r = v + 0.5
+                                            o[x * ch + c] = r <= 0 ? 0 : (r >= 255 ? 255 : UInt8(r))
+                                        }
+                                    }
+                                }
                             }
                         }
                     }

@@ -52,49 +52,69 @@ enum MediaPipeResampler {
         let ys = axis(count: h, scale: grid.scaleY, offset: grid.offsetY)
         let W = src.width, H = src.height
         let replicate = border == .replicate
-        var fill = 0
-        if case let .constant(v) = border { fill = Int(v) }
+        let fill: Int
+        if case let .constant(v) = border { fill = Int(v) } else { fill = 0 }
         // Per output column: byte offsets of the two neighbours (or -1 when outside and constant).
-        var x0Off = [Int](repeating: 0, count: w), x1Off = [Int](repeating: 0, count: w)
+        var cols = [Int](repeating: 0, count: 3 * w)   // x0 offset, x1 offset, fx
         for x in 0..<w {
             let a = xs.index[x], b = a + 1
             if replicate {
-                x0Off[x] = min(max(a, 0), W - 1) * ch
-                x1Off[x] = min(max(b, 0), W - 1) * ch
+                cols[3 * x] = min(max(a, 0), W - 1) * ch
+                cols[3 * x + 1] = min(max(b, 0), W - 1) * ch
             } else {
-                x0Off[x] = (a >= 0 && a < W) ? a * ch : -1
-                x1Off[x] = (b >= 0 && b < W) ? b * ch : -1
+                cols[3 * x] = (a >= 0 && a < W) ? a * ch : -1
+                cols[3 * x + 1] = (b >= 0 && b < W) ? b * ch : -1
             }
+            cols[3 * x + 2] = xs.fraction[x]
+        }
+        // Per output row: byte offsets of the two source rows (or -1) and fy.
+        let rowLen = W * ch
+        var rows = [Int](repeating: 0, count: 3 * h)
+        for y in 0..<h {
+            let a = ys.index[y], b = a + 1
+            if replicate {
+                rows[3 * y] = min(max(a, 0), H - 1) * rowLen
+                rows[3 * y + 1] = min(max(b, 0), H - 1) * rowLen
+            } else {
+                rows[3 * y] = (a >= 0 && a < H) ? a * rowLen : -1
+                rows[3 * y + 1] = (b >= 0 && b < H) ? b * rowLen : -1
+            }
+            rows[3 * y + 2] = ys.fraction[y]
         }
         var out = [UInt8](repeating: 0, count: w * h * ch)
-        let rowLen = W * ch
         src.bytes.withUnsafeBufferPointer { s in
             out.withUnsafeMutableBufferPointer { d in
-                guard let sp = s.baseAddress, let dp = d.baseAddress else { return }
-                ParallelRows.run(rows: h, workPerRow: w * ch * 4) { range in
-                    for y in range {
-                        let a = ys.index[y], b = a + 1, fy = ys.fraction[y]
-                        var r0 = -1, r1 = -1
-                        if replicate {
-                            r0 = min(max(a, 0), H - 1) * rowLen
-                            r1 = min(max(b, 0), H - 1) * rowLen
-                        } else {
-                            if a >= 0 && a < H { r0 = a * rowLen }
-                            if b >= 0 && b < H { r1 = b * rowLen }
-                        }
-                        let o = dp + y * w * ch
-                        for x in 0..<w {
-                            let fx = xs.fraction[x]
-                            let w00 = (32 - fx) * (32 - fy), w01 = fx * (32 - fy)
-                            let w10 = (32 - fx) * fy, w11 = fx * fy
-                            let c0 = x0Off[x], c1 = x1Off[x]
-                            for c in 0..<ch {
-                                let p00 = (r0 >= 0 && c0 >= 0) ? Int(sp[r0 + c0 + c]) : fill
-                                let p01 = (r0 >= 0 && c1 >= 0) ? Int(sp[r0 + c1 + c]) : fill
-                                let p10 = (r1 >= 0 && c0 >= 0) ? Int(sp[r1 + c0 + c]) : fill
-                                let p11 = (r1 >= 0 && c1 >= 0) ? Int(sp[r1 + c1 + c]) : fill
-                                let acc = p00 * w00 + p01 * w01 + p10 * w10 + p11 * w11
-                                o[x * ch + c] = UInt8(truncatingIfNeeded: (acc + 512) >> 10)
+                cols.withUnsafeBufferPointer { cb in
+                    rows.withUnsafeBufferPointer { rb in
+                        guard let sp = s.baseAddress, let dp = d.baseAddress,
+                              let cp = cb.baseAddress, let rp = rb.baseAddress else { return }
+                        ParallelRows.run(rows: h, workPerRow: w * ch * 4) { range in
+                            for y in range {
+                                let r0 = rp[3 * y], r1 = rp[3 * y + 1], fy = rp[3 * y + 2]
+                                let o = dp + y * w * ch
+                                let inside = r0 >= 0 && r1 >= 0
+                                for x in 0..<w {
+                                    let c0 = cp[3 * x], c1 = cp[3 * x + 1], fx = cp[3 * x + 2]
+                                    let w00 = (32 - fx) * (32 - fy), w01 = fx * (32 - fy)
+                                    let w10 = (32 - fx) * fy, w11 = fx * fy
+                                    if inside && c0 >= 0 && c1 >= 0 {
+                                        let p0 = sp + r0, p1 = sp + r1
+                                        for c in 0..<ch {
+                                            let acc = Int(p0[c0 + c]) * w00 + Int(p0[c1 + c]) * w01
+                                                + Int(p1[c0 + c]) * w10 + Int(p1[c1 + c]) * w11
+                                            o[x * ch + c] = UInt8(truncatingIfNeeded: (acc + 512) >> 10)
+                                        }
+                                    } else {
+                                        for c in 0..<ch {
+                                            let p00 = (r0 >= 0 && c0 >= 0) ? Int(sp[r0 + c0 + c]) : fill
+                                            let p01 = (r0 >= 0 && c1 >= 0) ? Int(sp[r0 + c1 + c]) : fill
+                                            let p10 = (r1 >= 0 && c0 >= 0) ? Int(sp[r1 + c0 + c]) : fill
+                                            let p11 = (r1 >= 0 && c1 >= 0) ? Int(sp[r1 + c1 + c]) : fill
+                                            let acc = p00 * w00 + p01 * w01 + p10 * w10 + p11 * w11
+                                            o[x * ch + c] = UInt8(truncatingIfNeeded: (acc + 512) >> 10)
+                                        }
+                                    }
+                                }
                             }
                         }
                     }

@@ -1,14 +1,15 @@
 /// The resamplers `ImageBuffer.resized(width:height:method:)` and the image→tensor step offer.
 ///
-/// Each one reproduces a reference implementation exactly, so a model sees the same input
-/// tensor as with the runtime it was validated with:
+/// `.mediaPipe` and `.pillowBilinear` reproduce their reference bit for bit (tested against the
+/// goldens' input hashes), so a model sees the same input tensor as with the runtime it was
+/// validated with; `.bilinear` and `.area` follow their conventions in floating point:
 ///
 /// | method | reproduces | sample grid | filter |
 /// |---|---|---|---|
-/// | `.bilinear` | TFLite `RESIZE_BILINEAR(half_pixel_centers=true)`, OpenCV `INTER_LINEAR` (float) | half-pixel centres | 2 x 2 taps, float weights |
-/// | `.area` | OpenCV `INTER_AREA` when downscaling | pixel areas | box filter, exact coverage |
-/// | `.mediaPipe` | MediaPipe's CPU image→tensor (OpenCV `warpPerspective`, `INTER_LINEAR`) | corner-aligned, 1/32 pixel | 2 x 2 taps, fixed point |
-/// | `.pillowBilinear` | Pillow `Image.resize(size, BILINEAR)` (Pillow 13) | half-pixel centres | triangle widened by the downscale factor, fixed point |
+/// | `.bilinear` | TFLite's float reference `RESIZE_BILINEAR(half_pixel_centers=true)` formula (+0.5, truncate, as its uint8 template does); OpenCV `INTER_LINEAR` on float input differs by ±1 on ≤ 1.6 % of values | half-pixel centres | 2 x 2 taps, float weights |
+/// | `.area` | OpenCV `INTER_AREA`'s idea (exact pixel coverage) for downscaling; OpenCV's uint8 code differs by ±1 on some values | pixel areas | box filter, exact coverage |
+/// | `.mediaPipe` | MediaPipe's CPU image→tensor (OpenCV 4.11 `warpPerspective`, `INTER_LINEAR`) | corner-aligned, 1/32 pixel | 2 x 2 taps, fixed point |
+/// | `.pillowBilinear` | Pillow 13 `Image.resize(size, BILINEAR)` | half-pixel centres | triangle widened by the downscale factor, fixed point |
 public enum ResizeMethod: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Bilinear interpolation with half-pixel centres: output pixel `x` samples the source at
     /// `(x + 0.5) · in/out − 0.5`, clamped to the image; weights in `Float`, result rounded to nearest.
@@ -52,9 +53,15 @@ public enum ResizeMethod: String, Sendable, CaseIterable, CustomStringConvertibl
 public enum ImageResizeError: Error, Equatable, CustomStringConvertible {
     case invalidOutputSize(width: Int, height: Int)
     case outputTooLarge(width: Int, height: Int, limit: Int)
+    case inconsistentBuffer(width: Int, height: Int, format: PixelFormat, byteCount: Int)
+    case invalidRegion(ImageRect)
 
     public var description: String {
         switch self {
+        case let .invalidRegion(r):
+            return "region of interest \(r) is empty, not finite, or lies outside the image"
+        case let .inconsistentBuffer(w, h, f, n):
+            return "image buffer of \(w)x\(h) \(f) holds \(n) bytes, which does not match its size"
         case let .invalidOutputSize(w, h):
             return "resize target \(w)x\(h) is invalid: width and height must be at least 1"
         case let .outputTooLarge(w, h, limit):
@@ -76,6 +83,7 @@ extension ImageBuffer {
     public func resized(width outWidth: Int, height outHeight: Int, method: ResizeMethod,
                         maxPixels: Int = ImageLimits.defaultMaxPixels) throws -> ImageBuffer {
         try ResizeSupport.checkOutputSize(width: outWidth, height: outHeight, maxPixels: maxPixels)
+        try ResizeSupport.checkConsistent(self)
         let src = PackedPixels(self)
         let out: [UInt8]
         switch method {
@@ -96,6 +104,16 @@ extension ImageBuffer {
 }
 
 enum ResizeSupport {
+    /// `pixels` is a public `var`: make sure it still matches the declared size before any
+    /// unchecked pointer arithmetic.
+    static func checkConsistent(_ image: ImageBuffer) throws {
+        guard image.width >= 1, image.height >= 1,
+              image.pixels.count == image.width * image.height * image.format.bytesPerPixel else {
+            throw ImageResizeError.inconsistentBuffer(width: image.width, height: image.height,
+                                                      format: image.format, byteCount: image.pixels.count)
+        }
+    }
+
     static func checkOutputSize(width: Int, height: Int, maxPixels: Int) throws {
         guard width >= 1, height >= 1 else { throw ImageResizeError.invalidOutputSize(width: width, height: height) }
         let (n, overflow) = width.multipliedReportingOverflow(by: height)

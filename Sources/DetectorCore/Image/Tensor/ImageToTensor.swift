@@ -48,46 +48,98 @@ public enum ImageToTensor {
                            resized: resized, transform: transform)
     }
 
+    /// Converts a raw buffer stored with `orientation`: the upright picture is rendered first,
+    /// so the tensor is upright and `transform` maps to **upright** image coordinates (use
+    /// `OrientationMapping(rawWidth:rawHeight:orientation:)` to go on to raw-buffer coordinates).
+    /// A `region` in the options is in upright coordinates too.
+    public static func convert(_ image: ImageBuffer, orientation: ImageOrientation,
+                               options: ImageToTensorOptions) throws -> ImageTensor {
+        try convert(image.applyingOrientation(orientation), options: options)
+    }
+
     /// The fitting step alone: the rgb8 picture at tensor size and its transform.
     public static func fit(_ image: ImageBuffer, options: ImageToTensorOptions) throws -> (ImageBuffer, TensorToImageTransform) {
         let n = options.width, m = options.height
         try ResizeSupport.checkOutputSize(width: n, height: m, maxPixels: ImageLimits.defaultMaxPixels)
+        try ResizeSupport.checkConsistent(image)
         let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
         let W = rgb.width, H = rgb.height
+        let region = options.region ?? ImageRect(x: 0, y: 0, width: Double(W), height: Double(H))
+        guard region.x.isFinite, region.y.isFinite, region.width.isFinite, region.height.isFinite,
+              region.width > 0, region.height > 0,
+              region.maxX > 0, region.maxY > 0, region.minX < Double(W), region.minY < Double(H) else {
+            throw ImageResizeError.invalidRegion(region)
+        }
+        if options.resampler == .mediaPipe {
+            // MediaPipe samples the region directly (sub-pixel position, no crop).
+            switch options.resizeMode {
+            case .stretch:
+                let grid = MediaPipeResampler.SampleGrid(outputWidth: n, outputHeight: m,
+                                                         scaleX: region.width / Double(n), scaleY: region.height / Double(m),
+                                                         offsetX: region.x, offsetY: region.y)
+                let out = MediaPipeResampler.warp(PackedPixels(rgb), grid: grid, border: .replicate)
+                let t = TensorToImageTransform(imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
+                                               scaleX: grid.scaleX, scaleY: grid.scaleY,
+                                               offsetX: grid.offsetX, offsetY: grid.offsetY, padding: .zero)
+                return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: out), t)
+            case let .letterbox(fill):
+                return mediaPipeLetterbox(rgb, region: region, width: n, height: m, fill: fill)
+            }
+        }
+        // Other resamplers work on whole pixels: crop the covering pixel rectangle first.
+        var source = rgb
+        var originX = 0, originY = 0
+        if options.region != nil {
+            let x0 = max(Int(region.minX.rounded(.down)), 0), y0 = max(Int(region.minY.rounded(.down)), 0)
+            let x1 = min(Int(min(region.maxX, Double(W)).rounded(.up)), W)
+            let y1 = min(Int(min(region.maxY, Double(H)).rounded(.up)), H)
+            guard x1 > x0, y1 > y0 else { throw ImageResizeError.invalidRegion(region) }
+            if x0 != 0 || y0 != 0 || x1 != W || y1 != H {
+                source = try rgb.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            }
+            originX = x0
+            originY = y0
+        }
+        let (out, t): (ImageBuffer, TensorToImageTransform)
         switch options.resizeMode {
         case .stretch:
-            let out = try rgb.resized(width: n, height: m, method: options.resampler)
-            let t = TensorToImageTransform(imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
-                                           scaleX: Double(W) / Double(n), scaleY: Double(H) / Double(m),
-                                           offsetX: 0, offsetY: 0, padding: .zero)
-            return (out, t)
+            let resized = try source.resized(width: n, height: m, method: options.resampler)
+            out = resized
+            t = TensorToImageTransform(imageWidth: source.width, imageHeight: source.height, tensorWidth: n, tensorHeight: m,
+                                       scaleX: Double(source.width) / Double(n), scaleY: Double(source.height) / Double(m),
+                                       offsetX: 0, offsetY: 0, padding: .zero)
         case let .letterbox(fill):
-            if options.resampler == .mediaPipe {
-                return mediaPipeLetterbox(rgb, width: n, height: m, fill: fill)
-            }
-            return try pasteLetterbox(rgb, width: n, height: m, fill: fill, method: options.resampler)
+            (out, t) = try pasteLetterbox(source, width: n, height: m, fill: fill, method: options.resampler)
         }
+        // Back to the coordinates of the whole image.
+        let whole = TensorToImageTransform(imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
+                                           scaleX: t.scaleX, scaleY: t.scaleY,
+                                           offsetX: t.offsetX + Double(originX), offsetY: t.offsetY + Double(originY),
+                                           padding: t.padding)
+        return (out, whole)
     }
 
-    /// MediaPipe's letterbox: the region of interest is the image grown (centred) to the tensor's
+    /// MediaPipe's letterbox: the region of interest is grown (about its centre) to the tensor's
     /// aspect ratio, and the warp samples it directly; outside the image the fill value is read.
-    static func mediaPipeLetterbox(_ rgb: ImageBuffer, width n: Int, height m: Int, fill: UInt8) -> (ImageBuffer, TensorToImageTransform) {
+    static func mediaPipeLetterbox(_ rgb: ImageBuffer, region: ImageRect, width n: Int, height m: Int,
+                                   fill: UInt8) -> (ImageBuffer, TensorToImageTransform) {
         let W = rgb.width, H = rgb.height
         // MediaPipe computes the padding in float32.
         let tensorAspect = Float(m) / Float(n)
-        let roiAspect = Float(H) / Float(W)
-        var roiW = Double(W), roiH = Double(H)
+        let roiAspect = Float(region.height) / Float(region.width)
+        var roiW = region.width, roiH = region.height
         var hPad: Float = 0, vPad: Float = 0
         if tensorAspect > roiAspect {
-            roiH = Double(W) * Double(m) / Double(n)
+            roiH = region.width * Double(m) / Double(n)
             vPad = (1 - roiAspect / tensorAspect) / 2
         } else {
-            roiW = Double(H) * Double(n) / Double(m)
+            roiW = region.height * Double(n) / Double(m)
             hPad = (1 - tensorAspect / roiAspect) / 2
         }
+        let cx = region.x + region.width / 2, cy = region.y + region.height / 2
         let grid = MediaPipeResampler.SampleGrid(outputWidth: n, outputHeight: m,
                                                  scaleX: roiW / Double(n), scaleY: roiH / Double(m),
-                                                 offsetX: (Double(W) - roiW) / 2, offsetY: (Double(H) - roiH) / 2)
+                                                 offsetX: cx - roiW / 2, offsetY: cy - roiH / 2)
         let out = MediaPipeResampler.warp(PackedPixels(rgb), grid: grid, border: .constant(fill))
         let t = TensorToImageTransform(imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
                                        scaleX: grid.scaleX, scaleY: grid.scaleY,
@@ -125,8 +177,10 @@ public enum ImageToTensor {
     }
 
     /// Element conversion of an rgb8 picture.
+    /// A buffer whose byte count does not match its size (its `pixels` were replaced) gives no values.
     public static func convertValues(_ rgb: ImageBuffer, inputType: TensorInputType) -> TensorValues {
-        let px = rgb.format == .rgb8 ? rgb.pixels : rgb.converted(to: .rgb8).pixels
+        let consistent = rgb.pixels.count == rgb.width * rgb.height * rgb.format.bytesPerPixel
+        let px = !consistent ? [] : (rgb.format == .rgb8 ? rgb.pixels : rgb.converted(to: .rgb8).pixels)
         switch inputType {
         case .uint8:
             return .uint8(px)

@@ -81,13 +81,20 @@ public struct ImageToTensorOptions: Sendable, Equatable {
     public var resizeMode: ResizeMode
     public var resampler: ResizeMethod
     public var inputType: TensorInputType
+    /// The part of the image to convert, in image pixels (nil = the whole image), e.g. a detected
+    /// object to classify. The MediaPipe resampler samples it at sub-pixel precision (neighbours
+    /// outside the image: edge repeated for stretch, fill for letterbox, as MediaPipe does); the
+    /// other resamplers crop the whole pixels it covers first. The transform still maps to
+    /// coordinates of the whole image.
+    public var region: ImageRect?
 
     public init(width: Int, height: Int, resizeMode: ResizeMode = .stretch,
-                resampler: ResizeMethod = .mediaPipe, inputType: TensorInputType) {
+                resampler: ResizeMethod = .mediaPipe, inputType: TensorInputType, region: ImageRect? = nil) {
         self.width = width
         self.height = height
         self.resizeMode = resizeMode
         self.resampler = resampler
         self.inputType = inputType
+        self.region = region
     }
 }

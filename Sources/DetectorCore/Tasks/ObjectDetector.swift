@@ -1,0 +1,157 @@
+import Foundation
+
+/// Detects (and in stream modes tracks) objects in images, like ML Kit's `ObjectDetector` and
+/// MediaPipe's Object Detector, with any supported `.tflite` detector.
+///
+/// ```swift
+/// var options = ObjectDetectorOptions(model: .embedded("face"))
+/// let detector = try ObjectDetector(options: options)
+/// let image = try ImageDecoder.decode(contentsOf: "photo.png").image
+/// for object in try detector.detect(image: image) {
+///     print(object.frame, object.labels.first?.text ?? "", object.score)
+/// }
+/// ```
+///
+/// Coordinates are pixels of the upright image (the raw buffer with `orientation` applied);
+/// `rawFrame(of:imageWidth:imageHeight:orientation:)` maps a result back to the raw buffer.
+///
+/// Thread safety: `detect(image:)` and `detect(videoFrame:timestampMs:)` must not be called
+/// concurrently on one detector; live-stream frames are processed on the detector's own serial
+/// queue, so `detectAsync` may be called from any thread.
+public final class ObjectDetector: @unchecked Sendable {
+    public let options: ObjectDetectorOptions
+    private let engine: DetectionEngine
+    private var gate = TimestampGate()
+    private var live: LiveStreamProcessor<(ImageBuffer, ImageOrientation), [DetectedObject]>?
+
+    /// Creates a detector; every option and the model are checked here.
+    /// - Parameter resultHandler: for `.liveStream`, receives each frame's result in order.
+    public init(options: ObjectDetectorOptions,
+                resultHandler: (@Sendable (LiveStreamResult<[DetectedObject]>) -> Void)? = nil) throws {
+        try options.validate()
+        self.options = options
+        let engine = try DetectionEngine(options: options)
+        self.engine = engine
+        switch options.runningMode {
+        case .liveStream:
+            guard let resultHandler else {
+                throw TaskError.missingOption(name: "resultHandler", neededBy: "runningMode liveStream")
+            }
+            live = LiveStreamProcessor(label: "objdetect.live-stream", process: { (input: (ImageBuffer, ImageOrientation), timestampMs: Int64) in
+                try engine.process(input.0, orientation: input.1, timestampMs: timestampMs)
+            }, onResult: resultHandler)
+        case .image, .video:
+            if resultHandler != nil {
+                throw TaskError.invalidOption(name: "resultHandler", reason: "a result handler is only used in liveStream mode")
+            }
+        }
+    }
+
+    /// The labels of the model's classes (empty when the model has none).
+    public var labels: [String] { engine.pipeline.labels.names }
+
+    /// Detects objects in one image (running mode `.image`). No tracking IDs.
+    public func detect(image: ImageBuffer, orientation: ImageOrientation = .up) throws -> [DetectedObject] {
+        guard options.runningMode == .image else {
+            throw TaskError.wrongRunningMode(expected: "image", actual: options.runningMode.rawValue)
+        }
+        return try engine.process(image, orientation: orientation, timestampMs: nil)
+    }
+
+    /// Detects and tracks objects in one video frame (running mode `.video`). Timestamps must
+    /// increase strictly; objects carry tracking IDs that persist across frames.
+    public func detect(videoFrame image: ImageBuffer, timestampMs: Int64,
+                       orientation: ImageOrientation = .up) throws -> [DetectedObject] {
+        guard options.runningMode == .video else {
+            throw TaskError.wrongRunningMode(expected: "video", actual: options.runningMode.rawValue)
+        }
+        try gate.admit(timestampMs)
+        return try engine.process(image, orientation: orientation, timestampMs: timestampMs)
+    }
+
+    /// Submits a live-stream frame (running mode `.liveStream`) and returns at once. The result
+    /// reaches the handler given at creation, in order; a frame that arrives while the previous
+    /// one is still being processed is dropped (`.dropped`) and counted in `droppedFrameCount`.
+    @discardableResult
+    public func detectAsync(image: ImageBuffer, timestampMs: Int64,
+                            orientation: ImageOrientation = .up) throws -> LiveStreamSubmission {
+        guard let live else {
+            throw TaskError.wrongRunningMode(expected: "liveStream", actual: options.runningMode.rawValue)
+        }
+        return try live.submit((image, orientation), timestampMs: timestampMs)
+    }
+
+    /// Live-stream frames dropped because the detector was busy.
+    public var droppedFrameCount: Int { live?.droppedFrameCount ?? 0 }
+
+    /// Waits until every accepted live-stream frame has been delivered.
+    public func waitUntilIdle() { live?.waitUntilIdle() }
+
+    /// Maps an upright-image rectangle back to the raw buffer's coordinates.
+    public static func rawFrame(of frame: ImageRect, uprightWidth: Int, uprightHeight: Int,
+                                orientation: ImageOrientation) -> ImageRect {
+        let swaps = [ImageOrientation.left, .right, .leftMirrored, .rightMirrored].contains(orientation)
+        let mapping = OrientationMapping(rawWidth: swaps ? uprightHeight : uprightWidth,
+                                         rawHeight: swaps ? uprightWidth : uprightHeight, orientation: orientation)
+        return mapping.rawRect(fromUpright: frame)
+    }
+}
+
+/// The detector's work for one frame: orient, detect, pick the prominent object, track.
+/// Owned by one `ObjectDetector`; used from one thread at a time.
+final class DetectionEngine: @unchecked Sendable {
+    let pipeline: DetectorPipeline
+    let options: ObjectDetectorOptions
+    private var tracker: IoUTracker?
+
+    init(options: ObjectDetectorOptions) throws {
+        self.options = options
+        pipeline = try DetectorPipeline(options: options)
+        tracker = options.runningMode.assignsTrackingIDs ? try IoUTracker(configuration: options.tracker) : nil
+    }
+
+    func process(_ image: ImageBuffer, orientation: ImageOrientation, timestampMs: Int64?) throws -> [DetectedObject] {
+        let upright = orientation == .up ? image : image.applyingOrientation(orientation)
+        var objects = try pipeline.detect(upright)
+        if !options.shouldEnableMultipleObjects, let top = ProminenceRule.mostProminent(objects, imageWidth: upright.width, imageHeight: upright.height) {
+            objects = [top]
+        }
+        if var t = tracker {
+            let input = objects.map { o in
+                TrackerDetection(box: TrackBox(x: Float(o.frame.x), y: Float(o.frame.y), width: Float(o.frame.width), height: Float(o.frame.height)),
+                                 score: o.score, classIndex: o.labels.first?.index)
+            }
+            let tracked = try t.update(input, timestampMs: timestampMs)
+            tracker = t
+            for tr in tracked where tr.detectionIndex >= 0 && tr.detectionIndex < objects.count {
+                objects[tr.detectionIndex].trackingID = tr.trackID
+            }
+        }
+        return objects
+    }
+}
+
+/// ML Kit's single-object mode returns "the most prominent object". The rule used here: the
+/// object whose box, clipped to the image, has the largest area weighted by its score
+/// (`score × clipped area`); ties go to the higher score, then to the earlier (higher-ranked) one.
+public enum ProminenceRule {
+    public static func prominence(_ object: DetectedObject, imageWidth: Int, imageHeight: Int) -> Double {
+        let x1 = min(max(object.frame.minX, 0), Double(imageWidth)), x2 = min(max(object.frame.maxX, 0), Double(imageWidth))
+        let y1 = min(max(object.frame.minY, 0), Double(imageHeight)), y2 = min(max(object.frame.maxY, 0), Double(imageHeight))
+        let area = max(0, x2 - x1) * max(0, y2 - y1)
+        return area * Double(object.score)
+    }
+
+    public static func mostProminent(_ objects: [DetectedObject], imageWidth: Int, imageHeight: Int) -> DetectedObject? {
+        var best: (DetectedObject, Double)?
+        for o in objects {
+            let p = prominence(o, imageWidth: imageWidth, imageHeight: imageHeight)
+            if let b = best {
+                if p > b.1 || (p == b.1 && o.score > b.0.score) { best = (o, p) }
+            } else {
+                best = (o, p)
+            }
+        }
+        return best?.0
+    }
+}

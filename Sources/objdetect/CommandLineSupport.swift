@@ -87,3 +87,9 @@ func printJSON(_ value: Any, sortedKeys: Bool = true) throws {
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
+
+/// Writes one line to standard output, unbuffered (so stream results appear as each frame ends
+/// and never interleave out of order with `printJSON`).
+func writeLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -3,14 +3,15 @@ import DetectorCore
 
 /// One subcommand: its name, a one-line summary, and the function that runs it
 /// (returns the exit code; throws `UsageError` for exit 2, anything else for exit 1).
-struct Subcommand {
+struct Subcommand: Sendable {
     let name: String
     let summary: String
-    let run: ([String]) throws -> Int32
+    let run: @Sendable ([String]) throws -> Int32
 }
 
 /// Every subcommand, in the order `objdetect --help` lists them. Each lives in its own file.
 let subcommands: [Subcommand] = [
+    DetectCommand.subcommand,
     Subcommand(name: "run", summary: "run a .tflite model on raw input tensors", run: RunCommand.run),
     Subcommand(name: "bench", summary: "time a .tflite model's invoke()", run: BenchCommand.run),
     inspectCommand,

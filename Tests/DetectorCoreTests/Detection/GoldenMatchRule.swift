@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 @testable import DetectorCore
 
 /// The match rule of `shared/goldens/detections/README.md` ("Matching tolerance").
@@ -73,5 +74,17 @@ struct GoldenMatchRule {
             if p.score < cutoff + maxScoreDelta { o.extrasExcused += 1 } else { o.extrasPenalised += 1 }
         }
         return o
+    }
+
+    /// The detections of an SSD golden image entry as match items (integer pixel boxes).
+    static func ssdItems(_ dets: [[String: Any]]) throws -> [Item] {
+        try dets.map { d in
+            guard let bb = d["bounding_box"] as? [String: Int], let x = bb["origin_x"], let y = bb["origin_y"],
+                  let w = bb["width"], let h = bb["height"],
+                  let c = (d["categories"] as? [[String: Any]])?.first, let score = c["score"] as? Double else {
+                throw XCTSkip("malformed SSD golden entry")
+            }
+            return Item(box: (Double(x), Double(y), Double(w), Double(h)), score: score, name: c["category_name"] as? String ?? "")
+        }
     }
 }

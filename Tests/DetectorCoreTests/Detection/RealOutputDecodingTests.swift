@@ -6,7 +6,7 @@ import XCTest
 /// `cats_and_dogs.jpg` (1200×600) **stretched** with Pillow bilinear to the model input,
 /// reference kernels. The MediaPipe goldens letterbox (faces) or use another resampler
 /// (SSD), so these are plausibility checks against them, not exact comparisons (the exact
-/// ones are `YoloDecoderTests` and, with a dump, `EndToEndDumpTests`).
+/// ones are `YoloDecoderTests` and the task-level `ObjectDetectorGoldenTests`).
 final class RealOutputDecodingTests: XCTestCase {
     func anchorOutputs(_ model: String) throws -> (boxes: [Float], boxesShape: [Int], scores: [Float], scoresShape: [Int]) {
         let b = try GoldenTensors.outputFloats(model, 0)

@@ -12,6 +12,7 @@ struct Subcommand: Sendable {
 /// Every subcommand, in the order `objdetect --help` lists them. Each lives in its own file.
 let subcommands: [Subcommand] = [
     DetectCommand.subcommand,
+    LabelCommand.subcommand,
     Subcommand(name: "run", summary: "run a .tflite model on raw input tensors", run: RunCommand.run),
     Subcommand(name: "bench", summary: "time a .tflite model's invoke()", run: BenchCommand.run),
     inspectCommand,

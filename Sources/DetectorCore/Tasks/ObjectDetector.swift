@@ -103,11 +103,31 @@ final class DetectionEngine: @unchecked Sendable {
     let pipeline: DetectorPipeline
     let options: ObjectDetectorOptions
     private var tracker: IoUTracker?
+    /// Classifies each detected object when classification is enabled.
+    private let classifier: ImageLabeler?
 
     init(options: ObjectDetectorOptions) throws {
         self.options = options
         pipeline = try DetectorPipeline(options: options)
         tracker = options.runningMode.assignsTrackingIDs ? try IoUTracker(configuration: options.tracker) : nil
+        if options.shouldEnableClassification {
+            let model: ClassifierModel
+            switch options.classifierModel {
+            case let .file(path)?: model = .localModel(path: path)
+            case let .data(data)?: model = .data(data)
+            case let .embedded(name)?:
+                throw TaskError.invalidOption(name: "classifierModel", reason: "'\(name)' is an embedded detector, not a classifier; give a classifier .tflite or AutoML manifest.json")
+            case nil:
+                throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
+            }
+            var labelerOptions = ImageLabelerOptions(model: model)
+            labelerOptions.maxResultCount = options.maxPerObjectLabelCount
+            labelerOptions.confidenceThreshold = options.classificationConfidenceThreshold
+            labelerOptions.displayNamesLocale = options.displayNamesLocale
+            classifier = try ImageLabeler(options: labelerOptions)
+        } else {
+            classifier = nil
+        }
     }
 
     func process(_ image: ImageBuffer, orientation: ImageOrientation, timestampMs: Int64?) throws -> [DetectedObject] {
@@ -115,6 +135,13 @@ final class DetectionEngine: @unchecked Sendable {
         var objects = try pipeline.detect(upright)
         if !options.shouldEnableMultipleObjects, let top = ProminenceRule.mostProminent(objects, imageWidth: upright.width, imageHeight: upright.height) {
             objects = [top]
+        }
+        if let classifier {
+            // ML Kit's "classify objects": each object's labels come from the classifier run on
+            // its box in the upright image (stretched to the classifier's input).
+            for i in objects.indices where objects[i].frame.width >= 1 && objects[i].frame.height >= 1 {
+                objects[i].labels = try classifier.label(upright: upright, region: objects[i].frame)
+            }
         }
         if var t = tracker {
             let input = objects.map { o in

@@ -200,4 +200,24 @@ final class ResizeAndTensorTests: XCTestCase {
             }
         }
     }
+
+    /// MediaPipe's letterbox removal, `(x − left) / (1 − left − right)` on normalized coordinates,
+    /// agrees with the transform for both letterbox kinds.
+    func testPaddingAgreesWithTransform() throws {
+        for (w, h) in [(640, 480), (300, 900), (1280, 720)] {
+            let img = try ImageBuffer(width: w, height: h, format: .rgb8)
+            for m in [ResizeMethod.mediaPipe, .pillowBilinear] {
+                let t = try ImageToTensor.convert(img, options: ImageToTensorOptions(width: 192, height: 192, resizeMode: .letterbox(fill: 0),
+                                                                                  resampler: m, inputType: .uint8)).transform
+                let p = t.padding
+                for (nx, ny) in [(0.3, 0.6), (0.5, 0.5), (0.9, 0.15)] {
+                    let viaPadding = ImagePoint(x: (nx - Double(p.left)) / (1 - Double(p.left) - Double(p.right)) * Double(w),
+                                                y: (ny - Double(p.top)) / (1 - Double(p.top) - Double(p.bottom)) * Double(h))
+                    let viaTransform = t.imagePoint(fromNormalized: ImagePoint(x: nx, y: ny))
+                    XCTAssertEqual(viaPadding.x, viaTransform.x, accuracy: 1e-3 * Double(w), "\(w)x\(h) \(m)")
+                    XCTAssertEqual(viaPadding.y, viaTransform.y, accuracy: 1e-3 * Double(h), "\(w)x\(h) \(m)")
+                }
+            }
+        }
+    }
 }

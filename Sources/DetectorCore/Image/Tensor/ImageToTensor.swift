@@ -144,7 +144,7 @@ public enum ImageToTensor {
         let t = TensorToImageTransform(imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
                                        scaleX: grid.scaleX, scaleY: grid.scaleY,
                                        offsetX: grid.offsetX, offsetY: grid.offsetY,
-                                       padding: LetterboxPadding(left: hPad, top: vPad, right: hPad, bottom: vPad))
+                                       padding: TensorPadding(left: hPad, top: vPad, right: hPad, bottom: vPad))
         return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: out), t)
     }
 
@@ -171,7 +171,7 @@ public enum ImageToTensor {
             imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
             scaleX: Double(W) / Double(newW), scaleY: Double(H) / Double(newH),
             offsetX: -Double(left) * Double(W) / Double(newW), offsetY: -Double(top) * Double(H) / Double(newH),
-            padding: LetterboxPadding(left: Float(left) / Float(n), top: Float(top) / Float(m),
+            padding: TensorPadding(left: Float(left) / Float(n), top: Float(top) / Float(m),
                                       right: Float(n - newW - left) / Float(n), bottom: Float(m - newH - top) / Float(m)))
         return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: canvas), t)
     }

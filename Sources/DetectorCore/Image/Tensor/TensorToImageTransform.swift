@@ -1,9 +1,11 @@
 /// Letterbox padding as fractions of the tensor's width (left, right) and height (top, bottom),
-/// MediaPipe-style: the input to `DetectionLetterboxRemovalCalculator`.
+/// MediaPipe-style: the input to `DetectionLetterboxRemovalCalculator`. Same fields and meaning
+/// as the detection layer's `LetterboxPadding` (kept a separate type so the image and detection
+/// layers build independently): `LetterboxPadding(left: p.left, top: p.top, right: p.right, bottom: p.bottom)`.
 ///
 /// A detection at normalized tensor x maps to normalized image x as
 /// `(x − left) / (1 − left − right)`, likewise y with top and bottom.
-public struct LetterboxPadding: Sendable, Equatable, CustomStringConvertible {
+public struct TensorPadding: Sendable, Equatable, CustomStringConvertible {
     public var left: Float
     public var top: Float
     public var right: Float
@@ -17,7 +19,7 @@ public struct LetterboxPadding: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// No padding (stretch).
-    public static let zero = LetterboxPadding(left: 0, top: 0, right: 0, bottom: 0)
+    public static let zero = TensorPadding(left: 0, top: 0, right: 0, bottom: 0)
 
     public var description: String { "(left: \(left), top: \(top), right: \(right), bottom: \(bottom))" }
 }
@@ -44,10 +46,10 @@ public struct TensorToImageTransform: Sendable, Equatable {
     public let offsetX: Double
     public let offsetY: Double
     /// The letterbox padding as fractions of the tensor size (zero for stretch).
-    public let padding: LetterboxPadding
+    public let padding: TensorPadding
 
     public init(imageWidth: Int, imageHeight: Int, tensorWidth: Int, tensorHeight: Int,
-                scaleX: Double, scaleY: Double, offsetX: Double, offsetY: Double, padding: LetterboxPadding) {
+                scaleX: Double, scaleY: Double, offsetX: Double, offsetY: Double, padding: TensorPadding) {
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.tensorWidth = tensorWidth

@@ -103,7 +103,7 @@ final class ResizeAndTensorTests: XCTestCase {
         let t = try ImageToTensor.convert(img, options: opts)
         let row = { (v: [UInt8]) in v.flatMap { [$0, $0, $0] } }
         XCTAssertEqual(t.values, .uint8(row([0, 0, 0, 0]) + row([1, 2, 3, 4]) + row([5, 6, 7, 8]) + row([0, 0, 0, 0])))
-        XCTAssertEqual(t.transform.padding, LetterboxPadding(left: 0, top: 0.25, right: 0, bottom: 0.25))
+        XCTAssertEqual(t.transform.padding, TensorPadding(left: 0, top: 0.25, right: 0, bottom: 0.25))
         // Tensor pixel (0, 1) is image (0, 0); normalized (1, 0.75) is the image's bottom-right corner.
         XCTAssertEqual(t.transform.imagePoint(fromTensorPixel: ImagePoint(x: 0, y: 1)), ImagePoint(x: 0, y: 0))
         XCTAssertEqual(t.transform.imagePoint(fromNormalized: ImagePoint(x: 1, y: 0.75)), ImagePoint(x: 4, y: 2))
@@ -121,14 +121,14 @@ final class ResizeAndTensorTests: XCTestCase {
                                         resampler: .pillowBilinear, inputType: .uint8)
         let t = try ImageToTensor.convert(img, options: opts)
         XCTAssertEqual(Array(t.resized.pixels[0..<12]), [114, 114, 114, 1, 1, 1, 2, 2, 2, 114, 114, 114])
-        XCTAssertEqual(t.transform.padding, LetterboxPadding(left: 0.25, top: 0, right: 0.25, bottom: 0))
+        XCTAssertEqual(t.transform.padding, TensorPadding(left: 0.25, top: 0, right: 0.25, bottom: 0))
         XCTAssertEqual(t.transform.imagePoint(fromTensorPixel: ImagePoint(x: 1, y: 0)), ImagePoint(x: 0, y: 0))
         XCTAssertEqual(t.transform.imagePoint(fromNormalized: ImagePoint(x: 0.75, y: 1)), ImagePoint(x: 2, y: 4))
         // 8x2 into 4x4 with area: scale 0.5 → 4x1 pasted at top = 1 (floor of 3/2).
         let wide = try gray(8, 2, [UInt8](repeating: 50, count: 16))
         let w = try ImageToTensor.convert(wide, options: ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox(fill: 0),
                                                                                resampler: .area, inputType: .uint8))
-        XCTAssertEqual(w.transform.padding, LetterboxPadding(left: 0, top: 0.25, right: 0, bottom: 0.5))
+        XCTAssertEqual(w.transform.padding, TensorPadding(left: 0, top: 0.25, right: 0, bottom: 0.5))
         XCTAssertEqual(Array(w.resized.pixels[12..<24]), [UInt8](repeating: 50, count: 12))
         XCTAssertEqual(w.transform.imagePoint(fromTensorPixel: ImagePoint(x: 4, y: 2)), ImagePoint(x: 8, y: 2))
     }
@@ -183,7 +183,7 @@ final class ResizeAndTensorTests: XCTestCase {
         let lb = try ImageToTensor.convert(try gray(4, 4, Array(0..<16).map { UInt8($0 * 10) }),
                                            options: ImageToTensorOptions(width: 2, height: 2, resizeMode: .letterbox(fill: 0),
                                                                          inputType: .uint8, region: ImageRect(x: 1, y: 1, width: 2, height: 1)))
-        XCTAssertEqual(lb.transform.padding, LetterboxPadding(left: 0, top: 0.25, right: 0, bottom: 0.25))
+        XCTAssertEqual(lb.transform.padding, TensorPadding(left: 0, top: 0.25, right: 0, bottom: 0.25))
         XCTAssertEqual(lb.transform.imagePoint(fromTensorPixel: ImagePoint(x: 0, y: 0)), ImagePoint(x: 1, y: 0.5))
         // Orientation: the tensor is made from the upright picture.
         let raw = try ResizeConformanceTests.synthetic(width: 12, height: 7, channels: 3)
@@ -197,6 +197,26 @@ final class ResizeAndTensorTests: XCTestCase {
             for m in ResizeMethod.allCases {
                 XCTAssertThrowsError(try ImageToTensor.convert(big, options: ImageToTensorOptions(width: 4, height: 4, resampler: m,
                                                                                                  inputType: .uint8, region: bad)), "\(bad) \(m)")
+            }
+        }
+    }
+
+    /// MediaPipe's letterbox removal, `(x − left) / (1 − left − right)` on normalized coordinates,
+    /// agrees with the transform for both letterbox kinds.
+    func testPaddingAgreesWithTransform() throws {
+        for (w, h) in [(640, 480), (300, 900), (1280, 720)] {
+            let img = try ImageBuffer(width: w, height: h, format: .rgb8)
+            for m in [ResizeMethod.mediaPipe, .pillowBilinear] {
+                let t = try ImageToTensor.convert(img, options: ImageToTensorOptions(width: 192, height: 192, resizeMode: .letterbox(fill: 0),
+                                                                                  resampler: m, inputType: .uint8)).transform
+                let p = t.padding
+                for (nx, ny) in [(0.3, 0.6), (0.5, 0.5), (0.9, 0.15)] {
+                    let viaPadding = ImagePoint(x: (nx - Double(p.left)) / (1 - Double(p.left) - Double(p.right)) * Double(w),
+                                                y: (ny - Double(p.top)) / (1 - Double(p.top) - Double(p.bottom)) * Double(h))
+                    let viaTransform = t.imagePoint(fromNormalized: ImagePoint(x: nx, y: ny))
+                    XCTAssertEqual(viaPadding.x, viaTransform.x, accuracy: 1e-3 * Double(w), "\(w)x\(h) \(m)")
+                    XCTAssertEqual(viaPadding.y, viaTransform.y, accuracy: 1e-3 * Double(h), "\(w)x\(h) \(m)")
+                }
             }
         }
     }

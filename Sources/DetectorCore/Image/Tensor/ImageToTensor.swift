@@ -144,7 +144,7 @@ public enum ImageToTensor {
         let t = TensorToImageTransform(imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
                                        scaleX: grid.scaleX, scaleY: grid.scaleY,
                                        offsetX: grid.offsetX, offsetY: grid.offsetY,
-                                       padding: LetterboxPadding(left: hPad, top: vPad, right: hPad, bottom: vPad))
+                                       padding: TensorPadding(left: hPad, top: vPad, right: hPad, bottom: vPad))
         return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: out), t)
     }
 
@@ -171,7 +171,7 @@ public enum ImageToTensor {
             imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
             scaleX: Double(W) / Double(newW), scaleY: Double(H) / Double(newH),
             offsetX: -Double(left) * Double(W) / Double(newW), offsetY: -Double(top) * Double(H) / Double(newH),
-            padding: LetterboxPadding(left: Float(left) / Float(n), top: Float(top) / Float(m),
+            padding: TensorPadding(left: Float(left) / Float(n), top: Float(top) / Float(m),
                                       right: Float(n - newW - left) / Float(n), bottom: Float(m - newH - top) / Float(m)))
         return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: canvas), t)
     }
@@ -185,28 +185,40 @@ public enum ImageToTensor {
         case .uint8:
             return .uint8(px)
         case let .float32(norm):
-            var out = [Float](repeating: 0, count: px.count)
-            // Per-channel lookup tables: exact, and fast.
             let tables = (0..<3).map { c in (0...255).map { norm.floatValue(UInt8($0), channel: c) } }
-            px.withUnsafeBufferPointer { s in
-                out.withUnsafeMutableBufferPointer { d in
-                    var i = 0
-                    while i + 2 < s.count {
-                        d[i] = tables[0][Int(s[i])]
-                        d[i + 1] = tables[1][Int(s[i + 1])]
-                        d[i + 2] = tables[2][Int(s[i + 2])]
-                        i += 3
-                    }
-                }
-            }
+            let out = mapThroughTables(px, tables)
             return .float32(out)
         case let .int8(scale, zp, norm):
             let tables = (0..<3).map { c in (0...255).map { Int8(quantize(norm.doubleValue(UInt8($0), channel: c), scale: scale, zeroPoint: zp, min: -128, max: 127)) } }
-            return .int8(px.enumerated().map { tables[$0.offset % 3][Int($0.element)] })
+            return .int8(mapThroughTables(px, tables))
         case let .uint8Quantized(scale, zp, norm):
             let tables = (0..<3).map { c in (0...255).map { UInt8(quantize(norm.doubleValue(UInt8($0), channel: c), scale: scale, zeroPoint: zp, min: 0, max: 255)) } }
-            return .uint8(px.enumerated().map { tables[$0.offset % 3][Int($0.element)] })
+            return .uint8(mapThroughTables(px, tables))
         }
+    }
+
+    /// Interleaved RGB bytes through one 256-entry table per channel.
+    static func mapThroughTables<T>(_ px: [UInt8], _ tables: [[T]]) -> [T] {
+        guard let first = tables.first?.first, tables.count == 3, tables.allSatisfy({ $0.count == 256 }) else { return [] }
+        var out = [T](repeating: first, count: px.count)
+        px.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { d in
+                tables[0].withUnsafeBufferPointer { t0 in
+                    tables[1].withUnsafeBufferPointer { t1 in
+                        tables[2].withUnsafeBufferPointer { t2 in
+                            var i = 0
+                            while i + 2 < s.count {
+                                d[i] = t0[Int(s[i])]
+                                d[i + 1] = t1[Int(s[i + 1])]
+                                d[i + 2] = t2[Int(s[i + 2])]
+                                i += 3
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out
     }
 
     /// `clamp(roundHalfEven(real / scale + zeroPoint), min, max)` in `Double`; a zero or

@@ -1,10 +1,13 @@
 /// Letterbox padding as fractions of the tensor's width (left, right) and height (top, bottom),
-/// MediaPipe-style: the input to `DetectionLetterboxRemovalCalculator`.
+/// MediaPipe-style: the input to `DetectionLetterboxRemovalCalculator`; the same type as the
+/// detection layer's `LetterboxPadding`.
 ///
 /// A detection at normalized tensor x maps to normalized image x as
 /// `(x − left) / (1 − left − right)`, likewise y with top and bottom.
+public typealias TensorPadding = LetterboxPadding
+
 extension LetterboxPadding: CustomStringConvertible {
-    /// No padding (stretch). The type itself lives in `Detection/LetterboxRemoval.swift`.
+    /// No padding (stretch).
     public static let zero = LetterboxPadding.none
 
     public var description: String { "(left: \(left), top: \(top), right: \(right), bottom: \(bottom))" }
@@ -32,10 +35,10 @@ public struct TensorToImageTransform: Sendable, Equatable {
     public let offsetX: Double
     public let offsetY: Double
     /// The letterbox padding as fractions of the tensor size (zero for stretch).
-    public let padding: LetterboxPadding
+    public let padding: TensorPadding
 
     public init(imageWidth: Int, imageHeight: Int, tensorWidth: Int, tensorHeight: Int,
-                scaleX: Double, scaleY: Double, offsetX: Double, offsetY: Double, padding: LetterboxPadding) {
+                scaleX: Double, scaleY: Double, offsetX: Double, offsetY: Double, padding: TensorPadding) {
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.tensorWidth = tensorWidth

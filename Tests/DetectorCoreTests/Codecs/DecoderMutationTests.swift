@@ -51,7 +51,7 @@ final class DecoderMutationTests: XCTestCase {
         XCTAssertGreaterThan(fixtures.count, 170)
 
         var rng = SplitMix64(seed: 20_261_130)
-        let iterations = 6000
+        let iterations = 12_000
         var decoded = 0, rejected = 0
         for iteration in 0..<iterations {
             let (name, original) = fixtures[Int(rng.next() % UInt64(fixtures.count))]

@@ -48,6 +48,9 @@ final class ZlibTests: XCTestCase {
         let stored: [UInt8] = [0x78, 0x01, 0x01, 0x03, 0x00, 0xfc, 0xff, 0x61, 0x62, 0x63, 0x02, 0x4d, 0x01, 0x27]
         XCTAssertEqual(try Zlib.decompress(stored, maxOutputSize: 100), Array("abc".utf8))
         XCTAssertEqual(try Inflate.decompressRaw(Array(stored[2..<10]), maxOutputSize: 3), Array("abc".utf8))
+        XCTAssertEqual(try Inflate.decompressRaw(stored[2..<10], maxOutputSize: 3), Array("abc".utf8))
+        XCTAssertEqual(try stored.withUnsafeBytes { try Inflate.decompressRaw(UnsafeRawBufferPointer(rebasing: $0[2..<10]), maxOutputSize: 3) },
+                       Array("abc".utf8))
         XCTAssertEqual(try Zlib.decompress(hexBytes(dynamicStream), maxOutputSize: 1000), dynamicPlain)
     }
 

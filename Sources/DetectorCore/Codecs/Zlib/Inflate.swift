@@ -20,6 +20,15 @@ public enum Inflate {
         try decompressRaw(bytes, maxOutputSize: maxOutputSize, expectedSize: nil).output
     }
 
+    /// Decompresses a raw DEFLATE stream held in part of a larger array (e.g. a ZIP entry).
+    public static func decompressRaw(_ bytes: ArraySlice<UInt8>, maxOutputSize: Int) throws(InflateError) -> [UInt8] {
+        var result: Result<[UInt8], InflateError> = .failure(.truncated(byteOffset: 0))
+        bytes.withUnsafeBytes { raw in
+            result = Result { () throws(InflateError) in try decompressRaw(raw, maxOutputSize: maxOutputSize) }
+        }
+        return try result.get()
+    }
+
     /// Decompresses and also reports how many input bytes the stream used (up to the byte
     /// holding the last bit of the final block). `expectedSize` only sizes the first allocation.
     static func decompressRaw(_ bytes: [UInt8], maxOutputSize: Int,

@@ -54,6 +54,28 @@ final class ImageDecoderTests: XCTestCase {
         }
     }
 
+    func testImageDataLengthRules() throws {
+        // 2x2 gray8: rows of 1 filter byte + 2 samples.
+        func png(_ scanlines: [UInt8]) -> [UInt8] {
+            PNGDecoder.signature + chunk("IHDR", [0, 0, 0, 2, 0, 0, 0, 2, 8, 0, 0, 0, 0])
+                + chunk("IDAT", Zlib.compress(scanlines)) + chunk("IEND", [])
+        }
+        XCTAssertEqual(try PNGDecoder.decode(png([0, 1, 2, 0, 3, 4])).image.pixels,
+                       [1, 1, 1, 255, 2, 2, 2, 255, 3, 3, 3, 255, 4, 4, 4, 255])
+        // Extra bytes after the last row are ignored, as libpng does.
+        XCTAssertEqual(try PNGDecoder.decode(png([0, 1, 2, 0, 3, 4, 0, 0])).image.pixels.count, 16)
+        XCTAssertThrowsError(try PNGDecoder.decode(png([0, 1, 2, 0, 3]))) { error in
+            XCTAssertEqual(error as? PNGError, .imageDataTooShort(expected: 6, actual: 5))
+        }
+        XCTAssertThrowsError(try PNGDecoder.decode(png([0, 1, 2, 5, 3, 4]))) { error in
+            XCTAssertEqual(error as? PNGError, .invalidFilterType(pass: 0, row: 1, filter: 5))
+        }
+        // A huge stream of zeros (a decompression bomb) stops at the bounded allowance.
+        XCTAssertThrowsError(try PNGDecoder.decode(png([UInt8](repeating: 0, count: 1 << 20)))) { error in
+            guard case PNGError.compression(.outputLimitExceeded) = error else { return XCTFail("\(error)") }
+        }
+    }
+
     func testErrorsDescribeThemselvesInOneSentence() {
         let errors: [CustomStringConvertible] = [
             PNGError.crcMismatch(offset: 33, type: "IDAT", stored: 1, computed: 2),

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import DetectorCore
 
@@ -133,6 +134,12 @@ final class DeflateTests: XCTestCase {
         for (name, data) in DeflateTests.samples() {
             for level in [0, 1, 6, 9] {
                 let packed = Zlib.compress(data, level: level)
+                // For checking streams with other tools by hand: ZLIB_OUT=/tmp/dir swift test --filter DeflateTests
+                if let dir = ProcessInfo.processInfo.environment["ZLIB_OUT"] {
+                    let base = URL(fileURLWithPath: dir).appendingPathComponent("\(name.replacingOccurrences(of: " ", with: "_"))")
+                    try Data(packed).write(to: base.appendingPathExtension("l\(level).zlib"))
+                    try Data(data).write(to: base.appendingPathExtension("raw"))
+                }
                 XCTAssertEqual(try Zlib.decompress(packed, maxOutputSize: data.count), data, "\(name) level \(level)")
                 if level > 0 && (name == "text" || name == "runs" || name == "long run") {
                     XCTAssertLessThan(packed.count, data.count / 4, "\(name) level \(level) does not compress")

@@ -92,6 +92,29 @@ final class ZlibTests: XCTestCase {
         }
     }
 
+    func testRandomAndDamagedStreamsNeverTrap() throws {
+        var rng = SplitMix64(seed: 1234)
+        let (_, text) = DeflateTests.samples()[4]
+        let good = Zlib.compress(Array(text[0..<5000]), level: 6)
+        var succeeded = 0
+        for i in 0..<4000 {
+            var input: [UInt8]
+            if i % 2 == 0 {
+                input = (0..<(1 + Int(rng.next() % 200))).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            } else {
+                input = good
+                for _ in 0..<(1 + Int(rng.next() % 3)) {
+                    input[2 + Int(rng.next() % UInt64(input.count - 2))] ^= UInt8(1 + rng.next() % 255)
+                }
+            }
+            if let out = try? Inflate.decompressRaw(i % 2 == 0 ? input : Array(input[2...]), maxOutputSize: 100_000) {
+                XCTAssertLessThanOrEqual(out.count, 100_000)
+                succeeded += 1
+            }
+        }
+        XCTAssertLessThan(succeeded, 4000)
+    }
+
     func testInflateEmptyInput() {
         XCTAssertThrowsError(try Inflate.decompressRaw([], maxOutputSize: 10))
         XCTAssertThrowsError(try Zlib.decompress([], maxOutputSize: 10))

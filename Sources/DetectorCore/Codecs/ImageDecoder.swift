@@ -2,7 +2,7 @@ import Foundation
 
 /// Why `ImageDecoder` could not decode a file: the format is unknown or not supported, the
 /// file cannot be read, or the format's own decoder failed (its typed error is kept).
-public enum ImageDecodeError: Error, CustomStringConvertible {
+public enum ImageDecodeError: Error, Sendable, CustomStringConvertible {
     case unknownFormat(firstBytes: [UInt8])
     case jpeg(JPEGError)
     case unreadableFile(path: String, reason: String)

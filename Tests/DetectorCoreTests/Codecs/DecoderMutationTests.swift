@@ -50,8 +50,10 @@ final class DecoderMutationTests: XCTestCase {
         }
         XCTAssertGreaterThan(fixtures.count, 170)
 
-        var rng = SplitMix64(seed: 20_261_130)
-        let iterations = 6000
+        // MUTATION_ITERATIONS / MUTATION_SEED run a longer or different campaign by hand.
+        let environment = ProcessInfo.processInfo.environment
+        var rng = SplitMix64(seed: environment["MUTATION_SEED"].flatMap { UInt64($0) } ?? 20_261_130)
+        let iterations = environment["MUTATION_ITERATIONS"].flatMap { Int($0) } ?? 12_000
         var decoded = 0, rejected = 0
         for iteration in 0..<iterations {
             let (name, original) = fixtures[Int(rng.next() % UInt64(fixtures.count))]

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import DetectorCore
 
@@ -48,6 +49,9 @@ final class ZlibTests: XCTestCase {
         let stored: [UInt8] = [0x78, 0x01, 0x01, 0x03, 0x00, 0xfc, 0xff, 0x61, 0x62, 0x63, 0x02, 0x4d, 0x01, 0x27]
         XCTAssertEqual(try Zlib.decompress(stored, maxOutputSize: 100), Array("abc".utf8))
         XCTAssertEqual(try Inflate.decompressRaw(Array(stored[2..<10]), maxOutputSize: 3), Array("abc".utf8))
+        XCTAssertEqual(try Inflate.decompressRaw(stored[2..<10], maxOutputSize: 3), Array("abc".utf8))
+        XCTAssertEqual(try stored.withUnsafeBytes { try Inflate.decompressRaw(UnsafeRawBufferPointer(rebasing: $0[2..<10]), maxOutputSize: 3) },
+                       Array("abc".utf8))
         XCTAssertEqual(try Zlib.decompress(hexBytes(dynamicStream), maxOutputSize: 1000), dynamicPlain)
     }
 
@@ -86,6 +90,29 @@ final class ZlibTests: XCTestCase {
         XCTAssertThrowsError(try Inflate.decompressRaw(r.bytes, maxOutputSize: 10)) { error in
             guard case InflateError.invalidCode = error else { return XCTFail("\(error)") }
         }
+    }
+
+    func testRandomAndDamagedStreamsNeverTrap() throws {
+        var rng = SplitMix64(seed: 1234)
+        let (_, text) = DeflateTests.samples()[4]
+        let good = Zlib.compress(Array(text[0..<5000]), level: 6)
+        var succeeded = 0
+        for i in 0..<4000 {
+            var input: [UInt8]
+            if i % 2 == 0 {
+                input = (0..<(1 + Int(rng.next() % 200))).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            } else {
+                input = good
+                for _ in 0..<(1 + Int(rng.next() % 3)) {
+                    input[2 + Int(rng.next() % UInt64(input.count - 2))] ^= UInt8(1 + rng.next() % 255)
+                }
+            }
+            if let out = try? Inflate.decompressRaw(i % 2 == 0 ? input : Array(input[2...]), maxOutputSize: 100_000) {
+                XCTAssertLessThanOrEqual(out.count, 100_000)
+                succeeded += 1
+            }
+        }
+        XCTAssertLessThan(succeeded, 4000)
     }
 
     func testInflateEmptyInput() {
@@ -130,6 +157,12 @@ final class DeflateTests: XCTestCase {
         for (name, data) in DeflateTests.samples() {
             for level in [0, 1, 6, 9] {
                 let packed = Zlib.compress(data, level: level)
+                // For checking streams with other tools by hand: ZLIB_OUT=/tmp/dir swift test --filter DeflateTests
+                if let dir = ProcessInfo.processInfo.environment["ZLIB_OUT"] {
+                    let base = URL(fileURLWithPath: dir).appendingPathComponent("\(name.replacingOccurrences(of: " ", with: "_"))")
+                    try Data(packed).write(to: base.appendingPathExtension("l\(level).zlib"))
+                    try Data(data).write(to: base.appendingPathExtension("raw"))
+                }
                 XCTAssertEqual(try Zlib.decompress(packed, maxOutputSize: data.count), data, "\(name) level \(level)")
                 if level > 0 && (name == "text" || name == "runs" || name == "long run") {
                     XCTAssertLessThan(packed.count, data.count / 4, "\(name) level \(level) does not compress")

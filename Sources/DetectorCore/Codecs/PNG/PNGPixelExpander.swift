@@ -104,6 +104,10 @@ struct PNGPixelExpander {
     private func expandPalette(pass: PNGHeader.Pass, data: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) throws(PNGError) {
         let table = paletteTable()
         let entries = table.count / 4
+        if header.bitDepth == 8 && !sixteenBit {
+            try expandPalette8(pass: pass, data: data, into: out, table: table)
+            return
+        }
         let depth = header.bitDepth
         let mask = (1 << depth) - 1
         let width = header.width
@@ -135,6 +139,36 @@ struct PNGPixelExpander {
                 o += step
             }
         }
+    }
+
+    /// 8-bit indices to RGBA8 through a 256-entry table of whole pixels.
+    private func expandPalette8(pass: PNGHeader.Pass, data: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
+                                table: [UInt16]) throws(PNGError) {
+        let entries = table.count / 4
+        var pixels = [UInt32](repeating: 0, count: 256)
+        for i in 0..<entries {
+            let bytes = SIMD4<UInt8>(UInt8(table[4 * i] >> 8), UInt8(table[4 * i + 1] >> 8),
+                                     UInt8(table[4 * i + 2] >> 8), UInt8(table[4 * i + 3] >> 8))
+            pixels[i] = unsafeBitCast(bytes, to: UInt32.self)
+        }
+        let width = header.width
+        var badIndex = -1
+        pixels.withUnsafeBufferPointer { lut in
+            for py in 0..<pass.height {
+                let row = data + py * (pass.rowBytes + 1) + 1
+                let y = pass.y0 + py * pass.dy
+                let o = UnsafeMutableRawPointer(out + (y * width + pass.x0) * 4)
+                let step = pass.dx * 4
+                var maxIndex = 0
+                for px in 0..<pass.width {
+                    let index = Int(row[px])
+                    maxIndex = max(maxIndex, index)
+                    o.storeBytes(of: lut[index], toByteOffset: px * step, as: UInt32.self)
+                }
+                if maxIndex >= entries { badIndex = maxIndex; return }
+            }
+        }
+        if badIndex >= 0 { throw .paletteIndexOutOfRange(index: badIndex, paletteSize: entries) }
     }
 
     /// Everything else (1/2/4/16-bit gray, 16-bit colour, 16-bit output): sample by sample.

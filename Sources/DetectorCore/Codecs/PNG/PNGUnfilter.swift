@@ -33,9 +33,9 @@ enum PNGUnfilter {
             // First pixel: left and upper-left are zero, so Paeth picks the byte above.
             while i < min(bpp, n) { row[i] = row[i] &+ prior[i]; i += 1 }
             switch bpp {
-            case 3: paeth(row, prior, n, 3)
-            case 4: paeth(row, prior, n, 4)
-            default: paeth(row, prior, n, bpp)
+            case 3: paethSIMD(row, prior, n, 3)
+            case 4: paethSIMD(row, prior, n, 4)
+            default: paeth(row, prior, n, bpp, from: bpp)
             }
         default:
             return false
@@ -43,10 +43,40 @@ enum PNGUnfilter {
         return true
     }
 
-    /// Paeth from byte `bpp` on; specialised by the constant `bpp` at the call sites above.
+    /// Paeth for 3- and 4-byte pixels, one pixel's channels per vector (the left-neighbour
+    /// dependency runs across pixels, so lanes are channels). Pixels whose 4-byte load would
+    /// pass the row end finish in the scalar loop.
     @inline(__always)
-    private static func paeth(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ n: Int, _ bpp: Int) {
+    private static func paethSIMD(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ n: Int, _ bpp: Int) {
+        guard n >= bpp + 4 else { paeth(row, prior, n, bpp, from: bpp); return }
+        var a = SIMD4<Int16>(truncatingIfNeeded: UnsafeRawPointer(row).loadUnaligned(as: SIMD4<UInt8>.self))
+        var c = SIMD4<Int16>(truncatingIfNeeded: UnsafeRawPointer(prior).loadUnaligned(as: SIMD4<UInt8>.self))
         var i = bpp
+        while i + 4 <= n {
+            let b = SIMD4<Int16>(truncatingIfNeeded: UnsafeRawPointer(prior + i).loadUnaligned(as: SIMD4<UInt8>.self))
+            let raw = SIMD4<Int16>(truncatingIfNeeded: UnsafeRawPointer(row + i).loadUnaligned(as: SIMD4<UInt8>.self))
+            let dbc = b &- c, dac = a &- c
+            let pa = dbc.replacing(with: 0 &- dbc, where: dbc .< 0)
+            let pb = dac.replacing(with: 0 &- dac, where: dac .< 0)
+            let sum = dbc &+ dac
+            let pc = sum.replacing(with: 0 &- sum, where: sum .< 0)
+            let predictor = c.replacing(with: b, where: pb .<= pc).replacing(with: a, where: (pa .<= pb) .& (pa .<= pc))
+            let result = (raw &+ predictor) & 0xFF
+            row[i] = UInt8(truncatingIfNeeded: result[0])
+            row[i + 1] = UInt8(truncatingIfNeeded: result[1])
+            row[i + 2] = UInt8(truncatingIfNeeded: result[2])
+            if bpp == 4 { row[i + 3] = UInt8(truncatingIfNeeded: result[3]) }
+            a = result
+            c = b
+            i += bpp
+        }
+        paeth(row, prior, n, bpp, from: i)
+    }
+
+    /// Scalar Paeth from byte `start` (at least `bpp`) to the row end.
+    @inline(__always)
+    private static func paeth(_ row: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, _ n: Int, _ bpp: Int, from start: Int) {
+        var i = start
         while i < n {
             let a = Int(row[i - bpp]), b = Int(prior[i]), c = Int(prior[i - bpp])
             let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)

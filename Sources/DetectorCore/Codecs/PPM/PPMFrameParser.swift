@@ -102,7 +102,8 @@ struct PPMFrameParser {
     func frame() throws(Stop) -> (DecodedImage, end: Int) {
         let h = try header()
         let pixelCount = h.width * h.height  // checked in header()
-        let sampleCount = pixelCount * h.channels
+        let (sampleCount, o1) = pixelCount.multipliedReportingOverflow(by: h.channels)
+        guard !o1 else { throw .failed(.tooManyPixels(width: h.width, height: h.height, limit: maxPixels)) }
         let sixteen = h.maxval > 255
         let out16 = wants16Bit && sixteen
         let format: PixelFormat = out16 ? .rgba16 : (h.channels == 3 ? .rgb8 : .gray8)

@@ -40,9 +40,14 @@ public enum Deflate {
 /// The LZ77 stage and block writer behind `Deflate.compressRaw`.
 struct LZ77Compressor {
     private let input: [UInt8]
+    /// Hash-chain candidates examined per position.
     private let maxChain: Int
+    /// A match this long ends the search.
     private let niceLength: Int
-    private let lazy: Bool
+    /// Lazy matching (try the next position too) only for matches shorter than this; 0 = never.
+    private let maxLazy: Int
+    /// When the current match is already this long, the lazy search looks at a quarter of the chain.
+    private let goodLength: Int
 
     private static let windowSize = 32768
     private static let hashBits = 15
@@ -56,10 +61,11 @@ struct LZ77Compressor {
 
     init(input: [UInt8], level: Int) {
         self.input = input
-        let chains = [0, 4, 8, 16, 32, 64, 128, 256, 1024, 4096]
-        maxChain = chains[level]
-        niceLength = level <= 3 ? 32 : (level <= 6 ? 128 : 258)
-        lazy = level >= 4
+        // (good, lazy, nice, chain) per level, the trade-offs zlib's levels are known for.
+        let settings: [(Int, Int, Int, Int)] = [(0, 0, 0, 0), (4, 0, 8, 4), (4, 0, 16, 8), (4, 0, 32, 32),
+                                                (4, 4, 16, 16), (8, 16, 32, 32), (8, 16, 128, 128),
+                                                (8, 32, 128, 256), (32, 128, 258, 1024), (32, 258, 258, 4096)]
+        (goodLength, maxLazy, niceLength, maxChain) = settings[level]
         lengths.reserveCapacity(LZ77Compressor.maxSymbolsPerBlock)
         distances.reserveCapacity(LZ77Compressor.maxSymbolsPerBlock)
     }
@@ -83,12 +89,12 @@ struct LZ77Compressor {
                         head[h] = Int32(i)
                     }
                     /// Longest match for position i among earlier positions (length, distance).
-                    func longestMatch(_ i: Int) -> (Int, Int) {
+                    func longestMatch(_ i: Int, chainLimit: Int) -> (Int, Int) {
                         guard i + 2 < n else { return (0, 0) }
                         let maxLen = min(258, n - i)
                         var best = 2, bestDist = 0
                         var candidate = Int(head[hash(i)])
-                        var chain = maxChain
+                        var chain = chainLimit
                         while candidate >= 0 && chain > 0 {
                             let dist = i - candidate
                             if dist > LZ77Compressor.windowSize || dist <= 0 { break }
@@ -118,10 +124,10 @@ struct LZ77Compressor {
 
                     var i = 0
                     while i < n {
-                        var (len, dist) = longestMatch(i)
-                        if len >= 3 && lazy && len < niceLength && i + 1 < n {
+                        var (len, dist) = longestMatch(i, chainLimit: maxChain)
+                        if len >= 3 && len < maxLazy && i + 1 < n {
                             insert(i)
-                            let (len2, dist2) = longestMatch(i + 1)
+                            let (len2, dist2) = longestMatch(i + 1, chainLimit: len >= goodLength ? maxChain >> 2 : maxChain)
                             if len2 > len {
                                 emitLiteral(src[i], &writer)
                                 i += 1

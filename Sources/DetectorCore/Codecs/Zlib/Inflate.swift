@@ -20,6 +20,15 @@ public enum Inflate {
         try decompressRaw(bytes, maxOutputSize: maxOutputSize, expectedSize: nil).output
     }
 
+    /// Decompresses a raw DEFLATE stream held in part of a larger array (e.g. a ZIP entry).
+    public static func decompressRaw(_ bytes: ArraySlice<UInt8>, maxOutputSize: Int) throws(InflateError) -> [UInt8] {
+        var result: Result<[UInt8], InflateError> = .failure(.truncated(byteOffset: 0))
+        bytes.withUnsafeBytes { raw in
+            result = Result { () throws(InflateError) in try decompressRaw(raw, maxOutputSize: maxOutputSize) }
+        }
+        return try result.get()
+    }
+
     /// Decompresses and also reports how many input bytes the stream used (up to the byte
     /// holding the last bit of the final block). `expectedSize` only sizes the first allocation.
     static func decompressRaw(_ bytes: [UInt8], maxOutputSize: Int,
@@ -298,67 +307,110 @@ struct Inflater {
         if let result { throw result }
     }
 
+    /// The hot loop. Bit buffer, input cursor and output cursor live in locals (registers)
+    /// and are written back to `self` on every exit, including errors, and around `grow`.
     @inline(__always)
     private mutating func huffmanLoop(_ lit: HuffmanDecodeTable, _ dist: HuffmanDecodeTable,
                                       _ litFast: UnsafeBufferPointer<UInt16>, _ distFast: UnsafeBufferPointer<UInt16>,
                                       _ lengthBase: UnsafeBufferPointer<UInt16>,
                                       _ distanceBase: UnsafeBufferPointer<UInt16>) throws(InflateError) {
         let mask = HuffmanDecodeTable.fastMask
+        guard let input else { throw .truncated(byteOffset: 0) }
+        let inputCount = self.inputCount
+        var bb = bitBuffer
+        var bc = bitCount
+        var p = pos
+        var o = out
+        var oc = outCount
+        var cap = capacity
+        defer {
+            bitBuffer = bb
+            bitCount = bc
+            pos = p
+            outCount = oc
+        }
+
+        @inline(__always) func refillLocal() {
+            if p + 8 <= inputCount {
+                let word = UInt64(littleEndian: UnsafeRawPointer(input + p).loadUnaligned(as: UInt64.self))
+                bb |= word << UInt64(bc)
+                p += (63 - bc) >> 3
+                bc |= 56
+            } else {
+                while bc <= 56 && p < inputCount {
+                    bb |= UInt64(input[p]) << UInt64(bc)
+                    p += 1
+                    bc += 8
+                }
+            }
+        }
+        func offsetNow() -> Int { p - (bc + 7) / 8 }
+
         while true {
-            if bitCount < 48 { refill() }
-            var e = Int(litFast[Int(bitBuffer & mask)])
+            if bc < 48 { refillLocal() }
+            var e = Int(litFast[Int(bb & mask)])
             if e == 0 {
-                e = lit.slowDecode(bitBuffer)
-                if e == 0 { throw bitCount < 15 ? .truncated(byteOffset: inputCount) : .invalidCode(byteOffset: offset) }
+                e = lit.slowDecode(bb)
+                if e == 0 { throw bc < 15 ? .truncated(byteOffset: inputCount) : .invalidCode(byteOffset: offsetNow()) }
             }
             var len = e & 15
-            if len > bitCount { throw .truncated(byteOffset: inputCount) }
-            bitBuffer >>= UInt64(len)
-            bitCount -= len
+            if len > bc { throw .truncated(byteOffset: inputCount) }
+            bb >>= UInt64(len)
+            bc -= len
             let symbol = e >> 4
             if symbol < 256 {
-                if outCount >= capacity { try grow(1) }
-                out[outCount] = UInt8(truncatingIfNeeded: symbol)
-                outCount += 1
+                if oc >= cap {
+                    outCount = oc
+                    try grow(1)
+                    o = out
+                    cap = capacity
+                }
+                o[oc] = UInt8(truncatingIfNeeded: symbol)
+                oc += 1
                 continue
             }
             if symbol == 256 { return }
             let li = symbol - 257
-            guard li < 29 else { throw .invalidCode(byteOffset: offset) }
+            guard li < 29 else { throw .invalidCode(byteOffset: offsetNow()) }
             var length = Int(lengthBase[li])
             // Extra bits: 0 for codes 257...264 and 285, else (li - 4) / 4.
             let lengthExtra = (li < 8 || li == 28) ? 0 : (li - 4) >> 2
             if lengthExtra > 0 {
-                if lengthExtra > bitCount { throw .truncated(byteOffset: inputCount) }
-                length += Int(truncatingIfNeeded: bitBuffer & ((1 << UInt64(lengthExtra)) - 1))
-                bitBuffer >>= UInt64(lengthExtra)
-                bitCount -= lengthExtra
+                if lengthExtra > bc { throw .truncated(byteOffset: inputCount) }
+                length += Int(truncatingIfNeeded: bb & ((1 << UInt64(lengthExtra)) - 1))
+                bb >>= UInt64(lengthExtra)
+                bc -= lengthExtra
             }
-            if bitCount < 28 { refill() }
-            e = Int(distFast[Int(bitBuffer & mask)])
+            if bc < 28 { refillLocal() }
+            e = Int(distFast[Int(bb & mask)])
             if e == 0 {
-                e = dist.slowDecode(bitBuffer)
-                if e == 0 { throw bitCount < 15 ? .truncated(byteOffset: inputCount) : .invalidCode(byteOffset: offset) }
+                e = dist.slowDecode(bb)
+                if e == 0 { throw bc < 15 ? .truncated(byteOffset: inputCount) : .invalidCode(byteOffset: offsetNow()) }
             }
             len = e & 15
-            if len > bitCount { throw .truncated(byteOffset: inputCount) }
-            bitBuffer >>= UInt64(len)
-            bitCount -= len
+            if len > bc { throw .truncated(byteOffset: inputCount) }
+            bb >>= UInt64(len)
+            bc -= len
             let di = e >> 4
-            guard di < 30 else { throw .invalidCode(byteOffset: offset) }
+            guard di < 30 else { throw .invalidCode(byteOffset: offsetNow()) }
             var distance = Int(distanceBase[di])
             let distanceExtra = di < 4 ? 0 : (di - 2) >> 1
             if distanceExtra > 0 {
-                if distanceExtra > bitCount { throw .truncated(byteOffset: inputCount) }
-                distance += Int(truncatingIfNeeded: bitBuffer & ((1 << UInt64(distanceExtra)) - 1))
-                bitBuffer >>= UInt64(distanceExtra)
-                bitCount -= distanceExtra
+                if distanceExtra > bc { throw .truncated(byteOffset: inputCount) }
+                distance += Int(truncatingIfNeeded: bb & ((1 << UInt64(distanceExtra)) - 1))
+                bb >>= UInt64(distanceExtra)
+                bc -= distanceExtra
             }
-            guard distance <= outCount else {
-                throw .distanceTooFar(byteOffset: offset, distance: distance, available: outCount)
+            guard distance <= oc else {
+                throw .distanceTooFar(byteOffset: offsetNow(), distance: distance, available: oc)
             }
-            if length > capacity - outCount { try grow(length) }
-            let dst = out + outCount
+            if length > cap - oc {
+                outCount = oc
+                try grow(length)
+                o = out
+                cap = capacity
+            }
+            let dst = o + oc
             let src = dst - distance
             if distance >= 8 {
                 // Chunks of 8 never read bytes this copy has not written yet; may overshoot into the slack.
@@ -373,7 +425,7 @@ struct Inflater {
             } else {
                 for k in 0..<length { dst[k] = src[k] }
             }
-            outCount += length
+            oc += length
         }
     }
 }

@@ -151,7 +151,7 @@ public final class ImageLabeler {
         }
         tensorOptions = ImageToTensorOptions(width: input.shape[2], height: input.shape[1], resizeMode: .stretch,
                                              resampler: .mediaPipe, inputType: inputType)
-        let names = manifestLabels ?? (try assets.labels()) ?? []
+        let names = try manifestLabels ?? assets.labels() ?? []
         var shown: [String] = []
         if assets.labelLocales(forOutput: 0).contains(options.displayNamesLocale),
            let file = assets.labelFile(forOutput: 0, locale: options.displayNamesLocale), let l = try assets.labels(in: file) {

@@ -87,6 +87,21 @@ struct JPEGBitReader {
         return Int(table.values[index & 0xFF])
     }
 
+    /// Decodes one AC coefficient through the table's `fastAC` entries when its code and extra
+    /// bits fit in the next 9 bits: returns the entry (`value << 16 | run << 8 | length`) after
+    /// consuming its bits, or 0 (nothing consumed) when the regular path must run.
+    @inline(__always)
+    mutating func fastAC(_ table: JPEGHuffmanLookup) -> Int32 {
+        if bitCount < 32 { refill() }
+        let entry = table.fastAC[Int(truncatingIfNeeded: buffer &>> 55)]
+        if entry != 0 {
+            let length = Int(entry & 0xFF)
+            buffer &<<= UInt64(length)
+            bitCount &-= length
+        }
+        return entry
+    }
+
     /// Reads `count` (1...16) raw bits as an unsigned number.
     @inline(__always)
     mutating func bits(_ count: Int) -> Int {

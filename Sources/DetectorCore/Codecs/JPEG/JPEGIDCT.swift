@@ -61,11 +61,12 @@ enum JPEGIDCT {
     /// below 640, else 0 (the same values as `jpegIDCTRangeLimit[v & 1023]`).
     @inline(__always)
     static func rangeLimit(_ v: SIMD8<Int32>) -> SIMD8<Int32> {
+        // Only shifts and masks (no generic mask API), so it stays in vector registers:
+        // `above255` / `above639` are all-ones lanes where j >= 256 / j >= 640.
         let j = (v &+ 128) & 1023
-        var result = j
-        result.replace(with: 255, where: j .>= 256)
-        result.replace(with: 0, where: j .>= 640)
-        return result
+        let above255 = (255 &- j) &>> 31
+        let above639 = (639 &- j) &>> 31
+        return ((j & ~above255) | (255 & above255)) & ~above639
     }
 
     @inline(__always)

@@ -129,6 +129,12 @@ final class JPEGConformanceTests: XCTestCase {
         }
     }
 
+    func testMissingDHTUsesStandardTables() throws {
+        let withoutDHT = try JPEGDecoder.decode(try GoldenFiles.bytes("jpeg/no_dht_mjpeg_default_tables.jpg"))
+        let reference = try JPEGDecoder.decode(try GoldenFiles.bytes("jpeg/baseline_420_h2v2.jpg"))
+        XCTAssertEqual(withoutDHT.image, reference.image)
+    }
+
     func testEXIFPayloadIsTheTIFFBlock() throws {
         let decoded = try JPEGDecoder.decode(try GoldenFiles.bytes("jpeg/exif_orientation_6_little_endian.jpg"))
         let exif = try XCTUnwrap(decoded.exif)

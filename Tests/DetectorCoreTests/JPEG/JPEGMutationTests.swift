@@ -21,7 +21,7 @@ final class JPEGMutationTests: XCTestCase {
     #if DEBUG
     static let mutationsPerFile = 60
     #else
-    static let mutationsPerFile = 600
+    static let mutationsPerFile = 1500
     #endif
 
     /// Inputs: the committed fixture always, plus a spread of coding features from `../shared`.

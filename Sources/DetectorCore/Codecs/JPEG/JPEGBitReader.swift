@@ -24,9 +24,22 @@ struct JPEGBitReader {
     /// True when bits beyond the segment (padding) have been consumed.
     var overran: Bool { bitCount < paddedBits }
 
-    /// Fills the buffer to at least 57 bits.
+    /// Fills the buffer to at least 57 of its 64 bits.
     @inline(__always)
     mutating func refill() {
+        // Fast path: the next 8 bytes hold no 0xFF (so no stuffing and no marker): take as
+        // many whole bytes as fit in one step.
+        if !reachedMarker && position &+ 8 <= end {
+            let word = UInt64(bigEndian: UnsafeRawPointer(data + position).loadUnaligned(as: UInt64.self))
+            let inverted = ~word   // a 0xFF byte of `word` is a zero byte here
+            if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
+                let count = (64 &- bitCount) &>> 3
+                buffer |= (word &>> UInt64(64 &- 8 &* count)) &<< UInt64(64 &- bitCount &- 8 &* count)
+                bitCount &+= 8 &* count
+                position &+= count
+                return
+            }
+        }
         while bitCount <= 56 {
             var byte: UInt64 = 0
             if reachedMarker || reachedEnd {
@@ -85,6 +98,21 @@ struct JPEGBitReader {
         buffer &<<= UInt64(length)
         bitCount &-= length
         return Int(table.values[index & 0xFF])
+    }
+
+    /// Decodes one AC coefficient through the table's `fastAC` entries when its code and extra
+    /// bits fit in the next 9 bits: returns the entry (`value << 16 | run << 8 | length`) after
+    /// consuming its bits, or 0 (nothing consumed) when the regular path must run.
+    @inline(__always)
+    mutating func fastAC(_ table: JPEGHuffmanLookup) -> Int32 {
+        if bitCount < 32 { refill() }
+        let entry = table.fastAC[Int(truncatingIfNeeded: buffer &>> 55)]
+        if entry != 0 {
+            let length = Int(entry & 0xFF)
+            buffer &<<= UInt64(length)
+            bitCount &-= length
+        }
+        return entry
     }
 
     /// Reads `count` (1...16) raw bits as an unsigned number.

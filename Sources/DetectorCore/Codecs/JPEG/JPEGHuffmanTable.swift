@@ -22,6 +22,9 @@ final class JPEGHuffmanDecoder {
     let valueOffset: UnsafeMutablePointer<Int32>
     /// The symbols, padded to 256 entries.
     let values: UnsafeMutablePointer<UInt8>
+    /// For AC coefficients whose code and extra bits together fit in the next 9 bits:
+    /// `(value << 16) | (run << 8) | totalLength`, indexed by the next 9 bits; 0 otherwise.
+    let fastAC: UnsafeMutablePointer<Int32>
 
     /// Builds the table, enforcing libjpeg's validity rules: at most 256 symbols and no
     /// length whose codes run out of room (the all-ones code of every length stays unused).
@@ -35,6 +38,8 @@ final class JPEGHuffmanDecoder {
         valueOffset.initialize(repeating: 0, count: 18)
         values = .allocate(capacity: 256)
         values.initialize(repeating: 0, count: 256)
+        fastAC = .allocate(capacity: 1 << JPEGHuffmanDecoder.lookaheadBits)
+        fastAC.initialize(repeating: 0, count: 1 << JPEGHuffmanDecoder.lookaheadBits)
 
         let total = spec.counts.reduce(0, +)
         guard spec.counts.count == 16, total <= 256, spec.symbols.count == total else {
@@ -77,6 +82,21 @@ final class JPEGHuffmanDecoder {
             code <<= 1
         }
         maxCode[17] = Int32.max   // sentinel: the slow path stops at 17 and reports a bad code
+        if !isDC { buildFastAC() }
+    }
+
+    private func buildFastAC() {
+        let bits = JPEGHuffmanDecoder.lookaheadBits
+        for index in 0..<(1 << bits) {
+            let entry = Int(lookup[index])
+            guard entry != 0 else { continue }
+            let length = entry >> 8, symbol = entry & 0xFF
+            let run = symbol >> 4, size = symbol & 15
+            guard size != 0, length + size <= bits else { continue }
+            let extra = (index >> (bits - length - size)) & ((1 << size) - 1)
+            let value = extra < (1 << (size - 1)) ? extra - (1 << size) + 1 : extra
+            fastAC[index] = Int32(value << 16 | run << 8 | (length + size))
+        }
     }
 
     /// An empty table: every lookup misses and every code is invalid. Stands in for tables a
@@ -91,12 +111,14 @@ final class JPEGHuffmanDecoder {
         valueOffset.initialize(repeating: 0, count: 18)
         values = .allocate(capacity: 256)
         values.initialize(repeating: 0, count: 256)
+        fastAC = .allocate(capacity: 1 << JPEGHuffmanDecoder.lookaheadBits)
+        fastAC.initialize(repeating: 0, count: 1 << JPEGHuffmanDecoder.lookaheadBits)
     }
 
     /// The raw table pointers, for the per-symbol path (no reference counting). Valid while
     /// this object lives.
     var pointers: JPEGHuffmanLookup {
-        JPEGHuffmanLookup(lookup: lookup, maxCode: maxCode, valueOffset: valueOffset, values: values)
+        JPEGHuffmanLookup(lookup: lookup, maxCode: maxCode, valueOffset: valueOffset, values: values, fastAC: fastAC)
     }
 
     deinit {
@@ -104,6 +126,7 @@ final class JPEGHuffmanDecoder {
         maxCode.deallocate()
         valueOffset.deallocate()
         values.deallocate()
+        fastAC.deallocate()
     }
 }
 
@@ -114,4 +137,5 @@ struct JPEGHuffmanLookup {
     let maxCode: UnsafeMutablePointer<Int32>
     let valueOffset: UnsafeMutablePointer<Int32>
     let values: UnsafeMutablePointer<UInt8>
+    let fastAC: UnsafeMutablePointer<Int32>
 }

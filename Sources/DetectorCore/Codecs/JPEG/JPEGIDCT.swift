@@ -12,11 +12,89 @@ let jpegIDCTRangeLimit: [UInt8] = (0..<1024).map { i -> UInt8 in
 /// Moschytz with 13-bit constants, two 1-D passes (`CONST_BITS = 13`, `PASS1_BITS = 2`).
 ///
 /// `coefficients` are 64 quantized values in natural order, `quant` the 64 quantizers in
-/// natural order; the 8x8 result goes to `output` with `stride` bytes per row. All arithmetic
-/// wraps (64-bit inside a pass, 32-bit workspace as in libjpeg), so corrupt input cannot trap.
+/// natural order; the 8x8 result goes to `output` with `stride` bytes per row.
+///
+/// `transform` runs both passes on `SIMD8<Int32>` (eight columns, then eight rows at once, with
+/// two 8x8 transposes); `referenceTransform` is the plain scalar version kept as its test
+/// oracle. All arithmetic wraps, so corrupt input cannot trap; valid 8-bit data stays far
+/// inside 32 bits, as in libjpeg's own 32-bit builds and SIMD code.
 enum JPEGIDCT {
     @inline(__always)
     static func transform(coefficients c: UnsafePointer<Int16>, quant q: UnsafePointer<Int32>,
+                          output: UnsafeMutablePointer<UInt8>, stride: Int) {
+        // Whole block DC-only: a flat block.
+        let words = UnsafeRawPointer(c)
+        var acBits = words.loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF_0000
+        for i in 1..<16 { acBits |= words.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self) }
+        if acBits == 0 {
+            let dc = Int(c[0]) &* Int(q[0])
+            let value = rangeLimit(Int32(truncatingIfNeeded: ((dc &* 4) &+ 16) &>> 5))
+            let row = UInt64(value) &* 0x0101_0101_0101_0101
+            for r in 0..<8 { UnsafeMutableRawPointer(output + r &* stride).storeBytes(of: row, as: UInt64.self) }
+            return
+        }
+        // Pass 1: columns, eight at a time (lane u = column u).
+        @inline(__always) func row(_ k: Int) -> SIMD8<Int32> {
+            let coefficients = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(c + 8 &* k).loadUnaligned(as: SIMD8<Int16>.self))
+            return coefficients &* UnsafeRawPointer(q + 8 &* k).loadUnaligned(as: SIMD8<Int32>.self)
+        }
+        let y = oneD(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+        let round1 = SIMD8<Int32>(repeating: 1 << 10)
+        // Workspace rows r (lane u), transposed so that vector k holds column k (lane r).
+        let w = transpose((y.0 &+ round1) &>> 11, (y.1 &+ round1) &>> 11, (y.2 &+ round1) &>> 11, (y.3 &+ round1) &>> 11,
+                          (y.4 &+ round1) &>> 11, (y.5 &+ round1) &>> 11, (y.6 &+ round1) &>> 11, (y.7 &+ round1) &>> 11)
+        // Pass 2: rows, eight at a time (lane r = row r); result vector u = output column u.
+        let z = oneD(w.0, w.1, w.2, w.3, w.4, w.5, w.6, w.7)
+        let round2 = SIMD8<Int32>(repeating: 1 << 17)
+        let o = transpose(rangeLimit((z.0 &+ round2) &>> 18), rangeLimit((z.1 &+ round2) &>> 18),
+                          rangeLimit((z.2 &+ round2) &>> 18), rangeLimit((z.3 &+ round2) &>> 18),
+                          rangeLimit((z.4 &+ round2) &>> 18), rangeLimit((z.5 &+ round2) &>> 18),
+                          rangeLimit((z.6 &+ round2) &>> 18), rangeLimit((z.7 &+ round2) &>> 18))
+        @inline(__always) func store(_ v: SIMD8<Int32>, _ r: Int) {
+            UnsafeMutableRawPointer(output + r &* stride).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
+        }
+        store(o.0, 0); store(o.1, 1); store(o.2, 2); store(o.3, 3)
+        store(o.4, 4); store(o.5, 5); store(o.6, 6); store(o.7, 7)
+    }
+
+    /// libjpeg's range limit as arithmetic: with `j = (v + 128) & 1023`, `j` below 256, 255
+    /// below 640, else 0 (the same values as `jpegIDCTRangeLimit[v & 1023]`).
+    @inline(__always)
+    static func rangeLimit(_ v: SIMD8<Int32>) -> SIMD8<Int32> {
+        // Only shifts and masks (no generic mask API), so it stays in vector registers:
+        // `above255` / `above639` are all-ones lanes where j >= 256 / j >= 640.
+        let j = (v &+ 128) & 1023
+        let above255 = (255 &- j) &>> 31
+        let above639 = (639 &- j) &>> 31
+        return ((j & ~above255) | (255 & above255)) & ~above639
+    }
+
+    @inline(__always)
+    static func rangeLimit(_ v: Int32) -> UInt8 {
+        let j = (v &+ 128) & 1023
+        return j < 256 ? UInt8(truncatingIfNeeded: j) : (j < 640 ? 255 : 0)
+    }
+
+    /// Transposes an 8x8 matrix held as 8 row vectors: three perfect unshuffles of the 64
+    /// elements (each rotates the 6-bit element index right by one bit; three swap row and column).
+    @inline(__always)
+    static func transpose(_ v0: SIMD8<Int32>, _ v1: SIMD8<Int32>, _ v2: SIMD8<Int32>, _ v3: SIMD8<Int32>,
+                          _ v4: SIMD8<Int32>, _ v5: SIMD8<Int32>, _ v6: SIMD8<Int32>, _ v7: SIMD8<Int32>)
+        -> (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>) {
+        @inline(__always) func unshuffle(_ a: (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>,
+                                               SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>))
+            -> (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>) {
+            (SIMD8(lowHalf: a.0.evenHalf, highHalf: a.1.evenHalf), SIMD8(lowHalf: a.2.evenHalf, highHalf: a.3.evenHalf),
+             SIMD8(lowHalf: a.4.evenHalf, highHalf: a.5.evenHalf), SIMD8(lowHalf: a.6.evenHalf, highHalf: a.7.evenHalf),
+             SIMD8(lowHalf: a.0.oddHalf, highHalf: a.1.oddHalf), SIMD8(lowHalf: a.2.oddHalf, highHalf: a.3.oddHalf),
+             SIMD8(lowHalf: a.4.oddHalf, highHalf: a.5.oddHalf), SIMD8(lowHalf: a.6.oddHalf, highHalf: a.7.oddHalf))
+        }
+        return unshuffle(unshuffle(unshuffle((v0, v1, v2, v3, v4, v5, v6, v7))))
+    }
+
+    /// The plain scalar version (64-bit arithmetic, libjpeg's column and row shortcuts): the
+    /// test oracle for `transform`.
+    static func referenceTransform(coefficients c: UnsafePointer<Int16>, quant q: UnsafePointer<Int32>,
                           output: UnsafeMutablePointer<UInt8>, stride: Int,
                           workspace ws: UnsafeMutablePointer<Int32>,
                           rangeLimit rl: UnsafePointer<UInt8>) {
@@ -34,22 +112,33 @@ enum JPEGIDCT {
             return
         }
 
-        // Pass 1: columns, eight at a time (lane u = column u), into the workspace.
-        @inline(__always) func row(_ k: Int) -> SIMD8<Int32> {
-            let coefficients = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(c + 8 &* k).loadUnaligned(as: SIMD8<Int16>.self))
-            return coefficients &* UnsafeRawPointer(q + 8 &* k).loadUnaligned(as: SIMD8<Int32>.self)
+        // Pass 1: columns, from the coefficients into the workspace.
+        for u in 0..<8 {
+            if c[8 + u] == 0 && c[16 + u] == 0 && c[24 + u] == 0 && c[32 + u] == 0 &&
+                c[40 + u] == 0 && c[48 + u] == 0 && c[56 + u] == 0 {
+                let dc = Int32(truncatingIfNeeded: (Int(c[u]) &* Int(q[u])) &<< 2)
+                for r in 0..<8 { ws[8 &* r &+ u] = dc }
+                continue
+            }
+            let x0 = Int(c[u]) &* Int(q[u])
+            let x1 = Int(c[8 + u]) &* Int(q[8 + u])
+            let x2 = Int(c[16 + u]) &* Int(q[16 + u])
+            let x3 = Int(c[24 + u]) &* Int(q[24 + u])
+            let x4 = Int(c[32 + u]) &* Int(q[32 + u])
+            let x5 = Int(c[40 + u]) &* Int(q[40 + u])
+            let x6 = Int(c[48 + u]) &* Int(q[48 + u])
+            let x7 = Int(c[56 + u]) &* Int(q[56 + u])
+            let y = oneD(x0, x1, x2, x3, x4, x5, x6, x7)
+            let round = 1 << 10
+            ws[u] = Int32(truncatingIfNeeded: (y.0 &+ round) &>> 11)
+            ws[8 + u] = Int32(truncatingIfNeeded: (y.1 &+ round) &>> 11)
+            ws[16 + u] = Int32(truncatingIfNeeded: (y.2 &+ round) &>> 11)
+            ws[24 + u] = Int32(truncatingIfNeeded: (y.3 &+ round) &>> 11)
+            ws[32 + u] = Int32(truncatingIfNeeded: (y.4 &+ round) &>> 11)
+            ws[40 + u] = Int32(truncatingIfNeeded: (y.5 &+ round) &>> 11)
+            ws[48 + u] = Int32(truncatingIfNeeded: (y.6 &+ round) &>> 11)
+            ws[56 + u] = Int32(truncatingIfNeeded: (y.7 &+ round) &>> 11)
         }
-        let y = oneD(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
-        let round1 = SIMD8<Int32>(repeating: 1 << 10)
-        let wsRaw = UnsafeMutableRawPointer(ws)
-        wsRaw.storeBytes(of: (y.0 &+ round1) &>> 11, toByteOffset: 0, as: SIMD8<Int32>.self)
-        wsRaw.storeBytes(of: (y.1 &+ round1) &>> 11, toByteOffset: 32, as: SIMD8<Int32>.self)
-        wsRaw.storeBytes(of: (y.2 &+ round1) &>> 11, toByteOffset: 64, as: SIMD8<Int32>.self)
-        wsRaw.storeBytes(of: (y.3 &+ round1) &>> 11, toByteOffset: 96, as: SIMD8<Int32>.self)
-        wsRaw.storeBytes(of: (y.4 &+ round1) &>> 11, toByteOffset: 128, as: SIMD8<Int32>.self)
-        wsRaw.storeBytes(of: (y.5 &+ round1) &>> 11, toByteOffset: 160, as: SIMD8<Int32>.self)
-        wsRaw.storeBytes(of: (y.6 &+ round1) &>> 11, toByteOffset: 192, as: SIMD8<Int32>.self)
-        wsRaw.storeBytes(of: (y.7 &+ round1) &>> 11, toByteOffset: 224, as: SIMD8<Int32>.self)
 
         // Pass 2: rows, from the workspace into the output samples.
         var out = output

@@ -24,19 +24,14 @@ enum JPEGPixelAssembler {
             let quant = component.quant ?? [Int32](repeating: 0, count: 64)
             let blockRows = component.blockRows, blocksPerRow = component.blocksPerRow
             quant.withUnsafeBufferPointer { q in
-                jpegIDCTRangeLimit.withUnsafeBufferPointer { rl in
-                    guard let qBase = q.baseAddress, let rlBase = rl.baseAddress else { return }
-                    let bands = min(blockRows, jpegWorkerCount * 4)
-                    jpegParallelFor(bands) { band in
-                        let workspace = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
-                        defer { workspace.deallocate() }
-                        let first = band * blockRows / bands, last = (band + 1) * blockRows / bands
-                        for by in first..<last {
-                            for bx in 0..<blocksPerRow {
-                                JPEGIDCT.transform(coefficients: coefficients.block(column: bx, row: by), quant: qBase,
-                                                   output: plane + by * 8 * stride + bx * 8, stride: stride,
-                                                   workspace: workspace, rangeLimit: rlBase)
-                            }
+                guard let qBase = q.baseAddress else { return }
+                let bands = min(blockRows, jpegWorkerCount * 4)
+                jpegParallelFor(bands) { band in
+                    let first = band * blockRows / bands, last = (band + 1) * blockRows / bands
+                    for by in first..<last {
+                        for bx in 0..<blocksPerRow {
+                            JPEGIDCT.transform(coefficients: coefficients.block(column: bx, row: by), quant: qBase,
+                                               output: plane + by * 8 * stride + bx * 8, stride: stride)
                         }
                     }
                 }

@@ -154,6 +154,13 @@ extension JPEGStreamParser {
         block[0] = Int16(truncatingIfNeeded: predictor)
         var k = 1
         while k < 64 {
+            let fast = reader.fastAC(ac)
+            if fast != 0 {
+                k &+= Int((fast &>> 8) & 0xFF)
+                block[natural[k]] = Int16(truncatingIfNeeded: fast &>> 16)
+                k &+= 1
+                continue
+            }
             let rs = try reader.decode(ac)
             let run = rs &>> 4, size = rs & 15
             if size != 0 {

@@ -321,13 +321,24 @@ final class JPEGStreamParser {
             frame.components[m.componentIndex].quant = table
         }
         self.frame = frame
-        // The Huffman tables the scan needs must exist.
+        // The Huffman tables the scan needs must exist. Sequential frames fall back to the
+        // Annex K.3 tables for ids 0 and 1 (libjpeg-turbo's Motion-JPEG behaviour).
+        if !frame.progressive {
+            for m in members {
+                if dcTables[m.dcTable] == nil, let spec = JPEGStandardHuffmanTables.spec(isDC: true, id: m.dcTable) {
+                    dcTables[m.dcTable] = try JPEGHuffmanDecoder(spec: spec, isDC: true, offset: markerStart)
+                }
+                if acTables[m.acTable] == nil, let spec = JPEGStandardHuffmanTables.spec(isDC: false, id: m.acTable) {
+                    acTables[m.acTable] = try JPEGHuffmanDecoder(spec: spec, isDC: false, offset: markerStart)
+                }
+            }
+        }
         let isDCScan = scan.spectralStart == 0
         let needsDC = !frame.progressive || (isDCScan && scan.approximationHigh == 0)
         let needsAC = !frame.progressive || !isDCScan
         for m in members {
             if needsDC && dcTables[m.dcTable] == nil || needsAC && acTables[m.acTable] == nil {
-                throw JPEGError.unsupported(offset: markerStart, feature: "scan uses an undefined Huffman table (Motion-JPEG default tables are not implemented)")
+                throw JPEGError.unsupported(offset: markerStart, feature: "scan uses a Huffman table that no DHT segment defined (only sequential frames have defaults, for table ids 0 and 1)")
             }
         }
         return scan

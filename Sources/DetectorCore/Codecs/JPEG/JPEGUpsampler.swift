@@ -53,10 +53,24 @@ struct JPEGUpsampler {
             let p = plane + y * stride
             out[0] = p[0]
             out[1] = UInt8(truncatingIfNeeded: (3 &* Int32(p[0]) &+ Int32(p[1]) &+ 2) &>> 2)
-            for x in 1..<(w &- 1) {
+            var x = 1
+            // Eight input samples → sixteen outputs per step; even and odd outputs are paired
+            // into 16-bit words (even in the low byte), which stores them interleaved.
+            while x &+ 9 <= w {
+                let here = 3 &* SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p + x).loadUnaligned(as: SIMD8<UInt8>.self))
+                let left = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p + (x &- 1)).loadUnaligned(as: SIMD8<UInt8>.self))
+                let right = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p + (x &+ 1)).loadUnaligned(as: SIMD8<UInt8>.self))
+                let even = (here &+ left &+ 1) &>> 2
+                let odd = (here &+ right &+ 2) &>> 2
+                UnsafeMutableRawPointer(out + 2 &* x).storeBytes(of: SIMD8<UInt16>(truncatingIfNeeded: even | (odd &<< 8)),
+                                                                 as: SIMD8<UInt16>.self)
+                x &+= 8
+            }
+            while x < w &- 1 {
                 let here = 3 &* Int32(p[x])
                 out[2 &* x] = UInt8(truncatingIfNeeded: (here &+ Int32(p[x &- 1]) &+ 1) &>> 2)
                 out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (here &+ Int32(p[x &+ 1]) &+ 2) &>> 2)
+                x &+= 1
             }
             let last = 3 &* Int32(p[w &- 1])
             out[2 &* w &- 2] = UInt8(truncatingIfNeeded: (last &+ Int32(p[w &- 2]) &+ 1) &>> 2)
@@ -80,10 +94,22 @@ struct JPEGUpsampler {
             let cs = columnSums
             out[0] = UInt8(truncatingIfNeeded: (4 &* cs[0] &+ 8) &>> 4)
             out[1] = UInt8(truncatingIfNeeded: (3 &* cs[0] &+ cs[1] &+ 7) &>> 4)
-            for x in 1..<(w &- 1) {
+            var x = 1
+            while x &+ 9 <= w {
+                let here = 3 &* UnsafeRawPointer(cs + x).loadUnaligned(as: SIMD8<Int32>.self)
+                let left = UnsafeRawPointer(cs + (x &- 1)).loadUnaligned(as: SIMD8<Int32>.self)
+                let right = UnsafeRawPointer(cs + (x &+ 1)).loadUnaligned(as: SIMD8<Int32>.self)
+                let even = (here &+ left &+ 8) &>> 4
+                let odd = (here &+ right &+ 7) &>> 4
+                UnsafeMutableRawPointer(out + 2 &* x).storeBytes(of: SIMD8<UInt16>(truncatingIfNeeded: even | (odd &<< 8)),
+                                                                 as: SIMD8<UInt16>.self)
+                x &+= 8
+            }
+            while x < w &- 1 {
                 let here = 3 &* cs[x]
                 out[2 &* x] = UInt8(truncatingIfNeeded: (here &+ cs[x &- 1] &+ 8) &>> 4)
                 out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (here &+ cs[x &+ 1] &+ 7) &>> 4)
+                x &+= 1
             }
             out[2 &* w &- 2] = UInt8(truncatingIfNeeded: (3 &* cs[w &- 1] &+ cs[w &- 2] &+ 8) &>> 4)
             out[2 &* w &- 1] = UInt8(truncatingIfNeeded: (4 &* cs[w &- 1] &+ 7) &>> 4)

@@ -17,6 +17,9 @@ enum ImageInfoCommand {
         let decoded = try ImageDecoder.decode(contentsOf: path)
         let rgba = decoded.image.converted(to: .rgba8)
         let hash = SHA256.hexDigest(rgba.pixels)
+        // The upright picture (EXIF orientation applied), as the JPEG goldens' rgba8_oriented_sha256.
+        let upright = decoded.orientation.map { rgba.applyingOrientation($0) } ?? rgba
+        let uprightHash = decoded.orientation == nil || decoded.orientation == .up ? hash : SHA256.hexDigest(upright.pixels)
         if args.flag("--json") {
             let info: [String: Any] = [
                 "format": decoded.format.rawValue,
@@ -24,8 +27,12 @@ enum ImageInfoCommand {
                 "height": decoded.image.height,
                 "bit_depth": decoded.bitDepth,
                 "color_type": decoded.colorType,
-                "orientation": decoded.orientation.map { $0.name as Any } ?? NSNull(),
+                "orientation": decoded.orientation.map { $0.exifValue as Any } ?? NSNull(),
+                "orientation_name": decoded.orientation.map { $0.name as Any } ?? NSNull(),
                 "rgba8_sha256": hash,
+                "upright_width": upright.width,
+                "upright_height": upright.height,
+                "upright_rgba8_sha256": uprightHash,
             ]
             try printJSON(info)
         } else {
@@ -35,6 +42,7 @@ enum ImageInfoCommand {
             print("colour type:  \(decoded.colorType)")
             print("orientation:  \(decoded.orientation.map { "\($0.name) (EXIF \($0.exifValue))" } ?? "none")")
             print("rgba8_sha256: \(hash)")
+            print("upright:      \(upright.width)x\(upright.height), rgba8_sha256 \(uprightHash)")
         }
         return 0
     }

@@ -4,32 +4,10 @@ import XCTest
 
 /// Runs the built `objdetect track` executable (next to the test bundle) end to end.
 final class TrackCommandTests: XCTestCase {
-    func executable() throws -> URL {
-        // On Linux the test runner is `<build dir>/objdetectPackageTests.xctest`; the CLI sits beside it.
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        var candidates = [testBinary.deletingLastPathComponent().appendingPathComponent("objdetect"),
-                          Bundle(for: TrackCommandTests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("objdetect")]
-        if testBinary.pathExtension != "xctest" {
-            candidates.append(testBinary.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("objdetect"))
-        }
-        guard let url = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("objdetect executable not built next to the tests (looked at \(candidates.map(\.path)))")
-        }
-        return url
-    }
+    func executable() throws -> URL { try CLIRunner.executable() }
 
     func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        try CLIRunner.run(arguments)
     }
 
     func testTracksTUDCampusDetections() throws {

@@ -1,0 +1,123 @@
+import Foundation
+import XCTest
+@testable import DetectorCore
+
+/// The `objdetect` CLI end to end: single mode on the committed fixture (works on a fresh clone),
+/// stream mode from a frame directory and from piped PPM frames, labeling, and the exit codes.
+final class DetectCommandTests: XCTestCase {
+    func json(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+    }
+
+    func testSingleModeOnTheFixtureFindsTheFace() throws {
+        let result = try CLIRunner.run([SharedData.fixture("astronaut.png").path, "--mode", "single"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let d = try json(result.stdout)
+        XCTAssertEqual(d["width"] as? Int, 512)
+        XCTAssertEqual(d["height"] as? Int, 512)
+        let objects = try XCTUnwrap(d["objects"] as? [[String: Any]])
+        XCTAssertEqual(objects.count, 1)
+        let frame = try XCTUnwrap(objects[0]["frame"] as? [String: Double])
+        // The golden (MediaPipe, dense full range) puts this face at x 174.8, y 70.4, 105×105.
+        XCTAssertEqual(frame["x"] ?? 0, 174.8, accuracy: 2)
+        XCTAssertEqual(frame["y"] ?? 0, 70.4, accuracy: 2)
+        XCTAssertEqual(frame["width"] ?? 0, 105, accuracy: 2)
+        XCTAssertTrue(objects[0]["trackingID"] is NSNull)
+        XCTAssertEqual((objects[0]["keypoints"] as? [Any])?.count, 6)
+        XCTAssertEqual(((objects[0]["labels"] as? [[String: Any]])?.first?["text"]) as? String, "face")
+    }
+
+    func testTextFormatAndAnnotatedOutput() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("annotated-\(ProcessInfo.processInfo.processIdentifier).png")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLIRunner.run([SharedData.fixture("astronaut.png").path, "--mode", "single", "--format", "text",
+                                        "--annotate", out.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("Detection #0:"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("category name: \"face\""))
+        let annotated = try ImageDecoder.decode(contentsOf: out.path).image
+        let original = try ImageDecoder.decode(contentsOf: SharedData.fixture("astronaut.png").path).image.converted(to: .rgba8)
+        XCTAssertEqual(annotated.width, 512)
+        XCTAssertEqual(annotated.height, 512)
+        // Pixels changed on the box outline (left edge at x ≈ 175) and not far from it.
+        func pixel(_ img: ImageBuffer, _ x: Int, _ y: Int) -> [UInt8] { Array(img.pixels[(y * img.width + x) * 4 ..< (y * img.width + x) * 4 + 4]) }
+        XCTAssertNotEqual(pixel(annotated, 175, 120), pixel(original, 175, 120))
+        XCTAssertEqual(pixel(annotated, 450, 450), pixel(original, 450, 450))
+    }
+
+    func testStreamModeOverPipedPPMFrames() throws {
+        // Three 320×320 crops of the fixture, moving 8 px right per frame, as ffmpeg's image2pipe writes them.
+        let image = try ImageDecoder.decode(contentsOf: SharedData.fixture("astronaut.png").path).image.converted(to: .rgb8)
+        var stream: [UInt8] = []
+        for k in 0..<3 {
+            stream += PPMEncoder.encode(try image.cropped(x: 8 * k, y: 0, width: 320, height: 320))
+        }
+        let result = try CLIRunner.run(["-", "--mode", "stream", "--model", "face-short", "--fps", "10"], stdin: Data(stream))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3)
+        var ids: [Int] = []
+        for (i, line) in lines.enumerated() {
+            let d = try json(line)
+            XCTAssertEqual(d["frame"] as? Int, i + 1)
+            XCTAssertEqual(d["timestamp_ms"] as? Int, i * 100)
+            let objects = try XCTUnwrap(d["objects"] as? [[String: Any]])
+            XCTAssertEqual(objects.count, 1, line)
+            ids.append(try XCTUnwrap(objects.first?["trackingID"] as? Int))
+        }
+        XCTAssertEqual(Set(ids).count, 1, "the face keeps its tracking ID: \(ids)")
+    }
+
+    func testStreamModeOverAFrameDirectoryInMOTFormat() throws {
+        let folder = try SharedData.url("sequences/pan_cats_and_dogs").path
+        let model = try SharedData.url("models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite").path
+        let result = try CLIRunner.run([folder, "--mode", "stream", "--model", model, "--score-threshold", "0.3", "--format", "mot"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = try MOTFormat.parse(result.stdout)
+        XCTAssertEqual(Set(rows.map(\.frame)), Set(1...30))
+        XCTAssertTrue(rows.allSatisfy { $0.id > 0 })
+    }
+
+    func testLabelCommandWithTheAutoMLFixture() throws {
+        let manifest = SharedData.fixture("automl_flowers/manifest.json").path
+        let result = try CLIRunner.run(["label", SharedData.fixture("astronaut.png").path, "--model", manifest, "--max-results", "3"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let labels = try XCTUnwrap(try json(result.stdout)["labels"] as? [[String: Any]])
+        XCTAssertEqual(labels.count, 3)
+        let scores = labels.compactMap { $0["confidence"] as? Double }
+        XCTAssertEqual(scores, scores.sorted(by: >))
+        // The fixture's labels come from its dict.txt.
+        let names = ["daisy", "dandelion", "roses", "sunflowers", "tulips"]
+        XCTAssertTrue(labels.allSatisfy { names.contains($0["text"] as? String ?? "") })
+        // A manifest naming a missing model file is a clear error.
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(ProcessInfo.processInfo.processIdentifier).json")
+        try Data(#"{"modelFile": "missing.tflite", "labelsFile": "dict.txt"}"#.utf8).write(to: broken)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let bad = try CLIRunner.run(["label", SharedData.fixture("astronaut.png").path, "--model", broken.path])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("missing.tflite"), bad.stderr)
+    }
+
+    func testExitCodesOnBadInput() throws {
+        let fixture = SharedData.fixture("astronaut.png").path
+        let cases: [([String], Int32)] = [
+            (["/nonexistent.png", "--mode", "single"], 1),
+            ([fixture, "--mode", "single", "--model", "/nonexistent.tflite"], 1),
+            ([fixture, "--mode", "single", "--model", "no-such-embedded"], 1),
+            ([fixture, "--mode", "single", "--allow", "a", "--deny", "b"], 2),
+            ([fixture, "--mode", "single", "--max-results", "0"], 2),
+            ([fixture, "--mode", "sideways"], 2),
+            ([fixture, "--mode", "single", "--orientation", "9"], 2),
+            ([fixture, "--mode", "single", "--bogus"], 2),
+            ([SharedData.fixture("README.md").path, "--mode", "single"], 1),
+            ([fixture, "--mode", "single", "--decoder", "yolov5"], 1),
+        ]
+        for (args, expected) in cases {
+            let r = try CLIRunner.run(args)
+            XCTAssertEqual(r.status, expected, "\(args): \(r.stderr)")
+            let lines = r.stderr.split(separator: "\n")
+            XCTAssertFalse(lines.isEmpty, "\(args) printed no error")
+            XCTAssertTrue(lines.first?.hasPrefix("objdetect: ") ?? false, "\(args): \(r.stderr)")
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import XCTest
+@testable import DetectorCore
+
+/// Video and live-stream running modes of `ObjectDetector`, with real models.
+final class StreamModeTests: XCTestCase {
+    func astronaut() throws -> ImageBuffer {
+        try ImageDecoder.decode(contentsOf: SharedData.fixture("astronaut.png").path).image
+    }
+
+    /// A 30-frame pan over a still photo: the scene shifts by (−4, −2) px per frame.
+    func panFrames() throws -> (frames: [ImageBuffer], offsets: [(Int, Int)]) {
+        let folder = try SharedData.url("sequences/pan_cats_and_dogs")
+        var frames: [ImageBuffer] = []
+        var offsets: [(Int, Int)] = []
+        for k in 1...30 {
+            frames.append(try ImageDecoder.decode(contentsOf: folder.appendingPathComponent(String(format: "frame_%04d.png", k)).path).image)
+            offsets.append((4 * (k - 1), 2 * (k - 1)))
+        }
+        return (frames, offsets)
+    }
+
+    func testPanSequenceKeepsOneTrackingIDPerObject() throws {
+        let model = try SharedData.url("models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite").path
+        var options = ObjectDetectorOptions(model: .file(model))
+        options.runningMode = .video
+        options.scoreThreshold = 0.3
+        let detector = try ObjectDetector(options: options)
+        let (frames, offsets) = try panFrames()
+        // Every detection, with its box moved back into the source photo's coordinates.
+        struct Seen { var frame: Int; var id: Int; var box: ImageRect; var label: String }
+        var seen: [Seen] = []
+        for (k, frame) in frames.enumerated() {
+            let objects = try detector.detect(videoFrame: frame, timestampMs: Int64(k * 33))
+            for o in objects {
+                let id = try XCTUnwrap(o.trackingID, "video mode assigns tracking IDs")
+                XCTAssertGreaterThan(id, 0)
+                seen.append(Seen(frame: k, id: id, box: ImageRect(x: o.frame.x + Double(offsets[k].0), y: o.frame.y + Double(offsets[k].1),
+                                                                  width: o.frame.width, height: o.frame.height), label: o.labels.first?.text ?? ""))
+            }
+        }
+        func iou(_ a: ImageRect, _ b: ImageRect) -> Double {
+            let w = max(0, min(a.maxX, b.maxX) - max(a.minX, b.minX)), h = max(0, min(a.maxY, b.maxY) - max(a.minY, b.minY))
+            let inter = w * h
+            return inter / (a.width * a.height + b.width * b.height - inter)
+        }
+        // Physical objects: detections whose source-space boxes overlap (IoU ≥ 0.6), whatever the label.
+        var objects: [[Seen]] = []
+        for s in seen {
+            if let i = objects.firstIndex(where: { iou($0[0].box, s.box) >= 0.6 }) { objects[i].append(s) } else { objects.append([s]) }
+        }
+        var checked = 0
+        var switches = 0
+        for group in objects {
+            // One detection per frame: the best-overlapping one.
+            var perFrame: [Int: Seen] = [:]
+            for s in group where perFrame[s.frame].map({ iou($0.box, group[0].box) < iou(s.box, group[0].box) }) ?? true { perFrame[s.frame] = s }
+            guard perFrame.count >= 16 else { continue }   // detected in most frames
+            checked += 1
+            let ids = perFrame.keys.sorted().compactMap { perFrame[$0]?.id }
+            switches += zip(ids, ids.dropFirst()).filter { $0 != $1 }.count
+            let labels = Set(perFrame.values.map(\.label))
+            print("[pan] object at \(group[0].box): \(perFrame.count) frames, labels \(labels.sorted()), IDs \(Set(ids).sorted())")
+        }
+        print("[pan] \(checked) objects detected in most frames, \(switches) ID switches")
+        XCTAssertGreaterThanOrEqual(checked, 3)
+        XCTAssertEqual(switches, 0)
+    }
+
+    func testVideoTimestampsMustIncrease() throws {
+        var options = ObjectDetectorOptions(model: .embedded("face-short"))
+        options.runningMode = .video
+        let detector = try ObjectDetector(options: options)
+        let image = try astronaut()
+        let first = try detector.detect(videoFrame: image, timestampMs: 100)
+        XCTAssertEqual(first.count, 1)
+        let id = try XCTUnwrap(first.first?.trackingID)
+        XCTAssertThrowsError(try detector.detect(videoFrame: image, timestampMs: 100))
+        XCTAssertThrowsError(try detector.detect(videoFrame: image, timestampMs: 50))
+        let again = try detector.detect(videoFrame: image, timestampMs: 133)
+        XCTAssertEqual(again.first?.trackingID, id, "the same face keeps its ID")
+        XCTAssertThrowsError(try detector.detect(image: image)) { error in
+            XCTAssertTrue(String(describing: error).contains("running mode"))
+        }
+    }
+
+    func testImageModeHasNoTrackingIDs() throws {
+        let detector = try ObjectDetector(options: ObjectDetectorOptions(model: .embedded("face-short")))
+        let objects = try detector.detect(image: try astronaut())
+        XCTAssertEqual(objects.count, 1)
+        XCTAssertNil(objects[0].trackingID)
+        XCTAssertEqual(objects[0].keypoints.count, 6)
+        XCTAssertThrowsError(try detector.detect(videoFrame: try astronaut(), timestampMs: 0))
+    }
+
+    func testLiveStreamDeliversInOrderAndDropsWhileBusy() throws {
+        final class Results: @unchecked Sendable {
+            let lock = NSLock()
+            var items: [(Int64, [DetectedObject])] = []
+            func add(_ t: Int64, _ o: [DetectedObject]) { lock.lock(); items.append((t, o)); lock.unlock() }
+        }
+        let results = Results()
+        var options = ObjectDetectorOptions(model: .embedded("face-short"))
+        options.runningMode = .liveStream
+        XCTAssertThrowsError(try ObjectDetector(options: options), "live stream needs a result handler")
+        let detector = try ObjectDetector(options: options) { result in
+            if case let .success(objects) = result.result { results.add(result.timestampMs, objects) }
+        }
+        let image = try astronaut()
+        var accepted = 0, dropped = 0
+        for t in 0..<20 {
+            switch try detector.detectAsync(image: image, timestampMs: Int64(t * 10)) {
+            case .accepted: accepted += 1
+            case .dropped: dropped += 1
+            }
+        }
+        XCTAssertThrowsError(try detector.detectAsync(image: image, timestampMs: 0), "timestamps must increase")
+        detector.waitUntilIdle()
+        XCTAssertEqual(results.items.count, accepted)
+        XCTAssertEqual(detector.droppedFrameCount, dropped)
+        XCTAssertGreaterThan(dropped, 0, "submitting 20 frames at once must drop some while busy")
+        let stamps = results.items.map(\.0)
+        XCTAssertEqual(stamps, stamps.sorted(), "results arrive in order")
+        let ids = Set(results.items.compactMap { $0.1.first?.trackingID })
+        XCTAssertEqual(ids.count, 1, "one face, one tracking ID")
+    }
+
+    func testSingleObjectModeReturnsTheMostProminent() throws {
+        var options = ObjectDetectorOptions(model: .file(try SharedData.url("models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite").path))
+        options.scoreThreshold = 0.3
+        let all = try ObjectDetector(options: options).detect(image: ImageDecoder.decode(contentsOf: SharedData.url("images/png/cats_and_dogs.png").path).image)
+        options.shouldEnableMultipleObjects = false
+        let one = try ObjectDetector(options: options).detect(image: ImageDecoder.decode(contentsOf: SharedData.url("images/png/cats_and_dogs.png").path).image)
+        XCTAssertGreaterThan(all.count, 1)
+        XCTAssertEqual(one.count, 1)
+        let expected = all.max { ProminenceRule.prominence($0, imageWidth: 1200, imageHeight: 600) < ProminenceRule.prominence($1, imageWidth: 1200, imageHeight: 600) }
+        XCTAssertEqual(one.first, expected)
+    }
+
+    func testProminenceRuleByHand() {
+        func object(_ x: Double, _ w: Double, _ score: Float) -> DetectedObject {
+            DetectedObject(frame: ImageRect(x: x, y: 0, width: w, height: w), labels: [Label(text: "a", index: 0, confidence: score)])
+        }
+        // 10×10 at 0.9 (90) loses to 20×20 at 0.5 (200); a box half outside the image counts only its inside.
+        XCTAssertEqual(ProminenceRule.mostProminent([object(0, 10, 0.9), object(20, 20, 0.5)], imageWidth: 100, imageHeight: 100)?.frame.width, 20)
+        XCTAssertEqual(ProminenceRule.mostProminent([object(90, 30, 0.9), object(0, 15, 0.5)], imageWidth: 100, imageHeight: 100)?.frame.x, 0)
+        // Equal prominence: the higher score wins.
+        XCTAssertEqual(ProminenceRule.mostProminent([object(0, 10, 0.25), object(20, 5, 1.0)], imageWidth: 100, imageHeight: 100)?.score, 1.0)
+        XCTAssertNil(ProminenceRule.mostProminent([], imageWidth: 10, imageHeight: 10))
+    }
+
+    func testOptionErrorsAtCreation() {
+        var o = ObjectDetectorOptions(model: .embedded("face"))
+        o.maxResults = 0
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "Invalid `max_results` option: value must be != 0 (or -1 for all).") }
+        o = ObjectDetectorOptions(model: .embedded("face"))
+        o.shouldEnableClassification = true
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertTrue(String(describing: $0).contains("classifierModel")) }
+        o = ObjectDetectorOptions(model: .embedded("no-such-model"))
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertTrue(String(describing: $0).contains("no embedded model")) }
+        o = ObjectDetectorOptions(model: .file("/nonexistent/model.tflite"))
+        XCTAssertThrowsError(try ObjectDetector(options: o))
+        o = ObjectDetectorOptions(model: .embedded("face"))
+        o.categoryAllowlist = ["face"]
+        o.categoryDenylist = ["cat"]
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "`category_allowlist` and `category_denylist` are mutually exclusive options.") }
+    }
+
+    func testObjectClassificationReplacesLabels() throws {
+        let classifier = SharedData.fixture("automl_flowers/manifest.json").path
+        var options = ObjectDetectorOptions(model: .embedded("face-short"))
+        options.shouldEnableClassification = true
+        options.classifierModel = .file(classifier)
+        options.maxPerObjectLabelCount = 2
+        let objects = try ObjectDetector(options: options).detect(image: try astronaut())
+        XCTAssertEqual(objects.count, 1)
+        XCTAssertEqual(objects[0].labels.count, 2)
+        let flowers = ["daisy", "dandelion", "roses", "sunflowers", "tulips"]
+        XCTAssertTrue(objects[0].labels.allSatisfy { flowers.contains($0.text) })
+        XCTAssertGreaterThanOrEqual(objects[0].labels[0].confidence, objects[0].labels[1].confidence)
+        // The same crop classified directly gives the same labels.
+        let labeler = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .localModel(path: classifier)); o.maxResultCount = 2; return o }())
+        XCTAssertEqual(try labeler.label(upright: try astronaut(), region: objects[0].frame), objects[0].labels)
+    }
+}

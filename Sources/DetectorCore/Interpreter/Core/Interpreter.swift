@@ -41,10 +41,16 @@ public final class Interpreter {
         /// Upper bound for the arena plus folded constants, in bytes.
         public var maxMemoryBytes: Int
 
-        public init(threadCount: Int = 1, registry: KernelRegistry = .standard, maxMemoryBytes: Int = 4 << 30) {
+        /// Keep every intermediate tensor alive after `invoke()` (no memory reuse), so
+        /// `tensorBytes(_:)` can read any of them (debugging; uses more memory).
+        public var preserveAllTensors: Bool
+
+        public init(threadCount: Int = 1, registry: KernelRegistry = .standard, maxMemoryBytes: Int = 4 << 30,
+                    preserveAllTensors: Bool = false) {
             self.threadCount = max(1, threadCount)
             self.registry = registry
             self.maxMemoryBytes = maxMemoryBytes
+            self.preserveAllTensors = preserveAllTensors
         }
     }
 
@@ -271,6 +277,9 @@ public final class Interpreter {
             for t in op.outputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
         }
         for t in graph.outputs { last[t] = end; first[t] = min(first[t], end) }
+        if options.preserveAllTensors {
+            for t in 0..<n where first[t] != Int.max { first[t] = -1; last[t] = end }
+        }
         var requests: [ArenaPlanner.Request] = []
         for t in 0..<n where !isConstant[t] && first[t] != Int.max {
             requests.append(.init(tensor: t, byteCount: try byteCount(t), firstUse: first[t], lastUse: last[t]))
@@ -415,6 +424,18 @@ public final class Interpreter {
         return try withModelBytes { (raw: UnsafeRawBufferPointer) in
             refreshModelPointers(raw)
             return try body(UnsafeRawBufferPointer(start: pointerTable[t], count: count))
+        }
+    }
+
+    /// A copy of any tensor's current bytes, by tensor index (nil for an index out of range or
+    /// a tensor without data). Intermediate tensors are only meaningful after `invoke()` with
+    /// `Options.preserveAllTensors`.
+    public func tensorBytes(_ tensor: Int) -> (description: TensorDescription, bytes: [UInt8])? {
+        guard tensor >= 0, tensor < graph.tensors.count, let count = try? byteCount(tensor) else { return nil }
+        if case .none = storage[tensor] { return nil }
+        return withModelBytes { raw in
+            refreshModelPointers(raw)
+            return (describe(tensor), Array(UnsafeRawBufferPointer(start: pointerTable[tensor], count: count)))
         }
     }
 

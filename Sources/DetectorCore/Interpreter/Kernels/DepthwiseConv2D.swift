@@ -78,7 +78,7 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                     let o = dst + ((b * g.outH + oy) * g.outW + ox) * C
                     var c = 0
                     while c < vecEnd {
-                        var acc = bias.map { DepthwiseConv2DKernel.load($0 + c) } ?? SIMD8<Float>(repeating: 0)
+                        var acc = SIMD8<Float>(repeating: 0)
                         for ky in 0..<g.kH {
                             let y = y0 + ky * g.dilationH
                             if y < 0 || y >= g.inH { continue }
@@ -89,11 +89,12 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                                     * DepthwiseConv2DKernel.load(filter + (ky * g.kW + kx) * C + c)
                             }
                         }
+                        if let bias { acc += DepthwiseConv2DKernel.load(bias + c) }
                         UnsafeMutableRawPointer(o + c).storeBytes(of: pointwiseMin(pointwiseMax(acc, vlo), vhi), as: SIMD8<Float>.self)
                         c += 8
                     }
                     while c < C {
-                        var acc: Float = bias?[c] ?? 0
+                        var acc: Float = 0
                         for ky in 0..<g.kH {
                             let y = y0 + ky * g.dilationH
                             if y < 0 || y >= g.inH { continue }
@@ -103,6 +104,7 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                                 acc += src[((b * g.inH + y) * g.inW + x) * C + c] * filter[(ky * g.kW + kx) * C + c]
                             }
                         }
+                        if let bias { acc += bias[c] }
                         o[c] = min(max(acc, act.min), act.max)
                         c += 1
                     }

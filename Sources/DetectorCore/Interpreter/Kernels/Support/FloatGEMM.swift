@@ -1,5 +1,8 @@
 /// Single-precision matrix multiply used by the fast paths of CONV_2D, FULLY_CONNECTED and
-/// the hybrid kernels: `C[m, n] = bias[n] + Σ_k A[m, k] · B[k, n]`, then a clamp.
+/// the hybrid kernels: `C[m, n] = (Σ_k A[m, k] · B[k, n]) + bias[n]`, then a clamp.
+///
+/// Each output is summed from 0 in increasing k and the bias added last, the same sequence
+/// of float operations as the reference kernels' loops, so results are bit-identical to them.
 ///
 /// B is packed once at prepare (`PackedMatrix`): panels of 8 columns, each `k × 8`
 /// contiguous, so the 4×8 micro-kernel streams B with `SIMD8<Float>` loads while A is
@@ -33,8 +36,7 @@ enum FloatGEMM {
     }
 
     /// `C = A · B (+ bias), clamped`, for rows `rows` of A/C. `a` is row-major with row stride
-    /// `lda`; `c` has row stride `ldc`. When `accumulate` is true, C's current values are
-    /// added instead of the bias (used for K blocks).
+    /// `lda`; `c` has row stride `ldc`. K is processed in blocks, C holding the partial sums.
     static func multiply(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, b: PackedMatrix,
                          bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
                          clampMin: Float, clampMax: Float) {
@@ -51,7 +53,7 @@ enum FloatGEMM {
                     let cols = min(8, n - p * 8)
                     kernel(mr: mr, kc: k1 - k0, a: a + m * lda + k0, lda: lda, panel: panel,
                            c: c + m * ldc + p * 8, ldc: ldc, cols: cols,
-                           bias: first ? bias.map { $0 + p * 8 } : nil, accumulate: !first,
+                           bias: last ? bias.map { $0 + p * 8 } : nil, accumulate: !first,
                            clamp: last, lo: clampMin, hi: clampMax)
                 }
                 m += mr
@@ -92,9 +94,8 @@ enum FloatGEMM {
     private static func kernel(mr: Int, kc: Int, a: UnsafePointer<Float>, lda: Int, panel: UnsafePointer<Float>,
                                c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
                                bias: UnsafePointer<Float>?, accumulate: Bool, clamp: Bool, lo: Float, hi: Float) {
-        var init0 = SIMD8<Float>(repeating: 0)
-        if let bias { init0 = loadPartial(bias, cols) }
-        var c0 = init0, c1 = init0, c2 = init0, c3 = init0
+        let zero = SIMD8<Float>(repeating: 0)
+        var c0 = zero, c1 = zero, c2 = zero, c3 = zero
         if accumulate {
             for r in 0..<mr {
                 let v = loadPartial(c + r * ldc, cols)
@@ -119,9 +120,11 @@ enum FloatGEMM {
             }
         }
         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        let biasVector = bias.map { loadPartial($0, cols) }
         for r in 0..<mr {
             var v: SIMD8<Float>
             switch r { case 0: v = c0; case 1: v = c1; case 2: v = c2; default: v = c3 }
+            if let biasVector { v += biasVector }
             if clamp { v = pointwiseMin(pointwiseMax(v, vlo), vhi) }
             storePartial(v, c + r * ldc, cols)
         }
@@ -132,8 +135,9 @@ enum FloatGEMM {
         var c = [Float](repeating: 0, count: m * n)
         for i in 0..<m {
             for j in 0..<n {
-                var s: Float = bias?[j] ?? 0
+                var s: Float = 0
                 for kk in 0..<k { s += a[i * k + kk] * b[kk * n + j] }
+                if let bias { s += bias[j] }
                 c[i * n + j] = min(max(s, clampMin), clampMax)
             }
         }

@@ -90,7 +90,7 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                             }
                         }
                         if let bias { acc += DepthwiseConv2DKernel.load(bias + c) }
-                        UnsafeMutableRawPointer(o + c).storeBytes(of: pointwiseMin(pointwiseMax(acc, vlo), vhi), as: SIMD8<Float>.self)
+                        UnsafeMutableRawPointer(o + c).storeBytes(of: KernelSupport.clamp(acc, vlo, vhi), as: SIMD8<Float>.self)
                         c += 8
                     }
                     while c < C {

@@ -90,7 +90,7 @@ enum FloatGEMM {
     }
 
     /// One micro-tile: up to 4 rows × one 8-column panel.
-    @inline(never)
+    @inline(__always)
     private static func kernel(mr: Int, kc: Int, a: UnsafePointer<Float>, lda: Int, panel: UnsafePointer<Float>,
                                c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
                                bias: UnsafePointer<Float>?, accumulate: Bool, clamp: Bool, lo: Float, hi: Float) {
@@ -125,7 +125,7 @@ enum FloatGEMM {
             var v: SIMD8<Float>
             switch r { case 0: v = c0; case 1: v = c1; case 2: v = c2; default: v = c3 }
             if let biasVector { v += biasVector }
-            if clamp { v = pointwiseMin(pointwiseMax(v, vlo), vhi) }
+            if clamp && (lo > -.greatestFiniteMagnitude || hi < .greatestFiniteMagnitude) { v = KernelSupport.clamp(v, vlo, vhi) }
             storePartial(v, c + r * ldc, cols)
         }
     }

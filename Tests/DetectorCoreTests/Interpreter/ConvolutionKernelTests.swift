@@ -292,4 +292,28 @@ final class ConvolutionKernelTests: XCTestCase {
             for i in 0..<float.count { XCTAssertEqual(fast[i], float[i], accuracy: 0.1 + 0.03 * abs(float[i])) }
         }
     }
+
+    func testHybridFullyConnectedSymmetricAndAsymmetric() throws {
+        for asymmetric in [false, true] {
+            var g = GraphBuilder()
+            let x = g.input([1, 2])
+            let w = g.int8Constant([1, 2, 3, 4], shape: [2, 2], quantization: .init(scales: [0.5], zeroPoints: [0]))
+            g.outputs = g.op("FULLY_CONNECTED", [x, w, g.constant([1, 0], shape: [2])]) { $0.asymmetricQuantizeInputs = asymmetric }
+            let v = try g.run([[1, -1]]).values
+            // float: [1·0.5 − 1·1 + 1, 1.5 − 2] = [0.5, −0.5]; ±1 quantizes exactly in both schemes
+            XCTAssertEqual(v[0], 0.5, accuracy: 1e-2, "asymmetric \(asymmetric)")
+            XCTAssertEqual(v[1], -0.5, accuracy: 1e-2, "asymmetric \(asymmetric)")
+        }
+    }
+
+    func testHybridDepthwisePerChannel() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 1, 2, 2])
+        let w = g.int8Constant([10, -20, 30, 40], shape: [1, 1, 2, 2], quantization: .init(scales: [0.1, 0.05], zeroPoints: [0, 0], quantizedDimension: 3))
+        g.outputs = g.op("DEPTHWISE_CONV_2D", [x, w]) { $0.padding = .valid; $0.strideWidth = 1; $0.strideHeight = 1; $0.depthMultiplier = 1 }
+        let v = try g.run([[2, 0, 0, 1]]).values
+        // float weights [1, −1, 3, 2]: ch0 = 2·1 + 0·3 = 2, ch1 = 0·(−1) + 1·2 = 2
+        XCTAssertEqual(v[0], 2, accuracy: 0.02)
+        XCTAssertEqual(v[1], 2, accuracy: 0.02)
+    }
 }

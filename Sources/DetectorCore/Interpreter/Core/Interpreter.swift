@@ -119,7 +119,17 @@ public final class Interpreter {
                 guard offset >= 0, count >= 0, !o, end <= modelCount else {
                     throw InterpreterError.invalidModel("tensor \(i) ('\(t.name)') data (offset \(offset), \(count) bytes) lies outside the \(modelCount)-byte model")
                 }
-                storage[i] = .model(offset: offset, count: count)
+                // Zero-copy view when the data is aligned for its element type (TFLite aligns
+                // buffers to 16 bytes); otherwise one aligned copy, so kernels never read
+                // misaligned memory.
+                let alignment = max(1, min(t.type.byteSize ?? 1, 8))
+                if let base = graph.modelBytes.bytes.baseAddress, Int(bitPattern: base + offset) % alignment != 0 {
+                    let b = AlignedBuffer(byteCount: count)
+                    b.pointer.copyMemory(from: base + offset, byteCount: count)
+                    storage[i] = .owned(b)
+                } else {
+                    storage[i] = .model(offset: offset, count: count)
+                }
             case .owned(let bytes):
                 let b = AlignedBuffer(byteCount: bytes.count)
                 bytes.withUnsafeBytes { b.pointer.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(dummy.pointer), byteCount: bytes.count) }
@@ -315,6 +325,9 @@ public final class Interpreter {
                                  shapeSignature: g.shapeSignature, quantization: g.quantization)
     }
 
+    /// Describes any tensor by index (current shape and type).
+    public func tensorDescription(_ tensor: Int) -> TensorDescription { describe(tensor) }
+
     /// The model's inputs, in subgraph input order.
     public var inputs: [TensorDescription] { graph.inputs.map(describe) }
     /// The model's outputs, in subgraph output order (shapes as of the last prepare).
@@ -390,12 +403,25 @@ public final class Interpreter {
         try values.withUnsafeBytes { try copyInput($0, at: position) }
     }
 
+    /// When non-nil, `invoke()` adds each op's wall time in milliseconds to `profile[opIndex]`
+    /// (for `objdetect bench --profile`). Set it to `[Double](repeating: 0, count: graph.operators.count)`.
+    public var profile: [Double]?
+
     /// Runs the graph once on the current inputs.
     public func invoke() throws {
         if needsPrepare { try prepare() }
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             refreshModelPointers(raw)
             let context = EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount)
+            if profile?.count == kernels.count {
+                for k in kernels.indices where !foldedOps[k] {
+                    guard let kernel = kernels[k] else { continue }
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    try kernel.eval(context)
+                    profile?[k] += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                }
+                return
+            }
             for k in kernels.indices where !foldedOps[k] {
                 guard let kernel = kernels[k] else { continue }
                 try kernel.eval(context)

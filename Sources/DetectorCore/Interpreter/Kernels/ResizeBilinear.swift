@@ -28,7 +28,8 @@ final class ResizeBilinearKernel: PreparedKernel {
 
     @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
         let x = try c.input(0, rank: 4, types: [.float32])
-        guard let size = try c.constantInts(input: 1), size.count == 2, size[0] > 0, size[1] > 0 else {
+        guard let size = try c.constantInts(input: 1), size.count == 2, size[0] > 0, size[1] > 0,
+              size[0] <= 1 << 20, size[1] <= 1 << 20 else {
             throw c.invalid("its size must be two positive constants")
         }
         let p = c.parameters

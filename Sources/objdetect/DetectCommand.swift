@@ -8,7 +8,7 @@ enum DetectCommand {
 
     static let valueOptions: Set<String> = [
         "--mode", "--model", "--decoder", "--decoder-config", "--max-results", "--score-threshold", "--allow", "--deny",
-        "--orientation", "--resize", "--resample", "--format", "--annotate", "--fps", "--locale", "--iou-threshold",
+        "--orientation", "--resize", "--resample", "--format", "--annotate", "--fps", "--locale", "--iou-threshold", "--labels",
         "--classifier", "--max-labels", "--label-threshold",
     ]
     static let flagOptions: Set<String> = ["--multiple", "--single-object", "--ignore-exif"]
@@ -74,6 +74,12 @@ enum DetectCommand {
             o.resampler = method
         }
         if let l = args.value("--locale") { o.displayNamesLocale = l }
+        if let path = args.value("--labels") {
+            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read the labels file \(path)") }
+            var lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+            while lines.last?.isEmpty == true { lines.removeLast() }
+            o.labels = lines
+        }
         if let c = args.value("--classifier") {
             o.shouldEnableClassification = true
             o.classifierModel = .file(c)

@@ -83,9 +83,12 @@ final class DetectorPipeline {
         try config.check(inputShape: input.shape, outputShapes: outputShapes)
 
         // Labels: the decoder config's, else the model metadata's for the locale.
-        var names = config.labels ?? []
+        var names = options.labels ?? config.labels ?? []
         var displayNames: [String] = []
         if names.isEmpty, let fromMetadata = try assets.labels() { names = fromMetadata }
+        if names.isEmpty, family == .yolov5 || family == .yolov8, DetectorPipeline.yoloClassCount(family, outputShapes.first ?? []) == 80 {
+            names = CocoClassNames.yolo80
+        }
         let locale = options.displayNamesLocale
         let outputCount = interpreter.outputs.count
         for i in 0..<outputCount where displayNames.isEmpty {
@@ -168,7 +171,7 @@ final class DetectorPipeline {
             if let t = options.scoreThreshold ?? assets.scoreThreshold { yolo.scoreThreshold = Double(t) }
             yolo.iouThreshold = Double(options.yoloIoUThreshold)
             let shape = outputShapes.first ?? []
-            let classes = family == .yolov5 ? (shape.last ?? 0) - 5 : (shape.count == 3 ? shape[1] - 4 : 0)
+            let classes = DetectorPipeline.yoloClassCount(family, shape)
             guard classes >= 1 else { throw TaskError.unsupportedModel("the YOLO output shape \(shape) has no class columns") }
             decoder = .yolo(YoloDecoder(layout: family == .yolov5 ? .yolov5 : .yolov8, numClasses: classes, options: yolo), output: 0)
             postFilter = DetectionFilterOptions(scoreThreshold: nil, maxResults: maxResults,
@@ -183,6 +186,12 @@ final class DetectorPipeline {
         self.postFilter = postFilter
         self.categoryFilter = try CategoryFilter(allowlist: options.categoryAllowlist, denylist: options.categoryDenylist, labels: labels)
         self.truncatesPixelBoxes = family == .ssd
+    }
+
+    /// The class count of a YOLO output: `[1, N, 5 + C]` (v5) or `[1, 4 + C, N]` (v8).
+    static func yoloClassCount(_ family: DecoderFamily, _ shape: [Int]) -> Int {
+        guard shape.count == 3 else { return 0 }
+        return family == .yolov5 ? shape[2] - 5 : shape[1] - 4
     }
 
     /// Reads a model from its source.

@@ -20,6 +20,9 @@ public struct ObjectDetectorOptions: Sendable {
     public var categoryAllowlist: [String] = []
     /// These category names are dropped. Exclusive with `categoryAllowlist`.
     public var categoryDenylist: [String] = []
+    /// Label names by class index, overriding the model's own label map (e.g. read from a
+    /// labels file for a model without metadata).
+    public var labels: [String]? = nil
     /// Locale of display names taken from the model metadata.
     public var displayNamesLocale: String = "en"
     /// ML Kit's "detect multiple objects": false returns only the most prominent object.

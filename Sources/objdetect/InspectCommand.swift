@@ -8,11 +8,18 @@ import DetectorCore
     run: runInspect)
 
 func runInspect(_ arguments: [String]) throws -> Int32 {
-    let args = try ArgumentReader(arguments, valueOptions: [], flagOptions: ["--json"])
-    guard args.positional.count == 1 else { throw UsageError("inspect needs exactly one MODEL path") }
+    let args = try ArgumentReader(arguments, valueOptions: ["--family", "--locale"], flagOptions: ["--json"])
+    guard args.positional.count == 1 else { throw UsageError("inspect needs exactly one MODEL path (usage: objdetect inspect MODEL [--json] [--family F] [--locale L])") }
+    var familyOverride: ModelFamily?
+    if let f = args.value("--family") {
+        guard let family = ModelFamily(rawValue: f) else {
+            throw UsageError("--family must be one of \(ModelFamily.allCases.map(\.rawValue).joined(separator: ", ")), got '\(f)'")
+        }
+        familyOverride = family
+    }
     let path = args.positional[0]
     let model = try TFLiteModel(contentsOfFile: path)
-    let report = InspectReport(model: model, path: path)
+    let report = try InspectReport(model: model, path: path, familyOverride: familyOverride, locale: args.value("--locale"))
     if args.flag("--json") {
         try printJSON(report.json())
     } else {
@@ -25,6 +32,86 @@ func runInspect(_ arguments: [String]) throws -> Int32 {
 struct InspectReport {
     let model: TFLiteModel
     let path: String
+    let assets: ModelAssets
+    let family: ModelFamilyInfo
+    let labels: [String]?
+    let calibration: (output: Int, calibration: ScoreCalibration)?
+
+    init(model: TFLiteModel, path: String, familyOverride: ModelFamily?, locale: String?) throws {
+        self.model = model
+        self.path = path
+        assets = try ModelAssets(model: model)
+        family = ModelFamilyDetector.detect(model, override: familyOverride)
+        labels = try assets.labels(locale: locale)
+        calibration = try assets.scoreCalibration()
+    }
+
+    static func name(_ p: ContentProperties?) -> String {
+        switch p {
+        case nil, .none?: return "none"
+        case .feature?: return "feature"
+        case .image?: return "image"
+        case .boundingBox?: return "bounding_box"
+        case .audio?: return "audio"
+        case .other?: return "other"
+        }
+    }
+
+    func fileJSON(_ f: AssociatedFileInfo) -> [String: Any] {
+        ["name": f.name, "type": String(describing: f.type), "locale": f.locale ?? NSNull()]
+    }
+
+    func tensorMetadataJSON(_ t: TensorMetadata) -> [String: Any] {
+        var d: [String: Any] = ["name": t.name ?? NSNull(), "content": Self.name(t.content?.properties),
+                                "associated_files": t.associatedFiles.map(fileJSON)]
+        if case let .image(image)? = t.content?.properties { d["color_space"] = String(describing: image.colorSpace) }
+        if let b = t.boundingBox {
+            d["bounding_box"] = ["index": b.index, "type": String(describing: b.type), "coordinate_type": String(describing: b.coordinateType)]
+        }
+        if let r = t.content?.range { d["range"] = [r.lowerBound, r.upperBound] }
+        for unit in t.processUnits {
+            switch unit {
+            case let .normalization(n): d["normalization"] = ["mean": n.mean.map(Double.init), "std": n.std.map(Double.init)]
+            case let .scoreThresholding(v): d["score_threshold"] = Double(v)
+            case let .scoreCalibration(c): d["score_calibration"] = ["transformation": String(describing: c.transformation), "default_score": Double(c.defaultScore)]
+            default: break
+            }
+        }
+        return d
+    }
+
+    func metadataJSON() -> Any {
+        guard let m = assets.metadata else {
+            return assets.archive.map { a in ["associated_files_in_archive": a.entries.map(\.name)] as [String: Any] } ?? NSNull()
+        }
+        let sg = m.subgraphs.first
+        var d: [String: Any] = [
+            "name": m.name ?? NSNull(), "description": m.description ?? NSNull(), "version": m.version ?? NSNull(),
+            "author": m.author ?? NSNull(), "license": m.license ?? NSNull(), "min_parser_version": m.minParserVersion ?? NSNull(),
+            "inputs": (sg?.inputTensors ?? []).map(tensorMetadataJSON),
+            "outputs": (sg?.outputTensors ?? []).map(tensorMetadataJSON),
+            "output_tensor_groups": (sg?.outputTensorGroups ?? []).map { ["name": $0.name ?? NSNull(), "tensor_names": $0.tensorNames] as [String: Any] },
+            "associated_files": m.associatedFiles.map(fileJSON),
+            "associated_files_in_archive": assets.archive?.entries.map(\.name) ?? [],
+        ]
+        if let n = m.inputNormalization { d["normalization"] = ["mean": n.mean.map(Double.init), "std": n.std.map(Double.init)] }
+        d["score_threshold"] = assets.scoreThreshold.map { Double($0) } ?? NSNull()
+        if let labels {
+            d["label_count"] = labels.count
+            d["labels_first"] = Array(labels.prefix(10))
+        }
+        if let c = calibration {
+            d["score_calibration"] = ["output": c.output, "transformation": String(describing: c.calibration.transformation),
+                                      "default_score": Double(c.calibration.defaultScore), "entries": c.calibration.parameters.count]
+        }
+        return d
+    }
+
+    func familyJSON() -> [String: Any] {
+        ["name": family.family.rawValue, "reason": family.reason, "class_count": family.classCount ?? NSNull(),
+         "candidate_count": family.candidateCount ?? NSNull(), "boxes_tensor": family.boxesTensor ?? NSNull(),
+         "scores_tensor": family.scoresTensor ?? NSNull(), "overridden": family.overridden]
+    }
 
     func quantizationJSON(_ t: TFLiteTensor) -> [String: Any] {
         // The runtime only reports affine quantization (scales present).
@@ -55,15 +142,18 @@ struct InspectReport {
             "schema_version": model.version,
             "description": model.description ?? NSNull(),
             "subgraph_count": model.subgraphs.count,
-            "inputs": io(g.inputs),
-            "outputs": io(g.outputs),
-            "input_indices": g.inputs,
-            "output_indices": g.outputs,
+            // Index lists exactly as in goldens/models/*.json; the tensors themselves follow.
+            "inputs": g.inputs,
+            "outputs": g.outputs,
+            "input_tensors": io(g.inputs),
+            "output_tensors": io(g.outputs),
             "tensors": g.tensors.map(tensorJSON),
             "ops": ops,
             "op_histogram": histogram,
-            "metadata": NSNull(),
-            "family": "unknown",
+            "metadata": metadataJSON(),
+            "family": family.family.rawValue,
+            "family_details": familyJSON(),
+            "labels": labels ?? NSNull(),
         ]
     }
 
@@ -92,6 +182,27 @@ struct InspectReport {
         lines.append("operators:")
         for (name, count) in model.operatorHistogram.sorted(by: { $0.count > $1.count || ($0.count == $1.count && $0.name < $1.name) }) {
             lines.append("  \(name.padding(toLength: 32, withPad: " ", startingAt: 0)) \(count)")
+        }
+        lines.append("family: \(family.family.rawValue) (\(family.reason))")
+        if let m = assets.metadata {
+            lines.append("metadata: \(m.name ?? "(no name)")\(m.version.map { " \($0)" } ?? "")")
+            if let d = m.description, !d.isEmpty { lines.append("  description: \(d)") }
+            if let n = m.inputNormalization { lines.append("  normalization: mean \(n.mean) std \(n.std)") }
+            if let t = assets.scoreThreshold { lines.append("  score threshold: \(t)") }
+            if let c = calibration {
+                lines.append("  score calibration: output \(c.output), \(c.calibration.transformation), default \(c.calibration.defaultScore), \(c.calibration.parameters.count) classes")
+            }
+            for (i, t) in (m.subgraphs.first?.outputTensors ?? []).enumerated() {
+                if let b = t.boundingBox { lines.append("  output \(i) '\(t.name ?? "")': boxes \(b.type) \(b.coordinateType) index \(b.index)") }
+            }
+        } else {
+            lines.append("metadata: none")
+        }
+        if let labels {
+            lines.append("labels: \(labels.count) (\(labels.prefix(5).joined(separator: ", "))\(labels.count > 5 ? ", …" : ""))")
+        }
+        if let a = assets.archive, !a.entries.isEmpty {
+            lines.append("associated files: \(a.entries.map { "\($0.name) (\($0.uncompressedSize) bytes)" }.joined(separator: ", "))")
         }
         return lines.joined(separator: "\n")
     }

@@ -6,16 +6,18 @@ import DetectorCore
 /// `:AxBxC…` suffix first resizes a dynamic input) and writes `DIR/output_<i>.bin` plus
 /// `DIR/outputs.json` (`[{"index", "name", "dtype", "shape", "file"}]`).
 enum RunCommand {
-    static let usage = "usage: objdetect run MODEL --input FILE[:SHAPE] [--input FILE …] --output-dir DIR [--threads T]"
+    static let usage = "usage: objdetect run MODEL --input FILE[:SHAPE] [--input FILE …] --output-dir DIR [--threads T] [--dump-all DIR]"
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentReader(arguments, valueOptions: ["--input", "--output-dir", "--threads"], flagOptions: [])
+        let args = try ArgumentReader(arguments, valueOptions: ["--input", "--output-dir", "--threads", "--dump-all"], flagOptions: [])
         guard args.positional.count == 1 else { throw UsageError(usage) }
         guard let outDir = args.value("--output-dir") else { throw UsageError("missing --output-dir\n" + usage) }
         let threads = try args.int("--threads") ?? 1
         guard threads >= 1, threads <= 64 else { throw UsageError("--threads must be between 1 and 64") }
         let inputs = try args.values("--input").map(parseInput)
-        let interpreter = try Interpreter(contentsOfFile: args.positional[0], options: .init(threadCount: threads))
+        let dumpDir = args.value("--dump-all")
+        let interpreter = try Interpreter(contentsOfFile: args.positional[0],
+                                          options: .init(threadCount: threads, preserveAllTensors: dumpDir != nil))
         guard inputs.count == interpreter.inputs.count else {
             throw UsageError("the model has \(interpreter.inputs.count) inputs but \(inputs.count) --input were given")
         }
@@ -38,6 +40,14 @@ enum RunCommand {
             let bytes = try interpreter.outputBytes(at: i)
             try Data(bytes).write(to: dir.appendingPathComponent(file))
             entries.append(["index": i, "name": output.name, "dtype": output.type.name, "shape": output.shape, "file": file])
+        }
+        if let dumpDir {
+            // Debugging: every tensor with data as tensor_<index>.bin, like tensor_goldens.py --dump-all.
+            let d = URL(fileURLWithPath: dumpDir)
+            try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+            for t in 0..<interpreter.graph.tensors.count {
+                if let (_, bytes) = interpreter.tensorBytes(t) { try Data(bytes).write(to: d.appendingPathComponent("tensor_\(t).bin")) }
+            }
         }
         let json = try JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
         try json.write(to: dir.appendingPathComponent("outputs.json"))

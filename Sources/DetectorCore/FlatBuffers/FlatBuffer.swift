@@ -1,14 +1,16 @@
 /// Limits that keep reading a hostile buffer bounded in time and memory.
 public struct FlatBufferLimits: Sendable, Equatable {
-    /// Elements (table visits, vector and string elements materialised) allowed per byte of buffer,
-    /// plus `baseWork`. Honest buffers stay far below; shared or cyclic-looking references stop here.
+    /// Elements (table visits, vector and string elements materialised) allowed per byte of the
+    /// storage, plus `baseWork`. Every element of an honest buffer occupies at least one byte and is
+    /// visited once, so honest buffers stay below 1 per byte; buffers whose offsets share one big
+    /// table or vector many times over (quadratic blow-up) stop here with `workLimitExceeded`.
     public var workPerByte: Int
     /// Work allowed regardless of size.
     public var baseWork: Int
     /// Nested buffers / containers deeper than this are rejected.
     public var maxDepth: Int
 
-    public init(workPerByte: Int = 8, baseWork: Int = 1 << 20, maxDepth: Int = 16) {
+    public init(workPerByte: Int = 2, baseWork: Int = 1 << 16, maxDepth: Int = 16) {
         self.workPerByte = workPerByte
         self.baseWork = baseWork
         self.maxDepth = maxDepth

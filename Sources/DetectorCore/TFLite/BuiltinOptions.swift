@@ -188,7 +188,7 @@ public struct LocalResponseNormalizationOptions: Sendable, Equatable {
 
 public struct GeluOptions: Sendable, Equatable {
     public var approximate: Bool = false
-    public init() {}
+    public init(approximate: Bool = false) { self.approximate = approximate }
 }
 
 /// The decoded `builtin_options` union of an operator. Option tables this reader does not model

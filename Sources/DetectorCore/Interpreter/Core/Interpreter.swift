@@ -41,10 +41,16 @@ public final class Interpreter {
         /// Upper bound for the arena plus folded constants, in bytes.
         public var maxMemoryBytes: Int
 
-        public init(threadCount: Int = 1, registry: KernelRegistry = .standard, maxMemoryBytes: Int = 4 << 30) {
+        /// Keep every intermediate tensor alive after `invoke()` (no memory reuse), so
+        /// `tensorBytes(_:)` can read any of them (debugging; uses more memory).
+        public var preserveAllTensors: Bool
+
+        public init(threadCount: Int = 1, registry: KernelRegistry = .standard, maxMemoryBytes: Int = 4 << 30,
+                    preserveAllTensors: Bool = false) {
             self.threadCount = max(1, threadCount)
             self.registry = registry
             self.maxMemoryBytes = maxMemoryBytes
+            self.preserveAllTensors = preserveAllTensors
         }
     }
 
@@ -113,7 +119,17 @@ public final class Interpreter {
                 guard offset >= 0, count >= 0, !o, end <= modelCount else {
                     throw InterpreterError.invalidModel("tensor \(i) ('\(t.name)') data (offset \(offset), \(count) bytes) lies outside the \(modelCount)-byte model")
                 }
-                storage[i] = .model(offset: offset, count: count)
+                // Zero-copy view when the data is aligned for its element type (TFLite aligns
+                // buffers to 16 bytes); otherwise one aligned copy, so kernels never read
+                // misaligned memory.
+                let alignment = max(1, min(t.type.byteSize ?? 1, 8))
+                if let base = graph.modelBytes.bytes.baseAddress, Int(bitPattern: base + offset) % alignment != 0 {
+                    let b = AlignedBuffer(byteCount: count)
+                    b.pointer.copyMemory(from: base + offset, byteCount: count)
+                    storage[i] = .owned(b)
+                } else {
+                    storage[i] = .model(offset: offset, count: count)
+                }
             case .owned(let bytes):
                 let b = AlignedBuffer(byteCount: bytes.count)
                 bytes.withUnsafeBytes { b.pointer.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(dummy.pointer), byteCount: bytes.count) }
@@ -271,6 +287,9 @@ public final class Interpreter {
             for t in op.outputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
         }
         for t in graph.outputs { last[t] = end; first[t] = min(first[t], end) }
+        if options.preserveAllTensors {
+            for t in 0..<n where first[t] != Int.max { first[t] = -1; last[t] = end }
+        }
         var requests: [ArenaPlanner.Request] = []
         for t in 0..<n where !isConstant[t] && first[t] != Int.max {
             requests.append(.init(tensor: t, byteCount: try byteCount(t), firstUse: first[t], lastUse: last[t]))
@@ -305,6 +324,9 @@ public final class Interpreter {
         return TensorDescription(index: t, name: g.name, type: types[t], shape: shapes[t],
                                  shapeSignature: g.shapeSignature, quantization: g.quantization)
     }
+
+    /// Describes any tensor by index (current shape and type).
+    public func tensorDescription(_ tensor: Int) -> TensorDescription { describe(tensor) }
 
     /// The model's inputs, in subgraph input order.
     public var inputs: [TensorDescription] { graph.inputs.map(describe) }
@@ -381,12 +403,25 @@ public final class Interpreter {
         try values.withUnsafeBytes { try copyInput($0, at: position) }
     }
 
+    /// When non-nil, `invoke()` adds each op's wall time in milliseconds to `profile[opIndex]`
+    /// (for `objdetect bench --profile`). Set it to `[Double](repeating: 0, count: graph.operators.count)`.
+    public var profile: [Double]?
+
     /// Runs the graph once on the current inputs.
     public func invoke() throws {
         if needsPrepare { try prepare() }
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             refreshModelPointers(raw)
             let context = EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount)
+            if profile?.count == kernels.count {
+                for k in kernels.indices where !foldedOps[k] {
+                    guard let kernel = kernels[k] else { continue }
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    try kernel.eval(context)
+                    profile?[k] += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                }
+                return
+            }
             for k in kernels.indices where !foldedOps[k] {
                 guard let kernel = kernels[k] else { continue }
                 try kernel.eval(context)
@@ -415,6 +450,18 @@ public final class Interpreter {
         return try withModelBytes { (raw: UnsafeRawBufferPointer) in
             refreshModelPointers(raw)
             return try body(UnsafeRawBufferPointer(start: pointerTable[t], count: count))
+        }
+    }
+
+    /// A copy of any tensor's current bytes, by tensor index (nil for an index out of range or
+    /// a tensor without data). Intermediate tensors are only meaningful after `invoke()` with
+    /// `Options.preserveAllTensors`.
+    public func tensorBytes(_ tensor: Int) -> (description: TensorDescription, bytes: [UInt8])? {
+        guard tensor >= 0, tensor < graph.tensors.count, let count = try? byteCount(tensor) else { return nil }
+        if case .none = storage[tensor] { return nil }
+        return withModelBytes { raw in
+            refreshModelPointers(raw)
+            return (describe(tensor), Array(UnsafeRawBufferPointer(start: pointerTable[tensor], count: count)))
         }
     }
 

@@ -68,8 +68,12 @@ public final class PrepareContext {
     /// Sets output `i`'s shape (and type, when given). Every output must be set by prepare.
     public func setOutput(_ i: Int, shape: [Int], type: TensorDataType? = nil) throws {
         guard i >= 0, i < node.outputs.count, node.outputs[i] >= 0 else { throw invalid("output \(i) is missing") }
-        guard Shape.elementCount(shape) != nil else {
+        guard let n = Shape.elementCount(shape) else {
             throw invalid("output \(i) would have an invalid or too large shape \(shape)")
+        }
+        let size = (type ?? interpreter.types[node.outputs[i]]).byteSize ?? 1
+        guard n.multipliedReportingOverflow(by: size).partialValue <= interpreter.options.maxMemoryBytes else {
+            throw invalid("output \(i) with shape \(shape) exceeds the memory limit of \(interpreter.options.maxMemoryBytes) bytes")
         }
         try interpreter.setShape(node.outputs[i], shape: shape, type: type, by: self)
     }

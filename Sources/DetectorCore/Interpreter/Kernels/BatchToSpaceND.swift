@@ -25,6 +25,11 @@ final class BatchToSpaceNDKernel: PreparedKernel {
             throw c.invalid("block shape \(block) / crops \(crops) are invalid for shape \(x.shape)")
         }
         let bh = block[0], bw = spatial == 2 ? block[1] : 1
+        guard block.allSatisfy({ $0 <= Shape.maxElementCount }), crops.allSatisfy({ $0 <= Shape.maxElementCount }),
+              Shape.elementCount([x.shape[1], bh]) != nil, Shape.elementCount([x.shape[2 % x.rank], bw]) != nil,
+              Shape.elementCount([bh, bw]) != nil else {
+            throw c.invalid("block shape \(block) / crops \(crops) are too large")
+        }
         guard x.shape[0] % (bh * bw) == 0 else { throw c.invalid("batch \(x.shape[0]) is not a multiple of the block size") }
         let h = x.shape[1], w = x.rank == 4 ? x.shape[2] : 1
         let ct = crops[0], cb = crops[1], cl = spatial == 2 ? crops[2] : 0, cr = spatial == 2 ? crops[3] : 0

@@ -34,7 +34,7 @@ final class Conv2DKernel: PreparedKernel {
     let act: (min: Float, max: Float)
     let threads: Int
     let mode: Mode
-    let tileRows = 64
+    let tileRows = 60
     /// Per-thread scratch (im2col rows, hybrid accumulators).
     let scratch: [AlignedBuffer]
     /// Hybrid: quantized input as floats (q - offset) and per-batch scale/offset.

@@ -55,7 +55,9 @@ final class DensifyKernel: PreparedKernel {
             switch sp.dimensions[level] {
             case .dense(let s):
                 guard s >= 0, s <= Shape.maxElementCount else { failure = "bad dense size"; return }
-                for i in 0..<s { idx[d] = i; visit(level + 1, prev * s + i); if failure != nil { return } }
+                let (base, o) = prev.multipliedReportingOverflow(by: s)
+                guard !o, base <= Shape.maxElementCount else { failure = "dense size overflows"; return }
+                for i in 0..<s { idx[d] = i; visit(level + 1, base + i); if failure != nil { return } }
             case .sparseCSR(let segments, let indices):
                 guard prev + 1 < segments.count, segments[prev] >= 0, segments[prev] <= segments[prev + 1],
                       segments[prev + 1] <= indices.count else { failure = "CSR segments out of range"; return }

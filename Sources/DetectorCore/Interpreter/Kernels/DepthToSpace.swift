@@ -12,7 +12,8 @@ final class DepthToSpaceKernel: PreparedKernel {
         let x = try c.input(0)
         guard let size = x.type.byteSize, x.rank == 4 else { throw c.invalid("input must be 4-D, has shape \(x.shape)") }
         let s = c.parameters.blockSize
-        guard s > 0, x.shape[3] % (s * s) == 0 else { throw c.invalid("depth \(x.shape[3]) is not a multiple of block² (\(s))") }
+        guard s > 0, s <= 1 << 15, Shape.elementCount([x.shape[1], s]) != nil, Shape.elementCount([x.shape[2], s]) != nil,
+              x.shape[3] % (s * s) == 0 else { throw c.invalid("depth \(x.shape[3]) is not a multiple of block² (\(s))") }
         let outDepth = x.shape[3] / (s * s)
         try c.setOutput(0, shape: [x.shape[0], x.shape[1] * s, x.shape[2] * s, outDepth], type: x.type)
         return DepthToSpaceKernel(input: x.index, output: try c.output(0).index, batch: x.shape[0], inH: x.shape[1],

@@ -68,43 +68,55 @@ final class DepthwiseConv2DKernel: PreparedKernel {
         let rows = g.batch * g.outH
         let C = g.outC, vecEnd = C - C % 8
         let work = g.outputPixels * C * g.kH * g.kW
+        let clamp = act.min > -.greatestFiniteMagnitude || act.max < .greatestFiniteMagnitude
         KernelSupport.parallelChunks(rows, parts: work >= 1 << 16 ? threads : 1) { range in
             let vlo = SIMD8<Float>(repeating: act.min), vhi = SIMD8<Float>(repeating: act.max)
             for row in range {
                 let b = row / g.outH, oy = row % g.outH
-                let y0 = oy * g.strideH - g.padTop
+                let y0 = oy &* g.strideH &- g.padTop
+                // Taps inside the image: ky in kyLo..<kyHi (same for the whole row).
+                var kyLo = 0, kyHi = g.kH
+                while kyLo < kyHi && y0 &+ kyLo &* g.dilationH < 0 { kyLo &+= 1 }
+                while kyHi > kyLo && y0 &+ (kyHi &- 1) &* g.dilationH >= g.inH { kyHi &-= 1 }
+                let rowBase = src + (b &* g.inH &+ y0) &* g.inW &* C
+                let rowStep = g.dilationH &* g.inW &* C
                 for ox in 0..<g.outW {
-                    let x0 = ox * g.strideW - g.padLeft
-                    let o = dst + ((b * g.outH + oy) * g.outW + ox) * C
+                    let x0 = ox &* g.strideW &- g.padLeft
+                    var kxLo = 0, kxHi = g.kW
+                    while kxLo < kxHi && x0 &+ kxLo &* g.dilationW < 0 { kxLo &+= 1 }
+                    while kxHi > kxLo && x0 &+ (kxHi &- 1) &* g.dilationW >= g.inW { kxHi &-= 1 }
+                    let pixelBase = rowBase + x0 &* C
+                    let colStep = g.dilationW &* C
+                    let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
                     var c = 0
                     while c < vecEnd {
-                        var acc = bias.map { DepthwiseConv2DKernel.load($0 + c) } ?? SIMD8<Float>(repeating: 0)
-                        for ky in 0..<g.kH {
-                            let y = y0 + ky * g.dilationH
-                            if y < 0 || y >= g.inH { continue }
-                            for kx in 0..<g.kW {
-                                let x = x0 + kx * g.dilationW
-                                if x < 0 || x >= g.inW { continue }
-                                acc += DepthwiseConv2DKernel.load(src + ((b * g.inH + y) * g.inW + x) * C + c)
-                                    * DepthwiseConv2DKernel.load(filter + (ky * g.kW + kx) * C + c)
+                        var acc = SIMD8<Float>(repeating: 0)
+                        var ky = kyLo
+                        while ky < kyHi {
+                            let ip = pixelBase + (ky &* rowStep &+ c)
+                            let wp = filter + (ky &* g.kW &* C &+ c)
+                            var kx = kxLo
+                            while kx < kxHi {
+                                acc += DepthwiseConv2DKernel.load(ip + kx &* colStep) * DepthwiseConv2DKernel.load(wp + kx &* C)
+                                kx &+= 1
                             }
+                            ky &+= 1
                         }
-                        UnsafeMutableRawPointer(o + c).storeBytes(of: pointwiseMin(pointwiseMax(acc, vlo), vhi), as: SIMD8<Float>.self)
-                        c += 8
+                        if let bias { acc += DepthwiseConv2DKernel.load(bias + c) }
+                        if clamp { acc = KernelSupport.clamp(acc, vlo, vhi) }
+                        UnsafeMutableRawPointer(o + c).storeBytes(of: acc, as: SIMD8<Float>.self)
+                        c &+= 8
                     }
                     while c < C {
-                        var acc: Float = bias?[c] ?? 0
-                        for ky in 0..<g.kH {
-                            let y = y0 + ky * g.dilationH
-                            if y < 0 || y >= g.inH { continue }
-                            for kx in 0..<g.kW {
-                                let x = x0 + kx * g.dilationW
-                                if x < 0 || x >= g.inW { continue }
-                                acc += src[((b * g.inH + y) * g.inW + x) * C + c] * filter[(ky * g.kW + kx) * C + c]
+                        var acc: Float = 0
+                        for ky in kyLo..<kyHi {
+                            for kx in kxLo..<kxHi {
+                                acc += pixelBase[ky &* rowStep &+ kx &* colStep &+ c] * filter[(ky &* g.kW &+ kx) &* C &+ c]
                             }
                         }
+                        if let bias { acc += bias[c] }
                         o[c] = min(max(acc, act.min), act.max)
-                        c += 1
+                        c &+= 1
                     }
                 }
             }

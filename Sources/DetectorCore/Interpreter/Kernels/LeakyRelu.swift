@@ -2,6 +2,6 @@
 enum LeakyReluKernel {
     @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
         let alpha = c.parameters.alpha
-        return try UnaryFloatKernel.prepare(c) { $0 > 0 ? $0 : $0 * alpha }
+        return try UnaryFloatKernel.prepare(c, .leakyRelu(alpha: alpha))
     }
 }

@@ -23,30 +23,50 @@ final class Pool2DKernel: PreparedKernel {
         let src = e.floats(input), dst = e.floats(output)
         let g = self.g, isMax = self.isMax, act = self.act
         let rows = g.batch * g.outH
-        KernelSupport.parallelChunks(rows, parts: rows * g.outW * g.inC > 1 << 15 ? threads : 1) { range in
+        let C = g.inC, vecEnd = C - C % 8
+        KernelSupport.parallelChunks(rows, parts: rows * g.outW * C > 1 << 15 ? threads : 1) { range in
+            let vlo = SIMD8<Float>(repeating: act.min), vhi = SIMD8<Float>(repeating: act.max)
             for row in range {
                 let b = row / g.outH, oy = row % g.outH
-                let y0 = oy * g.strideH - g.padTop
-                let fy0 = max(0, -y0), fy1 = min(g.filterH, g.inH - y0)
+                let y0 = oy &* g.strideH &- g.padTop
+                let fy0 = max(0, -y0), fy1 = min(g.filterH, g.inH &- y0)
                 for ox in 0..<g.outW {
-                    let x0 = ox * g.strideW - g.padLeft
-                    let fx0 = max(0, -x0), fx1 = min(g.filterW, g.inW - x0)
-                    let o = dst + ((b * g.outH + oy) * g.outW + ox) * g.inC
-                    for ch in 0..<g.inC {
+                    let x0 = ox &* g.strideW &- g.padLeft
+                    let fx0 = max(0, -x0), fx1 = min(g.filterW, g.inW &- x0)
+                    let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
+                    let count = max(0, fy1 &- fy0) &* max(0, fx1 &- fx0)
+                    let base = src + ((b &* g.inH &+ y0) &* g.inW &+ x0) &* C
+                    var c = 0
+                    while c < vecEnd {
+                        var acc = SIMD8<Float>(repeating: isMax ? -.greatestFiniteMagnitude : 0)
+                        var fy = fy0
+                        while fy < fy1 {
+                            var fx = fx0
+                            while fx < fx1 {
+                                let offset: Int = (fy &* g.inW &+ fx) &* C &+ c
+                                let v = UnsafeRawPointer(base + offset).loadUnaligned(as: SIMD8<Float>.self)
+                                if isMax { acc.replace(with: v, where: v .> acc) } else { acc += v }
+                                fx &+= 1
+                            }
+                            fy &+= 1
+                        }
+                        if !isMax { acc = count > 0 ? acc / SIMD8(repeating: Float(count)) : SIMD8(repeating: 0) }
+                        UnsafeMutableRawPointer(o + c).storeBytes(of: KernelSupport.clamp(acc, vlo, vhi), as: SIMD8<Float>.self)
+                        c &+= 8
+                    }
+                    while c < C {
                         var acc: Float = isMax ? -.greatestFiniteMagnitude : 0
-                        var count = 0
                         if fy0 < fy1 && fx0 < fx1 {
                             for fy in fy0..<fy1 {
-                                let rowBase = src + ((b * g.inH + y0 + fy) * g.inW + x0) * g.inC + ch
                                 for fx in fx0..<fx1 {
-                                    let v = rowBase[fx * g.inC]
+                                    let v = base[(fy &* g.inW &+ fx) &* C &+ c]
                                     if isMax { acc = max(acc, v) } else { acc += v }
-                                    count += 1
                                 }
                             }
                         }
                         if !isMax { acc = count > 0 ? acc / Float(count) : 0 }
-                        o[ch] = min(max(acc, act.min), act.max)
+                        o[c] = min(max(acc, act.min), act.max)
+                        c &+= 1
                     }
                 }
             }

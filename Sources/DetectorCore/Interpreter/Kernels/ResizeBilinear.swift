@@ -28,7 +28,8 @@ final class ResizeBilinearKernel: PreparedKernel {
 
     @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
         let x = try c.input(0, rank: 4, types: [.float32])
-        guard let size = try c.constantInts(input: 1), size.count == 2, size[0] > 0, size[1] > 0 else {
+        guard let size = try c.constantInts(input: 1), size.count == 2, size[0] > 0, size[1] > 0,
+              size[0] <= 1 << 20, size[1] <= 1 << 20 else {
             throw c.invalid("its size must be two positive constants")
         }
         let p = c.parameters
@@ -54,9 +55,14 @@ final class ResizeBilinearKernel: PreparedKernel {
                     let p10 = src + ((b * inH + y1) * inW + x0) * depth
                     let p01 = src + ((b * inH + y0) * inW + x1) * depth
                     let p11 = src + ((b * inH + y1) * inW + x1) * depth
-                    let w00 = (1 - dy) * (1 - dx), w10 = dy * (1 - dx), w01 = (1 - dy) * dx, w11 = dy * dx
+                    let ny = 1 - dy, nx = 1 - dx
                     for ch in 0..<depth {
-                        o[ch] = p00[ch] * w00 + p10[ch] * w10 + p01[ch] * w01 + p11[ch] * w11
+                        // The reference kernel's exact expression and evaluation order.
+                        let a = p00[ch] * ny * nx
+                        let b = p10[ch] * dy * nx
+                        let c = p01[ch] * ny * dx
+                        let d = p11[ch] * dy * dx
+                        o[ch] = a + b + c + d
                     }
                     o += depth
                 }

@@ -22,7 +22,7 @@ final class ResizeNearestNeighborKernel: PreparedKernel {
     @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
         let x = try c.input(0)
         guard x.rank == 4, let size = x.type.byteSize else { throw c.invalid("input must be 4-D, has shape \(x.shape)") }
-        guard let s = try c.constantInts(input: 1), s.count == 2, s[0] > 0, s[1] > 0 else {
+        guard let s = try c.constantInts(input: 1), s.count == 2, s[0] > 0, s[1] > 0, s[0] <= 1 << 20, s[1] <= 1 << 20 else {
             throw c.invalid("its size must be two positive constants")
         }
         let p = c.parameters

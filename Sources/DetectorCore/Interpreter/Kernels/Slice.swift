@@ -9,8 +9,9 @@ enum SliceKernel {
         guard b.count == x.rank, s.count == x.rank else { throw c.invalid("begin/size must have \(x.rank) values") }
         var sizes = s
         for d in 0..<x.rank {
+            guard b[d] >= 0, b[d] <= x.shape[d] else { throw c.invalid("slice begin \(b) is outside shape \(x.shape)") }
             if sizes[d] == -1 { sizes[d] = x.shape[d] - b[d] }
-            guard b[d] >= 0, sizes[d] >= 0, b[d] + sizes[d] <= x.shape[d] else {
+            guard sizes[d] >= 0, sizes[d] <= x.shape[d] - b[d] else {
                 throw c.invalid("slice begin \(b) size \(s) is outside shape \(x.shape)")
             }
         }

@@ -28,9 +28,12 @@ final class SpaceToBatchNDKernel: PreparedKernel {
         let h = x.shape[1], w = x.rank == 4 ? x.shape[2] : 1
         let bh = block[0], bw = spatial == 2 ? block[1] : 1
         let pt = pad[0], pb = pad[1], pl = spatial == 2 ? pad[2] : 0, pr = spatial == 2 ? pad[3] : 0
+        guard block.allSatisfy({ $0 <= Shape.maxElementCount }), pad.allSatisfy({ $0 <= Shape.maxElementCount }),
+              let outB = Shape.elementCount([x.shape[0], bh, bw]) else {
+            throw c.invalid("block shape \(block) / paddings \(pad) are too large")
+        }
         guard (h + pt + pb) % bh == 0, (w + pl + pr) % bw == 0 else { throw c.invalid("padded size is not a multiple of the block") }
         let outH = (h + pt + pb) / bh, outW = (w + pl + pr) / bw
-        let outB = x.shape[0] * bh * bw
         let depth = x.shape[x.rank - 1]
         let shape = x.rank == 4 ? [outB, outH, outW, depth] : [outB, outH, depth]
         try c.setOutput(0, shape: shape, type: x.type)

@@ -12,7 +12,7 @@ final class SpaceToDepthKernel: PreparedKernel {
         let x = try c.input(0)
         guard let size = x.type.byteSize, x.rank == 4 else { throw c.invalid("input must be 4-D, has shape \(x.shape)") }
         let s = c.parameters.blockSize
-        guard s > 0, x.shape[1] % s == 0, x.shape[2] % s == 0 else { throw c.invalid("height/width \(x.shape) not divisible by block \(s)") }
+        guard s > 0, s <= 1 << 15, Shape.elementCount([x.shape[3], s, s]) != nil, x.shape[1] % s == 0, x.shape[2] % s == 0 else { throw c.invalid("height/width \(x.shape) not divisible by block \(s)") }
         try c.setOutput(0, shape: [x.shape[0], x.shape[1] / s, x.shape[2] / s, x.shape[3] * s * s], type: x.type)
         return SpaceToDepthKernel(input: x.index, output: try c.output(0).index, batch: x.shape[0], outH: x.shape[1] / s,
                                   outW: x.shape[2] / s, block: s, inDepthBytes: x.shape[3] * size)

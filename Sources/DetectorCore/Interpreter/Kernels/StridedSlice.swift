@@ -61,7 +61,7 @@ struct StridedSlicePlan {
             } else {
                 guard full < rank, i < sBegin.count else { error = "the slice has more dimensions than the input's rank \(rank)"; return }
                 dBegin[full] = sBegin[i]
-                dEnd[full] = offset ? sBegin[i] + sEnd[i] : sEnd[i]
+                dEnd[full] = offset ? sBegin[i] &+ sEnd[i] : sEnd[i]
                 dStride[full] = sStrides[i]
                 if beginMask & bit != 0 { dBeginMask |= 1 << full }
                 if endMask & bit != 0 { dEndMask |= 1 << full }

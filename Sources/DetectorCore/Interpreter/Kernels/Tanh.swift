@@ -3,6 +3,6 @@ import Foundation
 /// `TANH`.
 enum TanhKernel {
     @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
-        try UnaryFloatKernel.prepare(c) { tanhf($0) }
+        try UnaryFloatKernel.prepare(c, .tanh)
     }
 }

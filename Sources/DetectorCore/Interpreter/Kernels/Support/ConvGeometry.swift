@@ -33,13 +33,32 @@ struct ConvGeometry {
             let oy = r / outW, ox = r % outW
             let y0 = oy * strideH - padTop, x0 = ox * strideW - padLeft
             for ky in 0..<kH {
-                let y = y0 + ky * dilationH
+                let y = y0 &+ ky &* dilationH
+                if y < 0 || y >= inH {
+                    o.update(repeating: padValue, count: kW &* channels)
+                    o += kW &* channels
+                    continue
+                }
+                if dilationW == 1 && channels == inC {
+                    // The row's taps are contiguous: pad, one copy, pad.
+                    let lo = max(0, -x0), hi = min(kW, inW &- x0)
+                    if lo > 0 { o.update(repeating: padValue, count: lo &* channels); o += lo &* channels }
+                    if hi > lo {
+                        let n = (hi &- lo) &* channels
+                        let src = input + (((b &* inH &+ y) &* inW &+ x0 &+ lo) &* inC)
+                        if n <= 32 { for i in 0..<n { o[i] = src[i] } } else { o.update(from: src, count: n) }
+                        o += n
+                    }
+                    let after = kW &- max(hi, lo)
+                    if after > 0 { o.update(repeating: padValue, count: after &* channels); o += after &* channels }
+                    continue
+                }
                 for kx in 0..<kW {
-                    let x = x0 + kx * dilationW
-                    if y < 0 || y >= inH || x < 0 || x >= inW {
+                    let x = x0 &+ kx &* dilationW
+                    if x < 0 || x >= inW {
                         o.update(repeating: padValue, count: channels)
                     } else {
-                        o.update(from: input + ((b * inH + y) * inW + x) * inC + channelOffset, count: channels)
+                        o.update(from: input + (((b &* inH &+ y) &* inW &+ x) &* inC &+ channelOffset), count: channels)
                     }
                     o += channels
                 }

@@ -1,5 +1,8 @@
 /// Single-precision matrix multiply used by the fast paths of CONV_2D, FULLY_CONNECTED and
-/// the hybrid kernels: `C[m, n] = bias[n] + Σ_k A[m, k] · B[k, n]`, then a clamp.
+/// the hybrid kernels: `C[m, n] = (Σ_k A[m, k] · B[k, n]) + bias[n]`, then a clamp.
+///
+/// Each output is summed from 0 in increasing k and the bias added last, the same sequence
+/// of float operations as the reference kernels' loops, so results are bit-identical to them.
 ///
 /// B is packed once at prepare (`PackedMatrix`): panels of 8 columns, each `k × 8`
 /// contiguous, so the 4×8 micro-kernel streams B with `SIMD8<Float>` loads while A is
@@ -33,8 +36,7 @@ enum FloatGEMM {
     }
 
     /// `C = A · B (+ bias), clamped`, for rows `rows` of A/C. `a` is row-major with row stride
-    /// `lda`; `c` has row stride `ldc`. When `accumulate` is true, C's current values are
-    /// added instead of the bias (used for K blocks).
+    /// `lda`; `c` has row stride `ldc`. K is processed in blocks, C holding the partial sums.
     static func multiply(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, b: PackedMatrix,
                          bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
                          clampMin: Float, clampMax: Float) {
@@ -45,13 +47,13 @@ enum FloatGEMM {
             let first = k0 == 0, last = k1 == k
             var m = rows.lowerBound
             while m < rows.upperBound {
-                let mr = min(4, rows.upperBound - m)
+                let mr = min(tileRows, rows.upperBound - m)
                 for p in 0..<b.panels {
                     let panel = b.storage + (p * k + k0) * 8
                     let cols = min(8, n - p * 8)
                     kernel(mr: mr, kc: k1 - k0, a: a + m * lda + k0, lda: lda, panel: panel,
                            c: c + m * ldc + p * 8, ldc: ldc, cols: cols,
-                           bias: first ? bias.map { $0 + p * 8 } : nil, accumulate: !first,
+                           bias: last ? bias.map { $0 + p * 8 } : nil, accumulate: !first,
                            clamp: last, lo: clampMin, hi: clampMax)
                 }
                 m += mr
@@ -87,44 +89,64 @@ enum FloatGEMM {
         }
     }
 
-    /// One micro-tile: up to 4 rows × one 8-column panel.
-    @inline(never)
+    /// Rows per micro-tile: 6 rows × 8 columns keeps 12 SSE accumulators in registers.
+    static let tileRows = 6
+
+    /// One micro-tile: up to 6 rows × one 8-column panel.
+    @inline(__always)
     private static func kernel(mr: Int, kc: Int, a: UnsafePointer<Float>, lda: Int, panel: UnsafePointer<Float>,
                                c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
                                bias: UnsafePointer<Float>?, accumulate: Bool, clamp: Bool, lo: Float, hi: Float) {
-        var init0 = SIMD8<Float>(repeating: 0)
-        if let bias { init0 = loadPartial(bias, cols) }
-        var c0 = init0, c1 = init0, c2 = init0, c3 = init0
+        let zero = SIMD8<Float>(repeating: 0)
+        var c0 = zero, c1 = zero, c2 = zero, c3 = zero, c4 = zero, c5 = zero
         if accumulate {
-            for r in 0..<mr {
-                let v = loadPartial(c + r * ldc, cols)
-                switch r { case 0: c0 = v; case 1: c1 = v; case 2: c2 = v; default: c3 = v }
-            }
+            c0 = loadPartial(c, cols)
+            if mr > 1 { c1 = loadPartial(c + ldc, cols) }
+            if mr > 2 { c2 = loadPartial(c + 2 &* ldc, cols) }
+            if mr > 3 { c3 = loadPartial(c + 3 &* ldc, cols) }
+            if mr > 4 { c4 = loadPartial(c + 4 &* ldc, cols) }
+            if mr > 5 { c5 = loadPartial(c + 5 &* ldc, cols) }
         }
-        if mr == 4 {
-            let a0 = a, a1 = a + lda, a2 = a + 2 * lda, a3 = a + 3 * lda
-            for kk in 0..<kc {
-                let bv = load(panel + kk * 8)
+        if mr == 6 {
+            let a0 = a, a1 = a + lda, a2 = a + 2 &* lda, a3 = a + 3 &* lda, a4 = a + 4 &* lda, a5 = a + 5 &* lda
+            var kk = 0
+            while kk < kc {
+                let bv = load(panel + kk &* 8)
                 c0 += SIMD8(repeating: a0[kk]) * bv
                 c1 += SIMD8(repeating: a1[kk]) * bv
                 c2 += SIMD8(repeating: a2[kk]) * bv
                 c3 += SIMD8(repeating: a3[kk]) * bv
+                c4 += SIMD8(repeating: a4[kk]) * bv
+                c5 += SIMD8(repeating: a5[kk]) * bv
+                kk &+= 1
             }
         } else {
-            for kk in 0..<kc {
-                let bv = load(panel + kk * 8)
+            var kk = 0
+            while kk < kc {
+                let bv = load(panel + kk &* 8)
                 c0 += SIMD8(repeating: a[kk]) * bv
-                if mr > 1 { c1 += SIMD8(repeating: a[lda + kk]) * bv }
-                if mr > 2 { c2 += SIMD8(repeating: a[2 * lda + kk]) * bv }
+                if mr > 1 { c1 += SIMD8(repeating: a[lda &+ kk]) * bv }
+                if mr > 2 { c2 += SIMD8(repeating: a[2 &* lda &+ kk]) * bv }
+                if mr > 3 { c3 += SIMD8(repeating: a[3 &* lda &+ kk]) * bv }
+                if mr > 4 { c4 += SIMD8(repeating: a[4 &* lda &+ kk]) * bv }
+                kk &+= 1
             }
         }
         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
-        for r in 0..<mr {
-            var v: SIMD8<Float>
-            switch r { case 0: v = c0; case 1: v = c1; case 2: v = c2; default: v = c3 }
-            if clamp { v = pointwiseMin(pointwiseMax(v, vlo), vhi) }
-            storePartial(v, c + r * ldc, cols)
+        let doClamp = clamp && (lo > -.greatestFiniteMagnitude || hi < .greatestFiniteMagnitude)
+        let biasVector = bias.map { loadPartial($0, cols) }
+        @inline(__always) func finish(_ v: SIMD8<Float>, _ r: Int) {
+            var v = v
+            if let biasVector { v += biasVector }
+            if doClamp { v = KernelSupport.clamp(v, vlo, vhi) }
+            storePartial(v, c + r &* ldc, cols)
         }
+        finish(c0, 0)
+        if mr > 1 { finish(c1, 1) }
+        if mr > 2 { finish(c2, 2) }
+        if mr > 3 { finish(c3, 3) }
+        if mr > 4 { finish(c4, 4) }
+        if mr > 5 { finish(c5, 5) }
     }
 
     /// The plain triple loop (test oracle).
@@ -132,8 +154,9 @@ enum FloatGEMM {
         var c = [Float](repeating: 0, count: m * n)
         for i in 0..<m {
             for j in 0..<n {
-                var s: Float = bias?[j] ?? 0
+                var s: Float = 0
                 for kk in 0..<k { s += a[i * k + kk] * b[kk * n + j] }
+                if let bias { s += bias[j] }
                 c[i * n + j] = min(max(s, clampMin), clampMax)
             }
         }

@@ -60,6 +60,15 @@ enum KernelSupport {
         }
     }
 
+    /// Clamps every lane (inlined; the generic `pointwiseMin`/`Max` are not always).
+    @inline(__always)
+    static func clamp(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SIMD8<Float> {
+        var r = v
+        r.replace(with: lo, where: r .< lo)
+        r.replace(with: hi, where: r .> hi)
+        return r
+    }
+
     /// float16 bits → Float.
     @inline(__always)
     static func halfToFloat(_ bits: UInt16) -> Float {

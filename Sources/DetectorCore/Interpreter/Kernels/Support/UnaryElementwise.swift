@@ -1,19 +1,25 @@
 import Foundation
 
 /// Element-wise float32 kernel shared by the activation ops (RELU, RELU6, RELU_N1_TO_1,
-/// LEAKY_RELU, LOGISTIC, TANH, HARD_SWISH, …).
+/// LEAKY_RELU, LOGISTIC, TANH, HARD_SWISH). The clamping activations run as SIMD loops.
 final class UnaryFloatKernel: PreparedKernel {
+    enum Function {
+        case clamp(min: Float, max: Float)
+        case leakyRelu(alpha: Float)
+        case logistic, tanh, hardSwish
+    }
+
     let input: Int, output: Int, count: Int
-    let function: (Float) -> Float
+    let function: Function
     let threads: Int
 
-    init(input: Int, output: Int, count: Int, threads: Int, function: @escaping (Float) -> Float) {
+    init(input: Int, output: Int, count: Int, threads: Int, function: Function) {
         self.input = input; self.output = output; self.count = count
         self.threads = threads
         self.function = function
     }
 
-    static func prepare(_ c: PrepareContext, _ function: @escaping (Float) -> Float) throws -> any PreparedKernel {
+    static func prepare(_ c: PrepareContext, _ function: Function) throws -> any PreparedKernel {
         let x = try c.input(0, types: [.float32])
         try c.setOutput(0, shape: x.shape, type: .float32)
         return UnaryFloatKernel(input: x.index, output: try c.output(0).index, count: x.elementCount,
@@ -22,11 +28,28 @@ final class UnaryFloatKernel: PreparedKernel {
 
     func eval(_ e: EvalContext) throws {
         let src = e.floats(input), dst = e.floats(output)
-        let f = function
-        let n = count
-        let parts = n >= 1 << 16 ? threads : 1
-        KernelSupport.parallelChunks(n, parts: parts) { range in
-            for i in range { dst[i] = f(src[i]) }
+        let function = self.function
+        let parts = count >= 1 << 16 ? threads : 1
+        KernelSupport.parallelChunks(count, parts: parts) { range in
+            switch function {
+            case let .clamp(lo, hi):
+                let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+                var i = range.lowerBound
+                while i + 8 <= range.upperBound {
+                    let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(dst + i).storeBytes(of: KernelSupport.clamp(v, vlo, vhi), as: SIMD8<Float>.self)
+                    i += 8
+                }
+                while i < range.upperBound { dst[i] = min(max(src[i], lo), hi); i += 1 }
+            case let .leakyRelu(alpha):
+                for i in range { let v = src[i]; dst[i] = v > 0 ? v : v * alpha }
+            case .logistic:
+                for i in range { dst[i] = FloatActivations.logistic(src[i]) }
+            case .tanh:
+                for i in range { dst[i] = tanhf(src[i]) }
+            case .hardSwish:
+                for i in range { dst[i] = FloatActivations.hardSwish(src[i]) }
+            }
         }
     }
 }

@@ -1,0 +1,39 @@
+/// The zlib container (RFC 1950): a two-byte header, a DEFLATE stream, and the Adler-32 of
+/// the uncompressed data. PNG's image data is one zlib stream.
+///
+/// ```swift
+/// let packed = Zlib.compress(Array("hello hello hello".utf8), level: 6)
+/// let unpacked = try Zlib.decompress(packed, maxOutputSize: 1 << 20)
+/// ```
+public enum Zlib {
+    /// Decompresses a zlib stream and verifies its Adler-32. Bytes after the checksum are ignored.
+    /// - Parameter maxOutputSize: the largest output accepted.
+    public static func decompress(_ bytes: [UInt8], maxOutputSize: Int) throws(InflateError) -> [UInt8] {
+        try decompress(bytes, maxOutputSize: maxOutputSize, expectedSize: nil)
+    }
+
+    /// Decompresses a zlib stream; `expectedSize` (when known, as in PNG) sizes the output buffer once.
+    static func decompress(_ bytes: [UInt8], maxOutputSize: Int, expectedSize: Int?) throws(InflateError) -> [UInt8] {
+        guard bytes.count >= 2 else { throw .invalidZlibHeader(reason: "the stream has \(bytes.count) bytes, fewer than the 2-byte header") }
+        let cmf = Int(bytes[0]), flg = Int(bytes[1])
+        guard cmf & 0x0F == 8 else { throw .invalidZlibHeader(reason: "compression method \(cmf & 0x0F), only 8 (deflate) exists") }
+        guard cmf >> 4 <= 7 else { throw .invalidZlibHeader(reason: "window size code \(cmf >> 4) is above 7") }
+        guard (cmf << 8 | flg) % 31 == 0 else { throw .invalidZlibHeader(reason: "header check bits are wrong (CMF*256+FLG is not a multiple of 31)") }
+        guard flg & 0x20 == 0 else { throw .invalidZlibHeader(reason: "a preset dictionary is required, which this decoder does not have") }
+        var result: Result<(output: [UInt8], consumed: Int), InflateError> = .failure(.truncated(byteOffset: 0))
+        bytes.withUnsafeBytes { raw in
+            let body = UnsafeRawBufferPointer(rebasing: raw[2...])
+            result = Result { () throws(InflateError) in
+                try Inflate.decompressRaw(body, maxOutputSize: maxOutputSize, expectedSize: expectedSize)
+            }
+        }
+        let (output, consumed) = try result.get()
+        let trailer = 2 + consumed
+        guard trailer + 4 <= bytes.count else { throw .truncated(byteOffset: bytes.count) }
+        let stored = UInt32(bytes[trailer]) << 24 | UInt32(bytes[trailer + 1]) << 16
+            | UInt32(bytes[trailer + 2]) << 8 | UInt32(bytes[trailer + 3])
+        let actual = Adler32.checksum(output)
+        guard stored == actual else { throw .adlerMismatch(expected: stored, actual: actual) }
+        return output
+    }
+}

@@ -1,0 +1,15 @@
+/// Inflates deflated ZIP entries with the project's raw-DEFLATE decoder (`Inflate`, Codecs/Zlib).
+enum ZipInflater {
+    static func inflate(_ raw: UnsafeRawBufferPointer, expectedSize: Int, entry: String) throws -> [UInt8] {
+        let out: [UInt8]
+        do {
+            out = try Inflate.decompressRaw(raw, maxOutputSize: expectedSize)
+        } catch {
+            throw ZipArchiveError.inflateFailed(entry: entry, reason: error.description)
+        }
+        guard out.count == expectedSize else {
+            throw ZipArchiveError.inflateFailed(entry: entry, reason: "produced \(out.count) bytes, directory says \(expectedSize)")
+        }
+        return out
+    }
+}

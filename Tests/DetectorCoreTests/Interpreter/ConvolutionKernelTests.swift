@@ -1,0 +1,319 @@
+import XCTest
+@testable import DetectorCore
+
+/// Convolutions, pools and resizes: hand-checked edge cases, and the fast paths against the
+/// plain reference loops on random shapes.
+final class ConvolutionKernelTests: XCTestCase {
+    struct Rng {
+        var state: UInt64
+        mutating func next() -> Float {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Float(state >> 40) / Float(1 << 24) * 2 - 1
+        }
+        mutating func int(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % n
+        }
+        mutating func floats(_ n: Int) -> [Float] { (0..<n).map { _ in next() } }
+    }
+
+    func conv(input: [Float], inShape: [Int], filter: [Float], filterShape: [Int], bias: [Float]?,
+              op: String = "CONV_2D", threads: Int = 1, _ configure: @escaping (inout OperatorParameters) -> Void) throws -> ([Float], [Int]) {
+        var g = GraphBuilder()
+        let x = g.input(inShape)
+        let w = g.constant(filter, shape: filterShape)
+        var ins = [x, w]
+        if let bias { ins.append(g.constant(bias, shape: [bias.count])) }
+        g.outputs = g.op(op, ins, configure)
+        let r = try g.run([input], threads: threads)
+        return (r.values, r.shape)
+    }
+
+    func testConvSameStride2OnOddSize() throws {
+        // 1×5×5×1 input 1…25, 3×3 ones filter, SAME stride 2 → 3×3; padding total = (3-1)*2+3-5 = 2 → 1 before.
+        let input = (1...25).map(Float.init)
+        let (v, s) = try conv(input: input, inShape: [1, 5, 5, 1], filter: [Float](repeating: 1, count: 9),
+                              filterShape: [1, 3, 3, 1], bias: [0.5]) {
+            $0.padding = .same; $0.strideWidth = 2; $0.strideHeight = 2
+        }
+        XCTAssertEqual(s, [1, 3, 3, 1])
+        // top-left window rows 0-1, cols 0-1: 1+2+6+7 = 16; centre: rows 1-3, cols 1-3: 7+8+9+12+13+14+17+18+19 = 117
+        XCTAssertEqual(v[0], 16.5)
+        XCTAssertEqual(v[4], 117.5)
+        XCTAssertEqual(v[8], 19 + 20 + 24 + 25 + 0.5)
+    }
+
+    func testConvValidWithDilationAndRelu() throws {
+        // 1×5×5×1, 2×2 filter dilated by 2 → taps (0,0),(0,2),(2,0),(2,2); VALID → 3×3.
+        let input = (1...25).map(Float.init)
+        let (v, s) = try conv(input: input, inShape: [1, 5, 5, 1], filter: [1, -1, -1, 1],
+                              filterShape: [1, 2, 2, 1], bias: nil) {
+            $0.padding = .valid; $0.strideWidth = 1; $0.strideHeight = 1
+            $0.dilationWidthFactor = 2; $0.dilationHeightFactor = 2; $0.activation = .relu
+        }
+        XCTAssertEqual(s, [1, 3, 3, 1])
+        // x(0,0) - x(0,2) - x(2,0) + x(2,2) = 1 - 3 - 11 + 13 = 0 everywhere (linear input)
+        XCTAssertEqual(v, [Float](repeating: 0, count: 9))
+    }
+
+    func testGroupedConv() throws {
+        // 2 input channels, 2 groups, 1 channel per group: each output channel sees only its channel.
+        let (v, s) = try conv(input: [1, 10, 2, 20], inShape: [1, 1, 2, 2], filter: [3, 5], filterShape: [2, 1, 1, 1],
+                              bias: [0, 1]) { $0.padding = .valid; $0.strideWidth = 1; $0.strideHeight = 1 }
+        XCTAssertEqual(s, [1, 1, 2, 2])
+        XCTAssertEqual(v, [3, 51, 6, 101])
+    }
+
+    func testDepthwiseWithMultiplier() throws {
+        // 1×1×2×2 input, 1×1×2 filter window, multiplier 2 → 4 output channels.
+        let (v, s) = try conv(input: [1, 2, 3, 4], inShape: [1, 1, 2, 2], filter: [1, 2, 3, 4, 10, 20, 30, 40],
+                              filterShape: [1, 1, 2, 4], bias: [0, 0, 0, 100], op: "DEPTHWISE_CONV_2D") {
+            $0.padding = .valid; $0.strideWidth = 1; $0.strideHeight = 1; $0.depthMultiplier = 2
+        }
+        XCTAssertEqual(s, [1, 1, 1, 4])
+        // channel 0 (in 0): 1·1 + 3·10; ch1 (in 0): 1·2 + 3·20; ch2 (in 1): 2·3 + 4·30; ch3: 2·4 + 4·40 + 100
+        XCTAssertEqual(v, [31, 62, 126, 268])
+    }
+
+    func testFullyConnectedKeepNumDims() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 2, 3])
+        let w = g.constant([1, 0, 0, 0, 1, 1], shape: [2, 3])
+        let b = g.constant([0.5, -0.5], shape: [2])
+        g.outputs = g.op("FULLY_CONNECTED", [x, w, b]) { $0.keepNumDims = true }
+        let r = try g.run([[1, 2, 3, 4, 5, 6]])
+        XCTAssertEqual(r.shape, [1, 2, 2])
+        XCTAssertEqual(r.values, [1.5, 4.5, 4.5, 10.5])
+    }
+
+    func testPoolsSameStride2ClipWindows() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 3, 3, 1])
+        let avg = g.op("AVERAGE_POOL_2D", [x]) { $0.padding = .same; $0.strideWidth = 2; $0.strideHeight = 2; $0.filterWidth = 2; $0.filterHeight = 2 }[0]
+        let mx = g.op("MAX_POOL_2D", [x]) { $0.padding = .same; $0.strideWidth = 2; $0.strideHeight = 2; $0.filterWidth = 2; $0.filterHeight = 2 }[0]
+        g.outputs = [avg, mx]
+        let interpreter = try Interpreter(graph: g.build())
+        try interpreter.copyInput((1...9).map(Float.init), at: 0)
+        try interpreter.invoke()
+        // SAME 3→2, total padding (2-1)*2+2-3 = 1 → 0 before: windows rows {0,1},{2}, cols {0,1},{2}.
+        XCTAssertEqual(try interpreter.outputFloats(at: 0), [3, 4.5, 7.5, 9]) // (1+2+4+5)/4, (3+6)/2, (7+8)/2, 9
+        XCTAssertEqual(try interpreter.outputFloats(at: 1), [5, 6, 8, 9])
+    }
+
+    func resize(_ op: String, _ input: [Float], _ inShape: [Int], to size: [Int32],
+                _ configure: @escaping (inout OperatorParameters) -> Void) throws -> [Float] {
+        var g = GraphBuilder()
+        let x = g.input(inShape)
+        let s = g.intConstant(size, shape: [2])
+        g.outputs = g.op(op, [x, s], configure)
+        return try g.run([input]).values
+    }
+
+    func testResizeBilinearModes() throws {
+        let x: [Float] = [0, 10]
+        // 1×1×2 → 1×1×4, default: scale 0.5, src = 0, 0.5, 1, 1.5 → 0, 5, 10, 10
+        XCTAssertEqual(try resize("RESIZE_BILINEAR", x, [1, 1, 2, 1], to: [1, 4]) { _ in }, [0, 5, 10, 10])
+        // align corners: scale 1/3 → 0, 10/3, 20/3, 10
+        let ac = try resize("RESIZE_BILINEAR", x, [1, 1, 2, 1], to: [1, 4]) { $0.alignCorners = true }
+        XCTAssertEqual(ac[1], 10.0 / 3, accuracy: 1e-5); XCTAssertEqual(ac[3], 10)
+        // half pixel: src = (i+0.5)/2 - 0.5 = -0.25, 0.25, 0.75, 1.25 → 0, 2.5, 7.5, 10
+        XCTAssertEqual(try resize("RESIZE_BILINEAR", x, [1, 1, 2, 1], to: [1, 4]) { $0.halfPixelCenters = true }, [0, 2.5, 7.5, 10])
+    }
+
+    func testResizeNearestModes() throws {
+        let x: [Float] = [1, 2, 3]
+        // 3 → 5, scale 0.6: floor(0, .6, 1.2, 1.8, 2.4) = 0 0 1 1 2
+        XCTAssertEqual(try resize("RESIZE_NEAREST_NEIGHBOR", x, [1, 1, 3, 1], to: [1, 5]) { _ in }, [1, 1, 2, 2, 3])
+        // align corners, scale 0.5: round(0, .5, 1, 1.5, 2) = 0 1 1 2 2 (half away from zero)
+        XCTAssertEqual(try resize("RESIZE_NEAREST_NEIGHBOR", x, [1, 1, 3, 1], to: [1, 5]) { $0.alignCorners = true }, [1, 2, 2, 3, 3])
+        // half pixel: floor((i+0.5)·0.6) = 0 0 1 2 2
+        XCTAssertEqual(try resize("RESIZE_NEAREST_NEIGHBOR", x, [1, 1, 3, 1], to: [1, 5]) { $0.halfPixelCenters = true }, [1, 1, 2, 3, 3])
+    }
+
+    // MARK: - Fast paths against the reference loops
+
+    func testGEMMMatchesReferenceOnRandomShapes() {
+        var rng = Rng(state: 1)
+        for _ in 0..<25 {
+            let m = 1 + rng.int(13), n = 1 + rng.int(21), k = 1 + rng.int(600)
+            let a = rng.floats(m * k), b = rng.floats(k * n), bias = rng.floats(n)
+            let packed = FloatGEMM.PackedMatrix(k: k, n: n) { kk, j in b[kk * n + j] }
+            var c = [Float](repeating: .nan, count: m * n)
+            a.withUnsafeBufferPointer { ap in
+                bias.withUnsafeBufferPointer { bp in
+                    c.withUnsafeMutableBufferPointer { cp in
+                        FloatGEMM.multiply(rows: 0..<m, a: ap.baseAddress!, lda: k, b: packed, bias: bp.baseAddress!,
+                                           c: cp.baseAddress!, ldc: n, clampMin: -0.5, clampMax: 3)
+                    }
+                }
+            }
+            // Same summation order as the reference: bit-identical.
+            XCTAssertEqual(c, FloatGEMM.reference(m: m, n: n, k: k, a: a, b: b, bias: bias, clampMin: -0.5, clampMax: 3), "m \(m) n \(n) k \(k)")
+        }
+    }
+
+    func testConvFastPathMatchesReferenceOnRandomShapes() throws {
+        var rng = Rng(state: 7)
+        for trial in 0..<20 {
+            let h = 1 + rng.int(12), w = 1 + rng.int(12), c = 1 + rng.int(9), oc = 1 + rng.int(19)
+            let kh = 1 + rng.int(3), kw = 1 + rng.int(3), stride = 1 + rng.int(2), dil = 1 + rng.int(2)
+            let same = rng.int(2) == 0
+            if !same && (h < (kh - 1) * dil + 1 || w < (kw - 1) * dil + 1) { continue }
+            let batch = 1 + rng.int(2)
+            let input = rng.floats(batch * h * w * c), filter = rng.floats(oc * kh * kw * c), bias = rng.floats(oc)
+            let configure: (inout OperatorParameters) -> Void = {
+                $0.padding = same ? .same : .valid; $0.strideWidth = stride; $0.strideHeight = stride
+                $0.dilationWidthFactor = dil; $0.dilationHeightFactor = dil; $0.activation = .relu6
+            }
+            let threads = 1 + trial % 2
+            let (fast, shape) = try conv(input: input, inShape: [batch, h, w, c], filter: filter, filterShape: [oc, kh, kw, c],
+                                         bias: bias, threads: threads, configure)
+            var p = OperatorParameters(); configure(&p)
+            let outH = KernelSupport.outputSize(padding: p.padding, input: h, filter: kh, stride: stride, dilation: dil)!
+            let outW = KernelSupport.outputSize(padding: p.padding, input: w, filter: kw, stride: stride, dilation: dil)!
+            XCTAssertEqual(shape, [batch, outH, outW, oc])
+            let g = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: kh, filterW: kw,
+                                                        strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
+                                                        padTop: KernelSupport.paddingBefore(input: h, filter: kh, stride: stride, dilation: dil, output: outH),
+                                                        padLeft: KernelSupport.paddingBefore(input: w, filter: kw, stride: stride, dilation: dil, output: outW)),
+                                 outC: oc)
+            var expected = [Float](repeating: 0, count: fast.count)
+            input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
+                expected.withUnsafeMutableBufferPointer { op in
+                    Conv2DKernel.referenceFloat(g: g, groups: 1, input: ip.baseAddress!, filter: fp.baseAddress!, bias: bp.baseAddress!,
+                                                output: op.baseAddress!, act: (0, 6))
+                }
+            } } }
+            XCTAssertEqual(fast, expected, "trial \(trial)")
+        }
+    }
+
+    func testDepthwiseFastPathMatchesReferenceOnRandomShapes() throws {
+        var rng = Rng(state: 11)
+        for trial in 0..<20 {
+            let h = 1 + rng.int(10), w = 1 + rng.int(10), c = 1 + rng.int(20)
+            let k = 1 + rng.int(4), stride = 1 + rng.int(2), dil = 1 + rng.int(2)
+            let input = rng.floats(h * w * c), filter = rng.floats(k * k * c), bias = rng.floats(c)
+            let configure: (inout OperatorParameters) -> Void = {
+                $0.padding = .same; $0.strideWidth = stride; $0.strideHeight = stride
+                $0.dilationWidthFactor = dil; $0.dilationHeightFactor = dil; $0.depthMultiplier = 1
+            }
+            let (fast, shape) = try conv(input: input, inShape: [1, h, w, c], filter: filter, filterShape: [1, k, k, c],
+                                         bias: bias, op: "DEPTHWISE_CONV_2D", threads: 1 + trial % 2, configure)
+            let outH = shape[1], outW = shape[2]
+            let g = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k, filterW: k,
+                                                        strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
+                                                        padTop: KernelSupport.paddingBefore(input: h, filter: k, stride: stride, dilation: dil, output: outH),
+                                                        padLeft: KernelSupport.paddingBefore(input: w, filter: k, stride: stride, dilation: dil, output: outW)),
+                                 outC: c)
+            var expected = [Float](repeating: 0, count: fast.count)
+            input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
+                expected.withUnsafeMutableBufferPointer { op in
+                    DepthwiseConv2DKernel.referenceFloat(g: g, multiplier: 1, input: ip.baseAddress!, filter: fp.baseAddress!,
+                                                         bias: bp.baseAddress!, output: op.baseAddress!,
+                                                         act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
+                }
+            } } }
+            XCTAssertEqual(fast, expected, "trial \(trial)")
+        }
+    }
+
+    func testFullyConnectedFastPathMatchesReference() throws {
+        var rng = Rng(state: 5)
+        for _ in 0..<10 {
+            let rows = 1 + rng.int(6), depth = 1 + rng.int(300), units = 1 + rng.int(30)
+            let x = rng.floats(rows * depth), w = rng.floats(units * depth), b = rng.floats(units)
+            var g = GraphBuilder()
+            let xi = g.input([rows, depth])
+            g.outputs = g.op("FULLY_CONNECTED", [xi, g.constant(w, shape: [units, depth]), g.constant(b, shape: [units])])
+            let fast = try g.run([x]).values
+            var expected = [Float](repeating: 0, count: rows * units)
+            x.withUnsafeBufferPointer { xp in w.withUnsafeBufferPointer { wp in b.withUnsafeBufferPointer { bp in
+                expected.withUnsafeMutableBufferPointer { op in
+                    FullyConnectedKernel.referenceFloat(rows: rows, depth: depth, units: units, input: xp.baseAddress!, weights: wp.baseAddress!,
+                                                        bias: bp.baseAddress!, output: op.baseAddress!,
+                                                        act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
+                }
+            } } }
+            XCTAssertEqual(fast, expected)
+        }
+    }
+
+    // MARK: - Hybrid
+
+    func testSymmetricAndAsymmetricInputQuantization() {
+        var q = [Int8](repeating: 0, count: 4)
+        let x: [Float] = [-2, 1, 0.5, 2]
+        let scale = x.withUnsafeBufferPointer { xp in q.withUnsafeMutableBufferPointer { HybridQuantization.symmetric(xp.baseAddress!, count: 4, into: $0.baseAddress!) } }
+        XCTAssertEqual(scale, 2 / 127)
+        XCTAssertEqual(q, [-127, 64, 32, 127]) // 63.5 rounds away from zero → 64; 31.75 → 32
+        // asymmetric over [0, 2.55]: scale 0.01, zero point -128 (min error side)
+        let y: [Float] = [0, 1, 2.55, 0.005]
+        let r = y.withUnsafeBufferPointer { yp in q.withUnsafeMutableBufferPointer { HybridQuantization.asymmetric(yp.baseAddress!, count: 4, into: $0.baseAddress!) } }
+        XCTAssertEqual(r.offset, -128)
+        XCTAssertEqual(r.scale, 0.01, accuracy: 1e-8)
+        XCTAssertEqual(q[0], -128); XCTAssertEqual(q[2], 127); XCTAssertEqual(q[1], -28)
+    }
+
+    func testHybridConvMatchesReferenceLoops() throws {
+        var rng = Rng(state: 3)
+        for perChannel in [false, true] {
+            let h = 7, w = 6, c = 5, oc = 9, k = 3
+            let input = rng.floats(h * w * c)
+            let filter: [Int8] = (0..<(oc * k * k * c)).map { _ in Int8(rng.int(255) - 127) }
+            let bias = rng.floats(oc)
+            let scales: [Float] = perChannel ? (0..<oc).map { Float($0 + 1) * 0.01 } : [0.02]
+            var g = GraphBuilder()
+            let x = g.input([1, h, w, c])
+            let wt = g.int8Constant(filter, shape: [oc, k, k, c], quantization: .init(scales: scales, zeroPoints: scales.map { _ in 0 }))
+            g.outputs = g.op("CONV_2D", [x, wt, g.constant(bias, shape: [oc])]) {
+                $0.padding = .same; $0.strideWidth = 2; $0.strideHeight = 1
+            }
+            let (fast, shape) = try { let r = try g.run([input], threads: 2); return (r.values, r.shape) }()
+            XCTAssertEqual(shape, [1, h, 3, oc])
+            let geo = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: h, outW: 3, filterH: k, filterW: k,
+                                                          strideH: 1, strideW: 2, dilationH: 1, dilationW: 1, padTop: 1, padLeft: 0), outC: oc)
+            var expected = [Float](repeating: 0, count: fast.count)
+            input.withUnsafeBufferPointer { ip in bias.withUnsafeBufferPointer { bp in
+                expected.withUnsafeMutableBufferPointer { op in
+                    Conv2DKernel.referenceHybrid(g: geo, input: ip.baseAddress!, filter: filter,
+                                                 scales: perChannel ? scales : [Float](repeating: scales[0], count: oc),
+                                                 perChannel: perChannel, bias: bp.baseAddress!, output: op.baseAddress!,
+                                                 act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
+                }
+            } }
+            XCTAssertEqual(fast, expected, "perChannel \(perChannel)")
+            // And the result is close to the float convolution with dequantized weights.
+            let wf: [Float] = filter.enumerated().map { Float($0.element) * scales[perChannel ? $0.offset / (k * k * c) : 0] }
+            let (float, _) = try conv(input: input, inShape: [1, h, w, c], filter: wf, filterShape: [oc, k, k, c], bias: bias) {
+                $0.padding = .same; $0.strideWidth = 2; $0.strideHeight = 1
+            }
+            // (quantization error: a few per cent of the magnitude)
+            for i in 0..<float.count { XCTAssertEqual(fast[i], float[i], accuracy: 0.1 + 0.03 * abs(float[i])) }
+        }
+    }
+
+    func testHybridFullyConnectedSymmetricAndAsymmetric() throws {
+        for asymmetric in [false, true] {
+            var g = GraphBuilder()
+            let x = g.input([1, 2])
+            let w = g.int8Constant([1, 2, 3, 4], shape: [2, 2], quantization: .init(scales: [0.5], zeroPoints: [0]))
+            g.outputs = g.op("FULLY_CONNECTED", [x, w, g.constant([1, 0], shape: [2])]) { $0.asymmetricQuantizeInputs = asymmetric }
+            let v = try g.run([[1, -1]]).values
+            // float: [1·0.5 − 1·1 + 1, 1.5 − 2] = [0.5, −0.5]; ±1 quantizes exactly in both schemes
+            XCTAssertEqual(v[0], 0.5, accuracy: 1e-2, "asymmetric \(asymmetric)")
+            XCTAssertEqual(v[1], -0.5, accuracy: 1e-2, "asymmetric \(asymmetric)")
+        }
+    }
+
+    func testHybridDepthwisePerChannel() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 1, 2, 2])
+        let w = g.int8Constant([10, -20, 30, 40], shape: [1, 1, 2, 2], quantization: .init(scales: [0.1, 0.05], zeroPoints: [0, 0], quantizedDimension: 3))
+        g.outputs = g.op("DEPTHWISE_CONV_2D", [x, w]) { $0.padding = .valid; $0.strideWidth = 1; $0.strideHeight = 1; $0.depthMultiplier = 1 }
+        let v = try g.run([[2, 0, 0, 1]]).values
+        // float weights [1, −1, 3, 2]: ch0 = 2·1 + 0·3 = 2, ch1 = 0·(−1) + 1·2 = 2
+        XCTAssertEqual(v[0], 2, accuracy: 0.02)
+        XCTAssertEqual(v[1], 2, accuracy: 0.02)
+    }
+}

@@ -1,0 +1,133 @@
+import XCTest
+@testable import DetectorCore
+
+/// Hand-checked cases for the element-wise kernels (broadcasting, activations, integer ops).
+final class ElementwiseKernelTests: XCTestCase {
+    func binary(_ op: String, _ a: [Float], _ aShape: [Int], _ b: [Float], _ bShape: [Int],
+                activation: OperatorParameters.Activation = .none) throws -> ([Float], [Int]) {
+        var g = GraphBuilder()
+        let x = g.input(aShape)
+        let y = g.constant(b, shape: bShape)
+        g.outputs = g.op(op, [x, y]) { $0.activation = activation }
+        let r = try g.run([a])
+        return (r.values, r.shape)
+    }
+
+    func testAddBroadcastsRank1OverRank4() throws {
+        let (v, s) = try binary("ADD", [1, 2, 3, 4, 5, 6], [1, 1, 2, 3], [10, 20, 30], [3])
+        XCTAssertEqual(s, [1, 1, 2, 3])
+        XCTAssertEqual(v, [11, 22, 33, 14, 25, 36])
+    }
+
+    func testSubBroadcastsBothWays() throws {
+        // [2,1] - [1,3] → [2,3]
+        let (v, s) = try binary("SUB", [1, 2], [2, 1], [10, 20, 30], [1, 3])
+        XCTAssertEqual(s, [2, 3])
+        XCTAssertEqual(v, [-9, -19, -29, -8, -18, -28])
+    }
+
+    func testMulScalarAndRelu6Activation() throws {
+        let (v, _) = try binary("MUL", [-1, 0.5, 2, 4], [4], [2], [], activation: .relu6)
+        XCTAssertEqual(v, [0, 1, 4, 6])
+    }
+
+    func testDivMaximumMinimum() throws {
+        XCTAssertEqual(try binary("DIV", [1, -3], [2], [4, 2], [2]).0, [0.25, -1.5])
+        XCTAssertEqual(try binary("MAXIMUM", [1, -3], [2], [0, 0], [2]).0, [1, 0])
+        XCTAssertEqual(try binary("MINIMUM", [1, -3], [2], [0, 0], [2]).0, [0, -3])
+    }
+
+    func testFloorModFollowsDivisorSign() throws {
+        XCTAssertEqual(try binary("FLOOR_MOD", [7, -7, 7, -7], [4], [3, 3, -3, -3], [4]).0, [1, 2, -2, -1])
+    }
+
+    func testIntegerFloorModAndDivisionByZeroError() throws {
+        var g = GraphBuilder()
+        let x = g.input([4], .int32)
+        let y = g.intConstant([3, 3, -3, 0], shape: [4])
+        g.outputs = g.op("FLOOR_MOD", [x, y], outputs: [.int32])
+        let interpreter = try Interpreter(graph: g.build())
+        try interpreter.copyInput([Int32(7), -7, 7, 1].withUnsafeBytes { Array($0) }, at: 0)
+        XCTAssertThrowsError(try interpreter.invoke()) // 1 mod 0
+    }
+
+    func testIncompatibleBroadcastFailsAtLoad() {
+        var g = GraphBuilder()
+        let x = g.input([2, 3])
+        let y = g.constant([1, 2], shape: [2])
+        g.outputs = g.op("ADD", [x, y])
+        XCTAssertThrowsError(try Interpreter(graph: g.build())) { error in
+            guard case .invalidOperator(0, "ADD", _)? = error as? InterpreterError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testPReluBroadcastsAlphaPerChannel() throws {
+        let (v, _) = try binary("PRELU", [-2, -2, 3, 3], [1, 2, 2], [0.5, 0.25], [2])
+        XCTAssertEqual(v, [-1, -0.5, 3, 3])
+    }
+
+    func unary(_ op: String, _ x: [Float], _ configure: (inout OperatorParameters) -> Void = { _ in }) throws -> [Float] {
+        var g = GraphBuilder()
+        let a = g.input([x.count])
+        g.outputs = g.op(op, [a], configure)
+        return try g.run([x]).values
+    }
+
+    func testActivations() throws {
+        let x: [Float] = [-7, -1.5, -0.5, 0, 0.5, 2, 7, 9, 10, 11]
+        XCTAssertEqual(try unary("RELU", x), [0, 0, 0, 0, 0.5, 2, 7, 9, 10, 11])
+        XCTAssertEqual(try unary("RELU6", x), [0, 0, 0, 0, 0.5, 2, 6, 6, 6, 6])
+        XCTAssertEqual(try unary("RELU_N1_TO_1", x), [-1, -1, -0.5, 0, 0.5, 1, 1, 1, 1, 1])
+        XCTAssertEqual(try unary("LEAKY_RELU", [-2, 3]) { $0.alpha = 0.1 }, [-0.2, 3])
+        // hard swish: x·relu6(x+3)/6 → -1.5·1.5/6 = -0.375; 2·5/6
+        let hs = try unary("HARD_SWISH", [-4, -1.5, 2, 4])
+        XCTAssertEqual(hs[0], 0); XCTAssertEqual(hs[1], -0.375, accuracy: 1e-7)
+        XCTAssertEqual(hs[2], 10.0 / 6, accuracy: 1e-6); XCTAssertEqual(hs[3], 4)
+        let lg = try unary("LOGISTIC", [0, 20, -20, 1])
+        XCTAssertEqual(lg[0], 0.5); XCTAssertEqual(lg[1], 1)
+        XCTAssertEqual(lg[2], Float(exp(-20.0)), accuracy: 1e-12) // below -9 the reference uses exp(x)
+        XCTAssertEqual(lg[3], Float(1 / (1 + exp(-1.0))), accuracy: 1e-7)
+        let th = try unary("TANH", [0, 1])
+        XCTAssertEqual(th[0], 0); XCTAssertEqual(th[1], Float(tanh(1.0)), accuracy: 1e-7)
+    }
+
+    func testSoftmaxWithBetaOverLastAxis() throws {
+        var g = GraphBuilder()
+        let a = g.input([2, 2])
+        g.outputs = g.op("SOFTMAX", [a]) { $0.beta = 2 }
+        let v = try g.run([[0, 1, 5, 5]]).values
+        let e = Float(exp(2.0))
+        XCTAssertEqual(v[0], 1 / (1 + e), accuracy: 1e-7)
+        XCTAssertEqual(v[1], e / (1 + e), accuracy: 1e-7)
+        XCTAssertEqual(v[2], 0.5); XCTAssertEqual(v[3], 0.5)
+    }
+
+    func testDequantizeFloat16AndPerChannelInt8() throws {
+        var g = GraphBuilder()
+        let half: [UInt16] = [Float16(1.5).bitPattern, Float16(-2).bitPattern]
+        let h = g.constantBytes(half.withUnsafeBytes { Array($0) }, shape: [2], type: .float16)
+        let x = g.input([2])
+        let deq = g.op("DEQUANTIZE", [h])[0]
+        let q = g.int8Constant([10, -10, 10, -10], shape: [2, 2],
+                               quantization: .init(scales: [0.5, 0.25], zeroPoints: [0, 2], quantizedDimension: 0))
+        let deq2 = g.op("DEQUANTIZE", [q])[0]
+        let sum = g.op("ADD", [x, deq])[0]
+        g.outputs = [sum, deq2]
+        let interpreter = try Interpreter(graph: g.build())
+        XCTAssertEqual(interpreter.foldedOps, [true, true, false]) // both dequantizes run once at prepare
+        try interpreter.copyInput([1, 1] as [Float], at: 0)
+        try interpreter.invoke()
+        XCTAssertEqual(try interpreter.outputFloats(at: 0), [2.5, -1])
+        XCTAssertEqual(try interpreter.outputFloats(at: 1), [5, -5, 2, -3])
+    }
+
+    func testCastFloatToIntTruncatesAndSaturates() throws {
+        var g = GraphBuilder()
+        let a = g.input([4])
+        g.outputs = g.op("CAST", [a], outputs: [.int32])
+        let interpreter = try Interpreter(graph: g.build())
+        try interpreter.copyInput([1.9, -1.9, 3e10, -3e10] as [Float], at: 0)
+        try interpreter.invoke()
+        XCTAssertEqual(try interpreter.output(at: 0, as: .int32, Int32.self), [1, -1, Int32.max, Int32.min])
+    }
+}

@@ -1,0 +1,237 @@
+import XCTest
+@testable import DetectorCore
+
+/// Hand-checked cases for data-movement and shape ops.
+final class ShapeKernelTests: XCTestCase {
+    let iota12: [Float] = (0..<12).map(Float.init)
+
+    func run(_ g: GraphBuilder, _ feeds: [[Float]]) throws -> ([Float], [Int]) {
+        let r = try g.run(feeds)
+        return (r.values, r.shape)
+    }
+
+    func testReshapeWithShapeTensorAndInferredDimension() throws {
+        var g = GraphBuilder()
+        let x = g.input([2, 6])
+        let s = g.intConstant([3, -1], shape: [2])
+        g.outputs = g.op("RESHAPE", [x, s])
+        let (v, shape) = try run(g, [iota12])
+        XCTAssertEqual(shape, [3, 4]); XCTAssertEqual(v, iota12)
+    }
+
+    func testSqueezeNegativeAxisAndExpandDims() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 3, 1])
+        let sq = g.op("SQUEEZE", [x]) { $0.squeezeDims = [-1] }[0]
+        let axis = g.intConstant([-1], shape: [1])
+        g.outputs = g.op("EXPAND_DIMS", [sq, axis])
+        let interpreter = try Interpreter(graph: g.build())
+        XCTAssertEqual(interpreter.tensorInfo(sq).shape, [1, 3])
+        XCTAssertEqual(interpreter.outputs[0].shape, [1, 3, 1])
+    }
+
+    func testSqueezeOfNonUnitDimensionIsRejected() {
+        var g = GraphBuilder()
+        let x = g.input([2, 3])
+        g.outputs = g.op("SQUEEZE", [x]) { $0.squeezeDims = [0] }
+        XCTAssertThrowsError(try Interpreter(graph: g.build()))
+    }
+
+    func testConcatenationNegativeAxis() throws {
+        var g = GraphBuilder()
+        let a = g.input([2, 1])
+        let b = g.constant([7, 8, 9, 10], shape: [2, 2])
+        g.outputs = g.op("CONCATENATION", [a, b]) { $0.axis = -1 }
+        let (v, s) = try run(g, [[1, 2]])
+        XCTAssertEqual(s, [2, 3]); XCTAssertEqual(v, [1, 7, 8, 2, 9, 10])
+    }
+
+    func testPadAndPadV2() throws {
+        var g = GraphBuilder()
+        let a = g.input([1, 2])
+        let p = g.intConstant([0, 1, 1, 2], shape: [2, 2])
+        let value = g.constant([-1], shape: [])
+        g.outputs = g.op("PADV2", [a, p, value])
+        let (v, s) = try run(g, [[5, 6]])
+        XCTAssertEqual(s, [2, 5])
+        XCTAssertEqual(v, [-1, 5, 6, -1, -1, -1, -1, -1, -1, -1])
+        var g2 = GraphBuilder()
+        let b = g2.input([2])
+        let p2 = g2.intConstant([1, 0], shape: [1, 2])
+        g2.outputs = g2.op("PAD", [b, p2])
+        XCTAssertEqual(try run(g2, [[5, 6]]).0, [0, 5, 6])
+    }
+
+    func testTranspose() throws {
+        var g = GraphBuilder()
+        let a = g.input([2, 3, 2])
+        let perm = g.intConstant([2, 0, 1], shape: [3])
+        g.outputs = g.op("TRANSPOSE", [a, perm])
+        let (v, s) = try run(g, [iota12])
+        XCTAssertEqual(s, [2, 2, 3])
+        // out[k][i][j] = in[i][j][k] = 6i + 2j + k
+        XCTAssertEqual(v, [0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11])
+    }
+
+    func stridedSlice(_ shape: [Int], begin: [Int32], end: [Int32], strides: [Int32],
+                      _ configure: @escaping (inout OperatorParameters) -> Void) throws -> ([Float], [Int]) {
+        var g = GraphBuilder()
+        let a = g.input(shape)
+        let b = g.intConstant(begin, shape: [begin.count])
+        let e = g.intConstant(end, shape: [end.count])
+        let s = g.intConstant(strides, shape: [strides.count])
+        g.outputs = g.op("STRIDED_SLICE", [a, b, e, s], configure)
+        return try run(g, [(0..<Shape.count(shape)).map(Float.init)])
+    }
+
+    func testStridedSliceMasks() throws {
+        // [3,4]: rows 1..., every second column from the end backwards.
+        var r = try stridedSlice([3, 4], begin: [1, -1], end: [0, 0], strides: [1, -2]) { $0.endMask = 0b11 }
+        XCTAssertEqual(r.1, [2, 2]); XCTAssertEqual(r.0, [7, 5, 11, 9])
+        // shrink axis 0 → row 2, begin mask on axis 1.
+        r = try stridedSlice([3, 4], begin: [2, 3], end: [3, 4], strides: [1, 1]) { $0.shrinkAxisMask = 1; $0.beginMask = 2 }
+        XCTAssertEqual(r.1, [4]); XCTAssertEqual(r.0, [8, 9, 10, 11])
+        // new axis in front, ellipsis, last column shrunk: [1, 3]
+        r = try stridedSlice([3, 4], begin: [0, 0, -1], end: [0, 0, 0], strides: [1, 1, 1]) {
+            $0.newAxisMask = 1; $0.ellipsisMask = 2; $0.shrinkAxisMask = 4
+        }
+        XCTAssertEqual(r.1, [1, 3]); XCTAssertEqual(r.0, [3, 7, 11])
+        // out-of-range ends are clamped; negative begin wraps.
+        r = try stridedSlice([5], begin: [-3], end: [100], strides: [1]) { _ in }
+        XCTAssertEqual(r.0, [2, 3, 4])
+        // offset: end is relative to begin
+        r = try stridedSlice([5], begin: [1], end: [2], strides: [1]) { $0.offset = true }
+        XCTAssertEqual(r.0, [1, 2])
+    }
+
+    func testSliceWithMinusOneSize() throws {
+        var g = GraphBuilder()
+        let a = g.input([3, 4])
+        let b = g.intConstant([1, 1], shape: [2])
+        let s = g.intConstant([-1, 2], shape: [2])
+        g.outputs = g.op("SLICE", [a, b, s])
+        let (v, shape) = try run(g, [iota12])
+        XCTAssertEqual(shape, [2, 2]); XCTAssertEqual(v, [5, 6, 9, 10])
+    }
+
+    func testSplitPackUnpack() throws {
+        var g = GraphBuilder()
+        let a = g.input([2, 4])
+        let axis = g.intConstant([1], shape: [])
+        var p = OperatorParameters(); p.numSplits = 2
+        let o1 = g.tensor([0]), o2 = g.tensor([0])
+        g.operators.append(GraphOperator(opName: "SPLIT", inputs: [axis, a], outputs: [o1, o2], parameters: p))
+        var pp = OperatorParameters(); pp.axis = 0; pp.valuesCount = 2
+        let packed = g.tensor([0])
+        g.operators.append(GraphOperator(opName: "PACK", inputs: [o2, o1], outputs: [packed], parameters: pp))
+        var up = OperatorParameters(); up.axis = -1; up.valuesCount = 2
+        let u1 = g.tensor([0]), u2 = g.tensor([0])
+        g.operators.append(GraphOperator(opName: "UNPACK", inputs: [packed], outputs: [u1, u2], parameters: up))
+        g.outputs = [o1, packed, u2]
+        let interpreter = try Interpreter(graph: g.build())
+        try interpreter.copyInput([0, 1, 2, 3, 4, 5, 6, 7] as [Float], at: 0)
+        try interpreter.invoke()
+        XCTAssertEqual(try interpreter.outputFloats(at: 0), [0, 1, 4, 5])
+        XCTAssertEqual(interpreter.outputs[1].shape, [2, 2, 2])
+        XCTAssertEqual(try interpreter.outputFloats(at: 1), [2, 3, 6, 7, 0, 1, 4, 5])
+        XCTAssertEqual(interpreter.outputs[2].shape, [2, 2])
+        XCTAssertEqual(try interpreter.outputFloats(at: 2), [3, 7, 1, 5])
+    }
+
+    func testGatherAxisAndOutOfRangeIndex() throws {
+        var g = GraphBuilder()
+        let a = g.input([2, 3])
+        let idx = g.input([2], .int32)
+        g.outputs = g.op("GATHER", [a, idx]) { $0.axis = -1 }
+        let interpreter = try Interpreter(graph: g.build())
+        try interpreter.copyInput([0, 1, 2, 3, 4, 5] as [Float], at: 0)
+        try interpreter.copyInput([Int32(2), 0].withUnsafeBytes { Array($0) }, at: 1)
+        try interpreter.invoke()
+        XCTAssertEqual(interpreter.outputs[0].shape, [2, 2])
+        XCTAssertEqual(try interpreter.outputFloats(at: 0), [2, 0, 5, 3])
+        try interpreter.copyInput([Int32(3), 0].withUnsafeBytes { Array($0) }, at: 1)
+        XCTAssertThrowsError(try interpreter.invoke())
+    }
+
+    func testShapeDrivenReshapeFoldsAtPrepare() throws {
+        // SHAPE → STRIDED_SLICE → PACK → RESHAPE, like dilated_conv's shape arithmetic.
+        var g = GraphBuilder()
+        let a = g.input([1, 1, 1], signature: [-1, -1, 1])
+        let shape = g.op("SHAPE", [a], outputs: [.int32])[0]
+        let b = g.intConstant([0], shape: [1]), e = g.intConstant([2], shape: [1]), s = g.intConstant([1], shape: [1])
+        let firstTwo = g.op("STRIDED_SLICE", [shape, b, e, s], outputs: [.int32])[0]
+        let prod = g.op("MUL", [firstTwo, g.intConstant([1, 1], shape: [2])], outputs: [.int32])[0]
+        let gathered0 = g.op("GATHER", [prod, g.intConstant([0], shape: [])], outputs: [.int32])[0]
+        let gathered1 = g.op("GATHER", [prod, g.intConstant([1], shape: [])], outputs: [.int32])[0]
+        var pp = OperatorParameters(); pp.valuesCount = 2
+        let newShape = g.tensor([0], .int32)
+        g.operators.append(GraphOperator(opName: "PACK", inputs: [gathered1, gathered0], outputs: [newShape], parameters: pp))
+        g.outputs = g.op("RESHAPE", [a, newShape])
+        let interpreter = try Interpreter(graph: g.build())
+        try interpreter.resizeInput(at: 0, to: [2, 3, 1])
+        try interpreter.copyInput((0..<6).map(Float.init), at: 0)
+        try interpreter.invoke()
+        XCTAssertEqual(interpreter.outputs[0].shape, [3, 2])
+        XCTAssertEqual(interpreter.foldedOps.filter { !$0 }.count, 1) // only the RESHAPE runs at invoke
+    }
+
+    func testSpaceToBatchAndBackRoundTrips() throws {
+        var g = GraphBuilder()
+        let a = g.input([1, 3, 3, 1])
+        let block = g.intConstant([2, 2], shape: [2])
+        let pads = g.intConstant([0, 1, 0, 1], shape: [2, 2])
+        let s2b = g.op("SPACE_TO_BATCH_ND", [a, block, pads])[0]
+        let crops = g.intConstant([0, 1, 0, 1], shape: [2, 2])
+        let back = g.op("BATCH_TO_SPACE_ND", [s2b, block, crops])[0]
+        g.outputs = [s2b, back]
+        let interpreter = try Interpreter(graph: g.build())
+        let x: [Float] = (1...9).map(Float.init)
+        try interpreter.copyInput(x, at: 0)
+        try interpreter.invoke()
+        XCTAssertEqual(interpreter.outputs[0].shape, [4, 2, 2, 1])
+        // batch 0 takes (even row, even col): 1 3 7 9; batch 1 (even row, odd col): 2 0 8 0 …
+        XCTAssertEqual(try interpreter.outputFloats(at: 0), [1, 3, 7, 9, 2, 0, 8, 0, 4, 6, 0, 0, 5, 0, 0, 0])
+        XCTAssertEqual(try interpreter.outputFloats(at: 1), x)
+    }
+
+    func testDepthToSpaceAndSpaceToDepth() throws {
+        var g = GraphBuilder()
+        let a = g.input([1, 1, 1, 8])
+        let d2s = g.op("DEPTH_TO_SPACE", [a]) { $0.blockSize = 2 }[0]
+        let s2d = g.op("SPACE_TO_DEPTH", [d2s]) { $0.blockSize = 2 }[0]
+        g.outputs = [d2s, s2d]
+        let interpreter = try Interpreter(graph: g.build())
+        let x: [Float] = (0..<8).map(Float.init)
+        try interpreter.copyInput(x, at: 0)
+        try interpreter.invoke()
+        XCTAssertEqual(interpreter.outputs[0].shape, [1, 2, 2, 2])
+        XCTAssertEqual(try interpreter.outputFloats(at: 0), x) // DCR with one input pixel keeps order
+        XCTAssertEqual(try interpreter.outputFloats(at: 1), x)
+    }
+
+    func testMeanKeepDimsAndNegativeAxes() throws {
+        var g = GraphBuilder()
+        let a = g.input([1, 2, 2, 3])
+        let axes = g.intConstant([1, -2], shape: [2])
+        g.outputs = g.op("MEAN", [a, axes]) { $0.keepDims = true }
+        let (v, s) = try run(g, [iota12])
+        XCTAssertEqual(s, [1, 1, 1, 3])
+        XCTAssertEqual(v, [4.5, 5.5, 6.5])
+    }
+
+    func testDensifyCSR() throws {
+        // 3x4 dense [[0,1,0,0],[0,0,0,2],[3,0,0,4]] stored as CSR.
+        var g = GraphBuilder()
+        let values: [Float] = [1, 2, 3, 4]
+        g.tensors.append(GraphTensor(name: "sparse", type: .float32, shape: [3, 4],
+                                     constant: .owned(values.withUnsafeBytes { Array($0) }),
+                                     sparsity: .init(traversalOrder: [0, 1], blockMap: [],
+                                                     dimensions: [.dense(size: 3), .sparseCSR(segments: [0, 1, 2, 4], indices: [1, 3, 0, 3])])))
+        let sparse = g.tensors.count - 1
+        let dense = g.op("DENSIFY", [sparse])[0]
+        let x = g.input([3, 4])
+        g.outputs = g.op("ADD", [x, dense])
+        let (v, _) = try run(g, [[Float](repeating: 0, count: 12)])
+        XCTAssertEqual(v, [0, 1, 0, 0, 0, 0, 0, 2, 3, 0, 0, 4])
+    }
+}

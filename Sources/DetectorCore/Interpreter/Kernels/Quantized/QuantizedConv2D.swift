@@ -71,7 +71,7 @@ public struct QuantizedConvParams: Sendable {
 /// Quantized CONV_2D kernels.
 public enum QuantizedConv2D {
     /// Output pixels per im2col tile.
-    static let tileRows = 32
+    static let tileRows = 36
 
     /// Fast path: the input is converted once to `Float` with its zero point removed; pointwise
     /// (1×1, stride 1) convolutions multiply it directly, others through im2col tiles; the

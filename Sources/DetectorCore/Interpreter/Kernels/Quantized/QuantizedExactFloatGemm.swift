@@ -37,21 +37,25 @@ public enum ExactFloatGemm {
     }
 
     /// `c[i * n + j] = Σ_q a[i][q] * b[j][q]` for `i < m`, `j < n` (c has row stride n).
+    /// 6×8 register tile (12 accumulators of 4 lanes), rows beyond `m` read row 0 and are not stored.
     public static func multiply(a: UnsafePointer<Float>, packedB: UnsafePointer<Float>, m: Int, n: Int, k: Int,
                                 c: UnsafeMutablePointer<Int32>) {
         let panels = (n + panelWidth - 1) / panelWidth
         var i = 0
         while i < m {
-            let rows = min(4, m - i)
+            let rows = min(6, m - i)
             let a0 = a + i * k
-            let a1 = rows > 1 ? a0 + k : a0, a2 = rows > 2 ? a0 + 2 * k : a0, a3 = rows > 3 ? a0 + 3 * k : a0
+            let a1 = rows > 1 ? a0 + k : a0, a2 = rows > 2 ? a0 + 2 * k : a0
+            let a3 = rows > 3 ? a0 + 3 * k : a0, a4 = rows > 4 ? a0 + 4 * k : a0, a5 = rows > 5 ? a0 + 5 * k : a0
             for p in 0..<panels {
                 let bp = packedB + p * k * panelWidth
-                var t0 = SIMD8<Int32>(), t1 = SIMD8<Int32>(), t2 = SIMD8<Int32>(), t3 = SIMD8<Int32>()
+                var t0 = SIMD8<Int32>(), t1 = SIMD8<Int32>(), t2 = SIMD8<Int32>()
+                var t3 = SIMD8<Int32>(), t4 = SIMD8<Int32>(), t5 = SIMD8<Int32>()
                 var q0 = 0
                 while q0 < k {
                     let q1 = min(k, q0 + exactBlock)
-                    var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>(), s3 = SIMD8<Float>()
+                    var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>()
+                    var s3 = SIMD8<Float>(), s4 = SIMD8<Float>(), s5 = SIMD8<Float>()
                     var q = q0
                     while q < q1 {
                         let w = UnsafeRawPointer(bp + q * panelWidth).loadUnaligned(as: SIMD8<Float>.self)
@@ -59,21 +63,27 @@ public enum ExactFloatGemm {
                         s1 += w * a1[q]
                         s2 += w * a2[q]
                         s3 += w * a3[q]
+                        s4 += w * a4[q]
+                        s5 += w * a5[q]
                         q += 1
                     }
-                    t0 &+= exactInt32(s0); t1 &+= exactInt32(s1); t2 &+= exactInt32(s2); t3 &+= exactInt32(s3)
+                    t0 &+= exactInt32(s0); t1 &+= exactInt32(s1); t2 &+= exactInt32(s2)
+                    t3 &+= exactInt32(s3); t4 &+= exactInt32(s4); t5 &+= exactInt32(s5)
                     q0 = q1
                 }
                 let j0 = p * panelWidth
                 let width = min(panelWidth, n - j0)
+                let base = c + i * n + j0
                 for l in 0..<width {
-                    c[i * n + j0 + l] = t0[l]
-                    if rows > 1 { c[(i + 1) * n + j0 + l] = t1[l] }
-                    if rows > 2 { c[(i + 2) * n + j0 + l] = t2[l] }
-                    if rows > 3 { c[(i + 3) * n + j0 + l] = t3[l] }
+                    base[l] = t0[l]
+                    if rows > 1 { base[n + l] = t1[l] }
+                    if rows > 2 { base[2 * n + l] = t2[l] }
+                    if rows > 3 { base[3 * n + l] = t3[l] }
+                    if rows > 4 { base[4 * n + l] = t4[l] }
+                    if rows > 5 { base[5 * n + l] = t5[l] }
                 }
             }
-            i += 4
+            i += 6
         }
     }
 }

@@ -174,7 +174,7 @@ extension QuantizedDepthwiseConv2D {
         }
         try c.setOutput(0, shape: [g.batches, g.outputHeight, g.outputWidth, outputDepth], type: x.type)
         let out = try c.output(0)
-        let qi = try c.quantization(of: x, "input"), qo = try c.quantization(of: out, "output")
+        let qi = try c.activationQuantization(of: x, "input"), qo = try c.quantization(of: out, "output")
         let (scales, zps) = try c.filterQuantization(f, channels: outputDepth, channelAxis: 3)
         let bias = try c.optionalBias(input: 2, count: outputDepth)
         let activation = try c.quantizedActivation()

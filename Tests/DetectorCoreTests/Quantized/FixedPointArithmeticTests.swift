@@ -100,3 +100,19 @@ final class FixedPointArithmeticTests: XCTestCase {
         XCTAssertEqual(r, 2.0 / 3.0, accuracy: 1e-8)
     }
 }
+
+extension FixedPointArithmeticTests {
+    func testRequantizationStepMatchesMultiplyByQuantizedMultiplier() {
+        var rng = TestRandom(seed: 5)
+        let reals: [Double] = [0.5, 0.25, 1.0, 3.0, 0.0001, 0.020636025536435752, 1e-9, 0.75, 7.9]
+        for real in reals {
+            let m = QuantizedMultiplier(real)
+            let step = RequantizationStep(m)
+            var xs: [Int32] = [0, 1, -1, 5, -5, 6, -6, 1 << 20, -(1 << 20), 8843, -8843]
+            for _ in 0..<2000 { xs.append(Int32(rng.int(-(1 << 24)...(1 << 24)))) }
+            for x in xs {
+                XCTAssertEqual(step.apply(x), m.apply(x), "x=\(x) real=\(real)")
+            }
+        }
+    }
+}

@@ -236,3 +236,21 @@ extension QuantizedKernelTests {
         XCTAssertEqual(r.shape, [1, 1, 1, 2])
     }
 }
+
+extension QuantizedKernelTests {
+    func testMulTableMatchesDirectArithmetic() {
+        let p = QuantizedMulParams(input1: .init(scale: 0.037, zeroPoint: -7), input2: .init(scale: 0.0041, zeroPoint: 12),
+                                   output: .init(scale: 0.011, zeroPoint: 3), activation: .relu6, type: Int8.self)
+        let table = QuantizedMul.table(p, type: Int8.self)
+        XCTAssertEqual(table.count, 65536)
+        // Spot-check against the direct path, including the extremes.
+        for (a, b) in [(Int8(-128), Int8(-128)), (127, 127), (-128, 127), (0, 0), (-7, 12), (55, -91)] {
+            var out: Int8 = 0
+            let plan = BroadcastPlan([1], [1])!
+            withUnsafePointer(to: a) { ap in withUnsafePointer(to: b) { bp in
+                QuantizedMul.run(p, plan: plan, input1: ap, input2: bp, output: &out)
+            } }
+            XCTAssertEqual(Int8(bitPattern: table[Int(UInt8(bitPattern: a)) << 8 | Int(UInt8(bitPattern: b))]), out, "\(a) * \(b)")
+        }
+    }
+}

@@ -245,7 +245,8 @@ final class DetectionPostProcessKernel: PreparedKernel {
             throw c.invalid("input shapes \(enc.shape), \(cls.shape), \(anc.shape) do not fit [1,N,>=4], [1,N,C], [N,4]")
         }
         guard options.maxDetections >= 0, options.maxClassesPerDetection >= 0, options.detectionsPerClass >= 0,
-              options.numClasses > 0, options.maxDetections <= 1 << 16, options.maxClassesPerDetection <= 1 << 12 else {
+              options.numClasses > 0, options.maxDetections <= 1 << 16, options.maxClassesPerDetection <= 1 << 12,
+              options.maxDetections * options.maxClassesPerDetection <= 1 << 20 else {
             throw c.invalid("options out of range (max_detections \(options.maxDetections), num_classes \(options.numClasses))")
         }
         let ncwb = cls.shape[2]

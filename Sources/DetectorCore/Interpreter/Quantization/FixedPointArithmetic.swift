@@ -15,10 +15,10 @@ public enum FixedPoint {
     @inlinable @inline(__always)
     public static func saturatingRoundingDoublingHighMul(_ a: Int32, _ b: Int32) -> Int32 {
         if a == b && a == Int32.min { return Int32.max }
-        let product = Int64(a) * Int64(b)
+        let product = Int64(a) &* Int64(b)
         let nudge: Int64 = product >= 0 ? (1 << 30) : (1 - (1 << 30))
         // C++ `/` truncates toward zero; Swift's `/` on integers does too.
-        return Int32(truncatingIfNeeded: (product + nudge) / (1 << 31))
+        return Int32(truncatingIfNeeded: (product &+ nudge) / (1 << 31))
     }
 
     /// `x / 2^exponent` rounded to nearest, ties away from zero (gemmlowp `RoundingDivideByPOT`).

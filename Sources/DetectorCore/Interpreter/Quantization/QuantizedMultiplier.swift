@@ -47,3 +47,36 @@ public struct QuantizedMultiplier: Sendable, Equatable, CustomStringConvertible 
 
     public var description: String { "QuantizedMultiplier(\(multiplier), shift \(shift))" }
 }
+
+/// A `QuantizedMultiplier` unpacked for the hot requantization loops: the same double-rounding
+/// arithmetic as `FixedPoint.multiplyByQuantizedMultiplier`, without branches on the shift and
+/// without overflow checks (none can occur: the multiplier is non-negative, so the saturating case
+/// `Int32.min * Int32.min` never arises, and every product fits in `Int64`).
+public struct RequantizationStep: Sendable, Equatable {
+    public let multiplier: Int64
+    public let leftShift: Int32
+    public let rightShift: Int32
+    public let mask: Int32
+    public let halfMask: Int32
+
+    public init(_ m: QuantizedMultiplier) {
+        multiplier = Int64(max(m.multiplier, 0))
+        leftShift = max(m.shift, 0)
+        let r = min(max(-m.shift, 0), 31)
+        rightShift = r
+        mask = Int32(truncatingIfNeeded: (Int64(1) << Int64(r)) - 1)
+        halfMask = mask >> 1
+    }
+
+    @inlinable @inline(__always)
+    public func apply(_ x: Int32) -> Int32 {
+        let product = Int64(x &<< leftShift) &* multiplier
+        let nudge: Int64 = product >= 0 ? (1 << 30) : (1 - (1 << 30))
+        let t = product &+ nudge
+        // Truncating division by 2^31 (toward zero), as the C++ `/`.
+        let high = Int32(truncatingIfNeeded: (t &+ ((t >> 63) & 0x7FFF_FFFF)) >> 31)
+        let remainder = high & mask
+        let threshold = halfMask &+ (high >> 31 & 1)
+        return (high >> rightShift) &+ (remainder > threshold ? 1 : 0)
+    }
+}

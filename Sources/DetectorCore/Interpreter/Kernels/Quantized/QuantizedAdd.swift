@@ -6,6 +6,8 @@ public struct QuantizedAddSubParams: Sendable, Equatable {
     public var leftShift: Int32
     public var input1: QuantizedMultiplier, input2: QuantizedMultiplier, output: QuantizedMultiplier
     public var activationMin: Int32, activationMax: Int32
+    /// The three multipliers unpacked for the element loop.
+    public var step1: RequantizationStep, step2: RequantizationStep, stepOut: RequantizationStep
 
     public init<T: QuantizedElement>(input1 q1: QuantizationParams, input2 q2: QuantizationParams,
                                      output qo: QuantizationParams, activation: QuantizedFusedActivation, type: T.Type) {
@@ -18,19 +20,22 @@ public struct QuantizedAddSubParams: Sendable, Equatable {
         input2 = QuantizedMultiplier(Double(q2.scale) / twiceMax)
         output = QuantizedMultiplier(twiceMax / (Double(1 << 20) * Double(qo.scale)))
         (activationMin, activationMax) = quantizedActivationRange(activation, output: qo, as: T.self)
+        step1 = RequantizationStep(input1)
+        step2 = RequantizationStep(input2)
+        stepOut = RequantizationStep(output)
     }
 
     @inlinable @inline(__always)
     func scaled1(_ x: Int32) -> Int32 {
-        FixedPoint.multiplyByQuantizedMultiplier((x &- input1ZeroPoint) &<< leftShift, input1.multiplier, input1.shift)
+        step1.apply((x &- input1ZeroPoint) &<< leftShift)
     }
     @inlinable @inline(__always)
     func scaled2(_ x: Int32) -> Int32 {
-        FixedPoint.multiplyByQuantizedMultiplier((x &- input2ZeroPoint) &<< leftShift, input2.multiplier, input2.shift)
+        step2.apply((x &- input2ZeroPoint) &<< leftShift)
     }
     @inlinable @inline(__always)
     func finish(_ raw: Int32) -> Int32 {
-        let v = FixedPoint.multiplyByQuantizedMultiplier(raw, output.multiplier, output.shift) &+ outputZeroPoint
+        let v = stepOut.apply(raw) &+ outputZeroPoint
         return v < activationMin ? activationMin : (v > activationMax ? activationMax : v)
     }
 }

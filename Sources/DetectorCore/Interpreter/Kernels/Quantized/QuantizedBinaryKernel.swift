@@ -3,7 +3,7 @@
 final class QuantizedBinaryKernel: PreparedKernel {
     /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
     let int8: Bool
-    enum Operation { case add(QuantizedAddSubParams), sub(QuantizedAddSubParams), mul(QuantizedMulParams), maximum, minimum }
+    enum Operation { case add(QuantizedAddSubParams), sub(QuantizedAddSubParams), mul(QuantizedMulParams), mulTable([UInt8]), maximum, minimum }
     let operation: Operation
     let plan: BroadcastPlan
     let a: Int, b: Int, out: Int
@@ -23,6 +23,7 @@ final class QuantizedBinaryKernel: PreparedKernel {
         case .add(let p): QuantizedAdd.run(p, plan: plan, input1: x, input2: y, output: o)
         case .sub(let p): QuantizedSub.run(p, plan: plan, input1: x, input2: y, output: o)
         case .mul(let p): QuantizedMul.run(p, plan: plan, input1: x, input2: y, output: o)
+        case .mulTable(let t): t.withUnsafeBufferPointer { QuantizedMul.run(table: $0.baseAddress!, plan: plan, input1: x, input2: y, output: o) }
         case .maximum: QuantizedMaximumMinimum.run(maximum: true, plan: plan, input1: x, input2: y, output: o)
         case .minimum: QuantizedMaximumMinimum.run(maximum: false, plan: plan, input1: x, input2: y, output: o)
         }
@@ -50,7 +51,10 @@ final class QuantizedBinaryKernel: PreparedKernel {
                 switch kind {
                 case .add: op = .add(QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self))
                 case .sub: op = .sub(QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self))
-                default: op = .mul(QuantizedMulParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self))
+                default:
+                    let p = QuantizedMulParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self)
+                    // Large products amortize a 64 KiB result table; small ones compute directly.
+                    op = plan.outputShape.reduce(1, *) >= 1 << 16 ? .mulTable(QuantizedMul.table(p, type: A.self)) : .mul(p)
                 }
             }
             return QuantizedBinaryKernel(int8: A.self == Int8.self, operation: op, plan: plan, a: x.index, b: y.index, out: out.index)

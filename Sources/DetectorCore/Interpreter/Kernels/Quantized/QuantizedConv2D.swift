@@ -16,6 +16,8 @@ public struct QuantizedConvParams: Sendable {
     public var inputZeroPoint: Int32
     public var outputZeroPoint: Int32
     public var multipliers: [QuantizedMultiplier]
+    /// `multipliers` unpacked for the requantization loop.
+    public var steps: [RequantizationStep]
     public var activationMin: Int32
     public var activationMax: Int32
     /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
@@ -53,6 +55,7 @@ public struct QuantizedConvParams: Sendable {
                 ? QuantizedMultiplier(Double(input.scale * fs) / Double(output.scale))
                 : QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
         }
+        steps = multipliers.map(RequantizationStep.init)
         (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
         var packed = [Int16](repeating: 0, count: k * outputDepth)
         for c in 0..<outputDepth {
@@ -68,26 +71,41 @@ public struct QuantizedConvParams: Sendable {
 /// Quantized CONV_2D kernels.
 public enum QuantizedConv2D {
     /// Output pixels per im2col tile.
-    static let tileRows = 32
+    static let tileRows = 36
 
-    /// Fast path: im2col tiles × packed weights through `ExactFloatGemm`, split over `threads`.
+    /// Fast path: the input is converted once to `Float` with its zero point removed; pointwise
+    /// (1×1, stride 1) convolutions multiply it directly, others through im2col tiles; the
+    /// products go through `ExactFloatGemm`, tiles split over `threads`.
     public static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let tiles = (pixels + tileRows - 1) / tileRows
         let k = p.patchSize, n = p.outputDepth
+        let inputCount = g.batches * g.inputHeight * g.inputWidth * p.inputDepth
+        let xf = UnsafeMutablePointer<Float>.allocate(capacity: max(inputCount, 1))
+        defer { xf.deallocate() }
+        let zp = p.inputZeroPoint
+        for i in 0..<inputCount { xf[i] = Float(Int32(input[i]) &- zp) }
+        let pointwise = g.filterHeight == 1 && g.filterWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
+            && g.padTop == 0 && g.padLeft == 0 && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         p.panelWeights.withUnsafeBufferPointer { wb in
             guard let w = wb.baseAddress else { return }
             parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
-                let patch = UnsafeMutablePointer<Float>.allocate(capacity: tileRows * k)
+                let patch = pointwise ? nil : UnsafeMutablePointer<Float>.allocate(capacity: tileRows * k)
                 let acc = UnsafeMutablePointer<Int32>.allocate(capacity: tileRows * n)
-                defer { patch.deallocate(); acc.deallocate() }
+                defer { patch?.deallocate(); acc.deallocate() }
                 for tile in tileBegin..<tileEnd {
                     let first = tile * tileRows
                     let rows = min(tileRows, pixels - first)
-                    for r in 0..<rows { fillPatch(p, input: input, pixel: first + r, into: patch + r * k) }
-                    ExactFloatGemm.multiply(a: patch, packedB: w, m: rows, n: n, k: k, c: acc)
+                    let a: UnsafePointer<Float>
+                    if let patch {
+                        for r in 0..<rows { fillPatch(p, input: xf, pixel: first + r, into: patch + r * k) }
+                        a = UnsafePointer(patch)
+                    } else {
+                        a = UnsafePointer(xf + first * k)
+                    }
+                    ExactFloatGemm.multiply(a: a, packedB: w, m: rows, n: n, k: k, c: acc)
                     for r in 0..<rows {
                         requantizeRow(p, acc: acc + r * n, output: output + (first + r) * n)
                     }
@@ -96,23 +114,22 @@ public enum QuantizedConv2D {
         }
     }
 
+    /// Writes one im2col row from the zero-point-shifted `Float` input (0 for padding taps).
     @inline(__always)
-    static func fillPatch<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>, pixel: Int,
-                                               into dst: UnsafeMutablePointer<Float>) {
+    static func fillPatch(_ p: QuantizedConvParams, input: UnsafePointer<Float>, pixel: Int,
+                          into dst: UnsafeMutablePointer<Float>) {
         let g = p.geometry
         let ox = pixel % g.outputWidth
         let oy = (pixel / g.outputWidth) % g.outputHeight
         let b = pixel / (g.outputWidth * g.outputHeight)
         let c = p.inputDepth
-        let zp = p.inputZeroPoint
         var o = 0
         for fy in 0..<g.filterHeight {
             let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
             for fx in 0..<g.filterWidth {
                 let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
                 if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
-                    let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
-                    for i in 0..<c { dst[o + i] = Float(Int32(src[i]) &- zp) }
+                    (dst + o).update(from: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c, count: c)
                 } else {
                     (dst + o).update(repeating: 0, count: c)
                 }
@@ -125,7 +142,7 @@ public enum QuantizedConv2D {
     static func requantizeRow<T: QuantizedElement>(_ p: QuantizedConvParams, acc: UnsafePointer<Int32>,
                                                    output: UnsafeMutablePointer<T>) {
         p.bias.withUnsafeBufferPointer { bias in
-            p.multipliers.withUnsafeBufferPointer { mul in
+            p.steps.withUnsafeBufferPointer { mul in
                 for c in 0..<p.outputDepth {
                     let v = mul[c].apply(acc[c] &+ bias[c]) &+ p.outputZeroPoint
                     output[c] = T.clamped(v, p.activationMin, p.activationMax)
@@ -220,7 +237,7 @@ extension QuantizedConv2D {
         }
         try c.setOutput(0, shape: [g.batches, g.outputHeight, g.outputWidth, outputDepth], type: x.type)
         let out = try c.output(0)
-        let qi = try c.quantization(of: x, "input"), qo = try c.quantization(of: out, "output")
+        let qi = try c.activationQuantization(of: x, "input"), qo = try c.quantization(of: out, "output")
         let (scales, zps) = try c.filterQuantization(f, channels: outputDepth, channelAxis: 0)
         let bias = try c.optionalBias(input: 2, count: outputDepth)
         let activation = try c.quantizedActivation()

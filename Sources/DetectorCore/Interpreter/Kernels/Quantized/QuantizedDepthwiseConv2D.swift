@@ -12,6 +12,8 @@ public struct QuantizedDepthwiseConvParams: Sendable {
     public var inputZeroPoint: Int32
     public var outputZeroPoint: Int32
     public var multipliers: [QuantizedMultiplier]
+    /// `multipliers` unpacked for the requantization loop.
+    public var steps: [RequantizationStep]
     public var activationMin: Int32
     public var activationMax: Int32
     /// `[fh][fw][outputDepth]` as Int32 with the filter zero point removed.
@@ -43,6 +45,7 @@ public struct QuantizedDepthwiseConvParams: Sendable {
                 ? QuantizedMultiplier(Double(input.scale * fs) / Double(output.scale))
                 : QuantizedMultiplier(Double(input.scale) * Double(fs) / Double(output.scale))
         }
+        steps = multipliers.map(RequantizationStep.init)
         (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
         weights = (0..<filter.count).map { i in
             let c = i % od
@@ -56,22 +59,26 @@ public struct QuantizedDepthwiseConvParams: Sendable {
 /// Quantized DEPTHWISE_CONV_2D kernels.
 public enum QuantizedDepthwiseConv2D {
     /// Fast path: per output pixel, accumulate all channels at once in `Float` (exact: each
-    /// product of zero-point-shifted 8-bit values is below 2^16 and windows of at most 256 taps
-    /// keep sums below 2^24), output rows split over `threads`. Larger windows use `Int32`.
+    /// product of zero-point-shifted 8-bit values is below 2^16 and windows of at most 64 taps
+    /// keep sums below 2^22), output rows split over `threads`. Larger windows use the reference.
     public static func run<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
-        guard g.filterHeight * g.filterWidth <= 256 else { reference(p, input: input, output: output); return }
+        // Exact while |sum| ≤ taps · 255² < 2^22 (the limit of `ExactFloatGemm.exactInt32`).
+        guard g.filterHeight * g.filterWidth <= 64 else { reference(p, input: input, output: output); return }
         let od = p.outputDepth, ic = p.inputDepth, dm = p.depthMultiplier
-        let zp = Float(p.inputZeroPoint)
+        let inputCount = g.batches * g.inputHeight * g.inputWidth * ic
+        let xf = UnsafeMutablePointer<Float>.allocate(capacity: max(inputCount, 1))
+        defer { xf.deallocate() }
+        let izp = p.inputZeroPoint
+        for i in 0..<inputCount { xf[i] = Float(Int32(input[i]) &- izp) }
         p.floatWeights.withUnsafeBufferPointer { wb in
         p.bias.withUnsafeBufferPointer { biasb in
-        p.multipliers.withUnsafeBufferPointer { mul in
+        p.steps.withUnsafeBufferPointer { mul in
             guard let w = wb.baseAddress, let bias = biasb.baseAddress else { return }
             parallelChunks(count: g.batches * g.outputHeight, threads: threads) { begin, end in
                 let acc = UnsafeMutablePointer<Float>.allocate(capacity: od)
-                let xs = UnsafeMutablePointer<Float>.allocate(capacity: ic)
-                defer { acc.deallocate(); xs.deallocate() }
+                defer { acc.deallocate() }
                 for row in begin..<end {
                     let b = row / g.outputHeight, oy = row % g.outputHeight
                     for ox in 0..<g.outputWidth {
@@ -82,21 +89,20 @@ public enum QuantizedDepthwiseConv2D {
                             for fx in 0..<g.filterWidth {
                                 let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
                                 if ix < 0 || ix >= g.inputWidth { continue }
-                                let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * ic
+                                let src = xf + ((b * g.inputHeight + iy) * g.inputWidth + ix) * ic
                                 let wt = w + (fy * g.filterWidth + fx) * od
                                 if dm == 1 {
-                                    for c in 0..<od { acc[c] += (Float(src[c]) - zp) * wt[c] }
+                                    for c in 0..<od { acc[c] += src[c] * wt[c] }
                                 } else {
-                                    for c in 0..<ic { xs[c] = Float(src[c]) - zp }
                                     for c in 0..<ic { for m in 0..<dm {
-                                        acc[c * dm + m] += xs[c] * wt[c * dm + m]
+                                        acc[c * dm + m] += src[c] * wt[c * dm + m]
                                     } }
                                 }
                             }
                         }
                         let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * od
                         for c in 0..<od {
-                            let v = mul[c].apply(Int32(acc[c]) &+ bias[c]) &+ p.outputZeroPoint
+                            let v = mul[c].apply(ExactFloatGemm.exactInt32(acc[c]) &+ bias[c]) &+ p.outputZeroPoint
                             dst[c] = T.clamped(v, p.activationMin, p.activationMax)
                         }
                     }
@@ -168,7 +174,7 @@ extension QuantizedDepthwiseConv2D {
         }
         try c.setOutput(0, shape: [g.batches, g.outputHeight, g.outputWidth, outputDepth], type: x.type)
         let out = try c.output(0)
-        let qi = try c.quantization(of: x, "input"), qo = try c.quantization(of: out, "output")
+        let qi = try c.activationQuantization(of: x, "input"), qo = try c.quantization(of: out, "output")
         let (scales, zps) = try c.filterQuantization(f, channels: outputDepth, channelAxis: 3)
         let bias = try c.optionalBias(input: 2, count: outputDepth)
         let activation = try c.quantizedActivation()

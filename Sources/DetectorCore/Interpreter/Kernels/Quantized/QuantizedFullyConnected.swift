@@ -38,7 +38,7 @@ extension QuantizedFullyConnected {
         let shape = c.parameters.keepNumDims ? Array(x.shape.dropLast()) + [units] : [batches, units]
         try c.setOutput(0, shape: shape, type: x.type)
         let out = try c.output(0)
-        let qi = try c.quantization(of: x, "input"), qo = try c.quantization(of: out, "output")
+        let qi = try c.activationQuantization(of: x, "input"), qo = try c.quantization(of: out, "output")
         let (scales, zps) = try c.filterQuantization(f, channels: units, channelAxis: 0)
         let bias = try c.optionalBias(input: 2, count: units)
         let activation = try c.quantizedActivation()

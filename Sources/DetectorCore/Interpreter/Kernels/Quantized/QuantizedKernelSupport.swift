@@ -100,6 +100,16 @@ extension PrepareContext {
         return QuantizationParams(scale: s, zeroPoint: Int32(zp))
     }
 
+    /// Per-tensor quantization of an 8-bit activation whose zero point must lie in the 8-bit range
+    /// (the exact-Float GEMM relies on |x - zeroPoint| <= 255).
+    func activationQuantization(of t: TensorInfo, _ role: String) throws -> QuantizationParams {
+        let q = try quantization(of: t, role)
+        guard q.zeroPoint >= -128, q.zeroPoint <= 255 else {
+            throw invalid("\(role) zero point \(q.zeroPoint) is outside the 8-bit range")
+        }
+        return q
+    }
+
     /// The fused activation as a quantized clamp; TANH/SIGN_BIT are not supported on quantized outputs.
     func quantizedActivation() throws -> QuantizedFusedActivation {
         switch parameters.activation {
@@ -133,6 +143,10 @@ extension PrepareContext {
         }
         guard q.scales.allSatisfy({ $0 > 0 && $0.isFinite }) else { throw invalid("filter has a non-positive scale") }
         let zps = q.zeroPoints.isEmpty ? [Int32(0)] : q.zeroPoints.map { Int32(clamping: $0) }
+        // The exact-Float GEMM relies on |w - zeroPoint| <= 255.
+        guard zps.allSatisfy({ $0 >= -128 && $0 <= 255 }) else {
+            throw invalid("filter zero points \(zps.prefix(4)) are outside the 8-bit range")
+        }
         return (q.scales, zps.count == q.scales.count ? zps : [zps[0]])
     }
 

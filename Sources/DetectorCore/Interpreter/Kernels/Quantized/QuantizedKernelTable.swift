@@ -19,7 +19,6 @@ extension KernelRegistry {
         KernelRegistration("HARD_SWISH", types: [.uint8, .int8], prepare: QuantizedHardSwish.prepare),
         KernelRegistration("LEAKY_RELU", types: [.uint8, .int8], prepare: QuantizedLeakyRelu.prepare),
         KernelRegistration("QUANTIZE", types: [.float32, .uint8, .int8], prepare: QuantizedQuantize.prepare),
-        KernelRegistration("DEQUANTIZE", types: [.uint8, .int8], prepare: QuantizedDequantize.prepare),
         KernelRegistration("RESIZE_BILINEAR", types: [.uint8, .int8], prepare: QuantizedResizeBilinear.prepare),
         KernelRegistration("MEAN", types: [.uint8, .int8], prepare: QuantizedMean.prepare),
         KernelRegistration(DetectionPostProcessOptions.customCode, prepare: DetectionPostProcessKernel.prepare),

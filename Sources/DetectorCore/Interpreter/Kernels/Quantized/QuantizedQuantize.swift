@@ -20,8 +20,9 @@ public enum QuantizedQuantize {
         input: UnsafePointer<In>, output: UnsafeMutablePointer<Out>, count: Int,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multiplier m: QuantizedMultiplier
     ) {
+        let step = RequantizationStep(m)
         for i in 0..<count {
-            let v = m.apply(Int32(input[i]) &- inputZeroPoint) &+ outputZeroPoint
+            let v = step.apply(Int32(input[i]) &- inputZeroPoint) &+ outputZeroPoint
             output[i] = Out.clamped(v, Out.quantizedMin, Out.quantizedMax)
         }
     }

@@ -124,18 +124,7 @@ final class DetectorPipeline {
         } else {
             normalization = family == .ssd ? .range(min: -1, max: 1) : .range(min: 0, max: 1)
         }
-        let inputType: TensorInputType
-        switch input.type {
-        case .float32: inputType = .float32(normalization)
-        case .uint8: inputType = .uint8
-        case .int8:
-            guard let q = input.quantization, let scale = q.scales.first, let zp = q.zeroPoints.first else {
-                throw TaskError.unsupportedModel("the model's int8 input has no quantization parameters")
-            }
-            inputType = .int8(scale: scale, zeroPoint: Int(zp), normalization: normalization)
-        default:
-            throw TaskError.unsupportedModel("the model's input type \(input.type.name) is not an image type (float32, uint8 or int8)")
-        }
+        let inputType = try TensorInputType.forModelInput(input, normalization: normalization)
         let tensorOptions = ImageToTensorOptions(width: inputWidth, height: inputHeight,
                                                  resizeMode: resize == .letterbox ? .letterbox(fill: fill) : .stretch,
                                                  resampler: resampler, inputType: inputType)
@@ -227,11 +216,7 @@ final class DetectorPipeline {
     /// Runs the model on an upright image; results in that image's pixel coordinates, by descending score.
     func detect(_ image: ImageBuffer) throws -> [DetectedObject] {
         let tensor = try ImageToTensor.convert(image, options: tensorOptions)
-        switch tensor.values {
-        case let .float32(v): try interpreter.copyInput(v, at: 0)
-        case let .uint8(v): try interpreter.copyInput(v, at: 0)
-        case let .int8(v): try v.withUnsafeBytes { try interpreter.copyInput($0, at: 0) }
-        }
+        try interpreter.copyInput(tensor.values, at: 0)
         try interpreter.invoke()
         let width = Double(image.width), height = Double(image.height)
 
@@ -285,23 +270,5 @@ final class DetectorPipeline {
         return kept
     }
 
-    /// Output `position` as floats, dequantizing uint8/int8 outputs.
-    private func floats(_ position: Int) throws -> [Float] {
-        let info = interpreter.outputs[position]
-        switch info.type {
-        case .float32:
-            return try interpreter.outputFloats(at: position)
-        case .uint8, .int8:
-            let scale = info.quantization?.scales.first ?? 1
-            let zero = Float(info.quantization?.zeroPoints.first ?? 0)
-            return try interpreter.withOutputBytes(at: position) { raw in
-                if info.type == .uint8 {
-                    return raw.map { (Float($0) - zero) * scale }
-                }
-                return raw.bindMemory(to: Int8.self).map { (Float($0) - zero) * scale }
-            }
-        default:
-            throw TaskError.unsupportedModel("output \(position) has type \(info.type.name); the detector reads float32, uint8 or int8 outputs")
-        }
-    }
+    private func floats(_ position: Int) throws -> [Float] { try interpreter.dequantizedOutput(at: position) }
 }

@@ -137,18 +137,7 @@ public final class ImageLabeler {
         } else {
             normalization = .range(min: -1, max: 1)
         }
-        let inputType: TensorInputType
-        switch input.type {
-        case .float32: inputType = .float32(normalization)
-        case .uint8: inputType = .uint8
-        case .int8:
-            guard let q = input.quantization, let s = q.scales.first, let z = q.zeroPoints.first else {
-                throw TaskError.unsupportedModel("the classifier's int8 input has no quantization parameters")
-            }
-            inputType = .int8(scale: s, zeroPoint: Int(z), normalization: normalization)
-        default:
-            throw TaskError.unsupportedModel("the classifier's input type \(input.type.name) is not an image type")
-        }
+        let inputType = try TensorInputType.forModelInput(input, normalization: normalization)
         tensorOptions = ImageToTensorOptions(width: input.shape[2], height: input.shape[1], resizeMode: .stretch,
                                              resampler: .mediaPipe, inputType: inputType)
         let names = try manifestLabels ?? assets.labels() ?? []
@@ -184,31 +173,10 @@ public final class ImageLabeler {
         var o = tensorOptions
         o.region = region
         let tensor = try ImageToTensor.convert(upright, options: o)
-        switch tensor.values {
-        case let .float32(v): try interpreter.copyInput(v, at: 0)
-        case let .uint8(v): try interpreter.copyInput(v, at: 0)
-        case let .int8(v): try v.withUnsafeBytes { try interpreter.copyInput($0, at: 0) }
-        }
+        try interpreter.copyInput(tensor.values, at: 0)
         try interpreter.invoke()
-        let scores = try outputScores()
+        let scores = try interpreter.dequantizedOutput(at: 0)
         return try rank(scores, maxResults: maxResults ?? options.maxResultCount, threshold: threshold ?? self.threshold)
-    }
-
-    /// The class scores of the last invocation, dequantized.
-    func outputScores() throws -> [Float] {
-        let info = interpreter.outputs[0]
-        switch info.type {
-        case .float32: return try interpreter.outputFloats(at: 0)
-        case .uint8, .int8:
-            let scale = info.quantization?.scales.first ?? 1
-            let zero = Float(info.quantization?.zeroPoints.first ?? 0)
-            return try interpreter.withOutputBytes(at: 0) { raw in
-                info.type == .uint8 ? raw.map { (Float($0) - zero) * scale }
-                    : raw.bindMemory(to: Int8.self).map { (Float($0) - zero) * scale }
-            }
-        default:
-            throw TaskError.unsupportedModel("the classifier output type \(info.type.name) is not a score type")
-        }
     }
 
     /// MediaPipe's order: calibration, allowlist/denylist, threshold (> 0 only, inclusive), sort, max results.

@@ -6,17 +6,6 @@ import XCTest
 /// an image of the size the header states or a typed `JPEGError` — never a trap, hang or huge
 /// allocation (the pixel limit is lowered so mutated dimensions cannot allocate much).
 final class JPEGMutationTests: XCTestCase {
-    /// SplitMix64: a small seeded generator, so every run mutates the same way.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     #if DEBUG
     static let mutationsPerFile = 60
@@ -38,7 +27,7 @@ final class JPEGMutationTests: XCTestCase {
     }
 
     func testMutatedFilesNeverTrap() throws {
-        var generator = SplitMix64(state: 0x6A70_6567_6D75_7461)
+        var generator = SplitMix64(seed: 0x6A70_6567_6D75_7461)
         var decoded = 0, rejected = 0
         for (name, original) in try inputs() {
             XCTAssertNoThrow(try JPEGDecoder.decode(original), name)

@@ -49,17 +49,10 @@ struct QuantizedGraph {
 func int8Bytes(_ v: [Int8]) -> [UInt8] { v.map { UInt8(bitPattern: $0) } }
 func asInt8(_ v: [UInt8]) -> [Int8] { v.map { Int8(bitPattern: $0) } }
 
-/// Deterministic pseudo-random generator for tests (SplitMix64).
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
+/// The quantized tests' generator is the shared SplitMix64, with a closed-range helper.
+typealias TestRandom = SplitMix64
+
+extension SplitMix64 {
     mutating func int(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
     }

@@ -2,17 +2,6 @@ import XCTest
 @testable import DetectorCore
 
 final class LinearAssignmentTests: XCTestCase {
-    /// Small deterministic generator (SplitMix64) so failures reproduce.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Minimum total cost over every way to assign min(rows, columns) pairs, by enumeration.
     func bruteForceMinimum(_ costs: [Double], rows: Int, columns: Int) -> Double {
@@ -35,7 +24,7 @@ final class LinearAssignmentTests: XCTestCase {
     }
 
     func testMatchesBruteForceOnRandomMatrices() throws {
-        var rng = SplitMix(state: 42)
+        var rng = SplitMix64(seed: 42)
         for trial in 0..<600 {
             let rows = Int.random(in: 1...6, using: &rng)
             let columns = Int.random(in: 1...6, using: &rng)

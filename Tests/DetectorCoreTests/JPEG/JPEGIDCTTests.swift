@@ -4,7 +4,7 @@ import XCTest
 /// The SIMD islow IDCT against the plain scalar reference, on seeded random blocks.
 final class JPEGIDCTTests: XCTestCase {
     func testSIMDMatchesReference() {
-        var generator = JPEGMutationTests.SplitMix64(state: 42)
+        var generator = SplitMix64(seed: 42)
         var coefficients = [Int16](repeating: 0, count: 64)
         var quant = [Int32](repeating: 1, count: 64)
         var fast = [UInt8](repeating: 0, count: 64), slow = [UInt8](repeating: 0, count: 64)

@@ -228,7 +228,7 @@ final class IoUTrackerTests: XCTestCase {
     }
 
     func testDeterministic() throws {
-        var rng = LinearAssignmentTests.SplitMix(state: 7)
+        var rng = SplitMix64(seed: 7)
         var frames: [[TrackerDetection]] = []
         for _ in 0..<40 {
             frames.append((0..<Int.random(in: 0...12, using: &rng)).map { _ in

@@ -156,6 +156,9 @@ final class DetectorPipeline {
             postFilter = DetectionFilterOptions(scoreThreshold: nil, maxResults: maxResults,
                                                 categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
         case .yolov5, .yolov8:
+            guard outputCount == 1 else {
+                throw TaskError.unsupportedModel("a \(family.rawValue) model has one output, this model has \(outputCount) (\(outputShapes)); choose another decoder")
+            }
             var yolo = config.yolo ?? YoloDecoderOptions()
             if let t = options.scoreThreshold ?? assets.scoreThreshold { yolo.scoreThreshold = Double(t) }
             yolo.iouThreshold = Double(options.yoloIoUThreshold)

@@ -8,9 +8,9 @@ public enum ClassifierModel: Sendable, Equatable {
     /// An AutoML Vision Edge manifest (`{"modelFile", "labelsFile", "modelType"}`).
     case autoMLManifest(String)
 
-    /// ML Kit's `LocalModel(path:)`: a `.tflite`, or an AutoML `manifest.json` by its name.
+    /// ML Kit's `LocalModel(path:)`: a `.tflite`, or an AutoML manifest (a `.json` file).
     public static func localModel(path: String) -> ClassifierModel {
-        (path as NSString).lastPathComponent.lowercased() == "manifest.json" ? .autoMLManifest(path) : .file(path)
+        (path as NSString).pathExtension.lowercased() == "json" ? .autoMLManifest(path) : .file(path)
     }
 }
 

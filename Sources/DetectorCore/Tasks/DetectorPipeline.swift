@@ -117,7 +117,12 @@ final class DetectorPipeline {
         }
         let fill = UInt8(clamping: config.letterboxFill ?? (family == .anchors ? 0 : 114))
         let normalization: TensorNormalization
-        if let range = config.inputRange {
+        if let range = config.inputRange, family == .yolov5 || family == .yolov8, range.min == 0, range.max > 0 {
+            // YOLO pipelines divide: x / 255 in float32 (multiplying by 1/255 differs by an ulp,
+            // which hybrid models' on-the-fly input quantization can amplify).
+            normalization = .meanStd(mean: [0], std: [255 / range.max])
+        } else if let range = config.inputRange {
+            // MediaPipe's form: x · (max − min) / 255 + min.
             normalization = .range(min: range.min, max: range.max)
         } else if let n = assets.metadata?.inputNormalization, let mean = n.mean.first, let std = n.std.first, std != 0 {
             normalization = .mediaPipe(mean: mean, std: std)

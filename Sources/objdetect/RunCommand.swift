@@ -21,8 +21,8 @@ enum RunCommand {
         guard inputs.count == interpreter.inputs.count else {
             throw UsageError("the model has \(interpreter.inputs.count) inputs but \(inputs.count) --input were given")
         }
-        for (i, input) in inputs.enumerated() where input.shape != nil {
-            try interpreter.resizeInput(at: i, to: input.shape!)
+        for (i, input) in inputs.enumerated() {
+            if let shape = input.shape { try interpreter.resizeInput(at: i, to: shape) }
         }
         for (i, input) in inputs.enumerated() {
             let data: Data

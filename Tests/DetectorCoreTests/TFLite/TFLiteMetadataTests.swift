@@ -64,7 +64,8 @@ final class TFLiteMetadataTests: XCTestCase {
         XCTAssertEqual(try calibration.calibrate(score: 0.7, classIndex: 0), 0.7, accuracy: 1e-5)
         XCTAssertEqual(try calibration.calibrate(score: 0.2, classIndex: 5), 0.2, accuracy: 1e-5)
         XCTAssertEqual(try calibration.calibrate(score: 0.7, classIndex: 3), 0)
-        XCTAssertEqual(try calibration.calibrate(score: 0.7, classIndex: 10_000), 0)
+        // Like MediaPipe, a class beyond the calibration table is an error, not a silent default.
+        XCTAssertThrowsError(try calibration.calibrate(score: 0.7, classIndex: 10_000))
     }
 
     func testClassifierLabelsAndNormalization() throws {

@@ -143,7 +143,8 @@ final class StreamModeTests: XCTestCase {
         }
         // 10×10 at 0.9 (90) loses to 20×20 at 0.5 (200); a box half outside the image counts only its inside.
         XCTAssertEqual(ProminenceRule.mostProminent([object(0, 10, 0.9), object(20, 20, 0.5)], imageWidth: 100, imageHeight: 100)?.frame.width, 20)
-        XCTAssertEqual(ProminenceRule.mostProminent([object(90, 30, 0.9), object(0, 15, 0.5)], imageWidth: 100, imageHeight: 100)?.frame.x, 0)
+        // (90, 30×30, 0.9) keeps 10×30 inside: 270 < 312.5 of (0, 25×25, 0.5); unclipped it would be 810.
+        XCTAssertEqual(ProminenceRule.mostProminent([object(90, 30, 0.9), object(0, 25, 0.5)], imageWidth: 100, imageHeight: 100)?.frame.x, 0)
         // Equal prominence: the higher score wins.
         XCTAssertEqual(ProminenceRule.mostProminent([object(0, 10, 0.25), object(20, 5, 1.0)], imageWidth: 100, imageHeight: 100)?.score, 1.0)
         XCTAssertNil(ProminenceRule.mostProminent([], imageWidth: 10, imageHeight: 10))

@@ -4,26 +4,8 @@ import XCTest
 /// Seeded random sweep over sizes, formats, methods, regions and drawing coordinates: every call
 /// must end in a result of the promised size or a typed error, never a trap.
 final class ImageOpsRobustnessTests: XCTestCase {
-    /// SplitMix64, so the sweep is the same on every run.
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-        }
-        mutating func double(_ lo: Double, _ hi: Double) -> Double {
-            lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
-        }
-    }
-
     func testRandomSweep() throws {
-        var rng = Rng(state: 20261130)
+        var rng = SplitMix64(seed: 20261130)
         let formats: [PixelFormat] = [.gray8, .rgb8, .rgba8, .rgba16]
         let specials: [Double] = [.nan, .infinity, -.infinity, 1e300, -1e300, 0, -0.5]
         for _ in 0..<400 {
@@ -62,5 +44,12 @@ final class ImageOpsRobustnessTests: XCTestCase {
             XCTAssertEqual(drawn.width, w)
             XCTAssertEqual(drawn.height, h)
         }
+    }
+}
+
+extension SplitMix64 {
+    /// A uniform value in [lo, hi).
+    mutating func double(_ lo: Double, _ hi: Double) -> Double {
+        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
     }
 }

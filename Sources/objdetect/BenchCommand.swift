@@ -55,6 +55,15 @@ enum BenchCommand {
                 let out = ops[k].outputs.first.map { interpreter.tensorDescription($0).shape } ?? []
                 print(String(format: "op %4d %-20@ %8.3f ms  out %@", k, ops[k].opName, ms / Double(runs), "\(out)"))
             }
+            // Totals per op type, most expensive first.
+            var byType: [String: (ms: Double, count: Int)] = [:]
+            for (k, ms) in (interpreter.profile ?? []).enumerated() {
+                let entry = byType[ops[k].opName, default: (0, 0)]
+                byType[ops[k].opName] = (entry.ms + ms, entry.count + 1)
+            }
+            for (name, entry) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
+                print(String(format: "type %-20@ %8.3f ms  (%d ops)", name, entry.ms / Double(runs), entry.count))
+            }
         }
         let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
         if args.flag("--json") {

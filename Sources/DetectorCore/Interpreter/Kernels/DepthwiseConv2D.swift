@@ -62,6 +62,17 @@ final class DepthwiseConv2DKernel: PreparedKernel {
 
     @inline(__always)
     private static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+    /// Same semantics as `KernelSupport.clamp` (NaN passes through), on 4 lanes.
+    @inline(__always)
+    private static func clamp4(_ v: SIMD4<Float>, _ lo: SIMD4<Float>, _ hi: SIMD4<Float>) -> SIMD4<Float> {
+        var r = v
+        r.replace(with: lo, where: r .< lo)
+        r.replace(with: hi, where: r .> hi)
+        return r
+    }
+
+    @inline(__always)
+    private static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }
 
     private func fast(src: UnsafePointer<Float>, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, dst: UnsafeMutablePointer<Float>) {
         let g = self.g, act = self.act
@@ -80,13 +91,104 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                 while kyHi > kyLo && y0 &+ (kyHi &- 1) &* g.dilationH >= g.inH { kyHi &-= 1 }
                 let rowBase = src + (b &* g.inH &+ y0) &* g.inW &* C
                 let rowStep = g.dilationH &* g.inW &* C
-                for ox in 0..<g.outW {
+                // Interior columns (every kx tap inside the image) are done 4 output pixels at a
+                // time so each filter vector is loaded once for 4 pixels; per output the sum order
+                // (ky, kx ascending from 0, bias last) is the same as below and the reference.
+                let colStep = g.dilationW &* C
+                let pixStep = g.strideW &* C
+                let kxSpan = (g.kW &- 1) &* g.dilationW
+                var ox = 0
+                while ox < g.outW {
                     let x0 = ox &* g.strideW &- g.padLeft
+                    if ox &+ 3 < g.outW && x0 >= 0 && x0 &+ 3 &* g.strideW &+ kxSpan < g.inW {
+                        let pixelBase = rowBase + x0 &* C
+                        let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
+                        var c = 0
+                        while c < vecEnd {
+                            var a0 = SIMD8<Float>(repeating: 0), a1 = a0, a2 = a0, a3 = a0
+                            var ky = kyLo
+                            while ky < kyHi {
+                                let ip = pixelBase + (ky &* rowStep &+ c)
+                                let wp = filter + (ky &* g.kW &* C &+ c)
+                                var kx = 0
+                                while kx < g.kW {
+                                    let w = DepthwiseConv2DKernel.load(wp + kx &* C)
+                                    let xp = ip + kx &* colStep
+                                    a0 += DepthwiseConv2DKernel.load(xp) * w
+                                    a1 += DepthwiseConv2DKernel.load(xp + pixStep) * w
+                                    a2 += DepthwiseConv2DKernel.load(xp + 2 &* pixStep) * w
+                                    a3 += DepthwiseConv2DKernel.load(xp + 3 &* pixStep) * w
+                                    kx &+= 1
+                                }
+                                ky &+= 1
+                            }
+                            if let bias {
+                                let bv = DepthwiseConv2DKernel.load(bias + c)
+                                a0 += bv; a1 += bv; a2 += bv; a3 += bv
+                            }
+                            if clamp {
+                                a0 = KernelSupport.clamp(a0, vlo, vhi); a1 = KernelSupport.clamp(a1, vlo, vhi)
+                                a2 = KernelSupport.clamp(a2, vlo, vhi); a3 = KernelSupport.clamp(a3, vlo, vhi)
+                            }
+                            UnsafeMutableRawPointer(o + c).storeBytes(of: a0, as: SIMD8<Float>.self)
+                            UnsafeMutableRawPointer(o + (C &+ c)).storeBytes(of: a1, as: SIMD8<Float>.self)
+                            UnsafeMutableRawPointer(o + (2 &* C &+ c)).storeBytes(of: a2, as: SIMD8<Float>.self)
+                            UnsafeMutableRawPointer(o + (3 &* C &+ c)).storeBytes(of: a3, as: SIMD8<Float>.self)
+                            c &+= 8
+                        }
+                        if c &+ 4 <= C {
+                            var a0 = SIMD4<Float>(repeating: 0), a1 = a0, a2 = a0, a3 = a0
+                            var ky = kyLo
+                            while ky < kyHi {
+                                let ip = pixelBase + (ky &* rowStep &+ c)
+                                let wp = filter + (ky &* g.kW &* C &+ c)
+                                var kx = 0
+                                while kx < g.kW {
+                                    let w = DepthwiseConv2DKernel.load4(wp + kx &* C)
+                                    let xp = ip + kx &* colStep
+                                    a0 += DepthwiseConv2DKernel.load4(xp) * w
+                                    a1 += DepthwiseConv2DKernel.load4(xp + pixStep) * w
+                                    a2 += DepthwiseConv2DKernel.load4(xp + 2 &* pixStep) * w
+                                    a3 += DepthwiseConv2DKernel.load4(xp + 3 &* pixStep) * w
+                                    kx &+= 1
+                                }
+                                ky &+= 1
+                            }
+                            if let bias {
+                                let bv = DepthwiseConv2DKernel.load4(bias + c)
+                                a0 += bv; a1 += bv; a2 += bv; a3 += bv
+                            }
+                            let lo4 = SIMD4<Float>(repeating: act.min), hi4 = SIMD4<Float>(repeating: act.max)
+                            if clamp {
+                                a0 = DepthwiseConv2DKernel.clamp4(a0, lo4, hi4); a1 = DepthwiseConv2DKernel.clamp4(a1, lo4, hi4)
+                                a2 = DepthwiseConv2DKernel.clamp4(a2, lo4, hi4); a3 = DepthwiseConv2DKernel.clamp4(a3, lo4, hi4)
+                            }
+                            UnsafeMutableRawPointer(o + c).storeBytes(of: a0, as: SIMD4<Float>.self)
+                            UnsafeMutableRawPointer(o + (C &+ c)).storeBytes(of: a1, as: SIMD4<Float>.self)
+                            UnsafeMutableRawPointer(o + (2 &* C &+ c)).storeBytes(of: a2, as: SIMD4<Float>.self)
+                            UnsafeMutableRawPointer(o + (3 &* C &+ c)).storeBytes(of: a3, as: SIMD4<Float>.self)
+                            c &+= 4
+                        }
+                        while c < C {
+                            for px in 0..<4 {
+                                var acc: Float = 0
+                                for ky in kyLo..<kyHi {
+                                    for kx in 0..<g.kW {
+                                        acc += pixelBase[px &* pixStep &+ ky &* rowStep &+ kx &* colStep &+ c] * filter[(ky &* g.kW &+ kx) &* C &+ c]
+                                    }
+                                }
+                                if let bias { acc += bias[c] }
+                                o[px &* C &+ c] = min(max(acc, act.min), act.max)
+                            }
+                            c &+= 1
+                        }
+                        ox &+= 4
+                        continue
+                    }
                     var kxLo = 0, kxHi = g.kW
                     while kxLo < kxHi && x0 &+ kxLo &* g.dilationW < 0 { kxLo &+= 1 }
                     while kxHi > kxLo && x0 &+ (kxHi &- 1) &* g.dilationW >= g.inW { kxHi &-= 1 }
                     let pixelBase = rowBase + x0 &* C
-                    let colStep = g.dilationW &* C
                     let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
                     var c = 0
                     while c < vecEnd {
@@ -118,6 +220,7 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                         o[c] = min(max(acc, act.min), act.max)
                         c &+= 1
                     }
+                    ox &+= 1
                 }
             }
         }

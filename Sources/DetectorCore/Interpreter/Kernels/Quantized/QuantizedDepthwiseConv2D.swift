@@ -82,6 +82,44 @@ public enum QuantizedDepthwiseConv2D {
                 for row in begin..<end {
                     let b = row / g.outputHeight, oy = row % g.outputHeight
                     for ox in 0..<g.outputWidth {
+                        if dm == 1 {
+                            // Channels in blocks of 8 summed in registers over the window's taps
+                            // (exact in any order, see above), then the remaining channels.
+                            var c = 0
+                            while c < od {
+                                let lanes = min(8, od &- c)
+                                var s = SIMD8<Float>()
+                                var t = SIMD8<Float>()
+                                for fy in 0..<g.filterHeight {
+                                    let iy = oy &* g.strideHeight &- g.padTop &+ fy &* g.dilationHeight
+                                    if iy < 0 || iy >= g.inputHeight { continue }
+                                    for fx in 0..<g.filterWidth {
+                                        let ix = ox &* g.strideWidth &- g.padLeft &+ fx &* g.dilationWidth
+                                        if ix < 0 || ix >= g.inputWidth { continue }
+                                        let src = xf + (((b &* g.inputHeight &+ iy) &* g.inputWidth &+ ix) &* ic &+ c)
+                                        let wt = w + ((fy &* g.filterWidth &+ fx) &* od &+ c)
+                                        if lanes == 8 {
+                                            s += UnsafeRawPointer(src).loadUnaligned(as: SIMD8<Float>.self)
+                                                * UnsafeRawPointer(wt).loadUnaligned(as: SIMD8<Float>.self)
+                                        } else {
+                                            for l in 0..<lanes { t[l] += src[l] * wt[l] }
+                                        }
+                                    }
+                                }
+                                if lanes == 8 {
+                                    UnsafeMutableRawPointer(acc + c).storeBytes(of: s, as: SIMD8<Float>.self)
+                                } else {
+                                    for l in 0..<lanes { acc[c &+ l] = t[l] }
+                                }
+                                c &+= lanes
+                            }
+                            let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * od
+                            for c in 0..<od {
+                                let v = mul[c].apply(ExactFloatGemm.exactInt32(acc[c]) &+ bias[c]) &+ p.outputZeroPoint
+                                dst[c] = T.clamped(v, p.activationMin, p.activationMax)
+                            }
+                            continue
+                        }
                         acc.update(repeating: 0, count: od)
                         for fy in 0..<g.filterHeight {
                             let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight

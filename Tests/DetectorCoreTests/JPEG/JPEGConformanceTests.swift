@@ -100,6 +100,7 @@ final class JPEGConformanceTests: XCTestCase {
     }
 
     func testSpecificRejectionReasons() throws {
+        _ = try SharedData.require()
         func error(_ name: String) throws -> JPEGError? {
             do { _ = try JPEGDecoder.decode(try GoldenFiles.bytes("jpeg/bad/\(name)")) } catch let e as JPEGError { return e }
             return nil
@@ -122,6 +123,7 @@ final class JPEGConformanceTests: XCTestCase {
     }
 
     func testColorTypes() throws {
+        _ = try SharedData.require()
         let cases = ["jpeg/gray.jpg": "gray", "jpeg/baseline_444.jpg": "ycbcr", "jpeg/rgb_adobe_transform0.jpg": "rgb",
                      "jpeg/cmyk_adobe_inverted.jpg": "cmyk", "jpeg/ycck_adobe_transform2.jpg": "ycck"]
         for (file, colorType) in cases {

@@ -146,6 +146,7 @@ final class TFLiteBadInputTests: XCTestCase {
     }
 
     func testHonestModelsStayWellUnderTheWorkLimit() throws {
+        _ = try SharedData.require()
         // One unit of work per byte (half the default) is enough for every shared model.
         let strict = FlatBufferLimits(workPerByte: 1, baseWork: 0)
         for stem in TFLiteConformanceTests.models {

@@ -254,7 +254,7 @@ final class Conv2DKernel: PreparedKernel {
     static func referenceHybrid(g: ConvGeometry, input: UnsafePointer<Float>, filter: [Int8], scales: [Float], perChannel: Bool,
                                 bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
         let batchSize = g.inH * g.inW * g.inC
-        var q = [Int8](repeating: 0, count: batchSize)
+        var q = [Int8](repeating: 0, count: max(1, batchSize))   // never empty: baseAddress is non-nil
         for b in 0..<g.batch {
             var sf: Float, offset: Int32 = 0
             if perChannel {

@@ -260,7 +260,7 @@ final class DepthwiseConv2DKernel: PreparedKernel {
     static func referenceHybrid(g: ConvGeometry, multiplier: Int, input: UnsafePointer<Float>, filter: [Int8], scales: [Float],
                                 bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
         let batchSize = g.inH * g.inW * g.inC
-        var q = [Int8](repeating: 0, count: batchSize)
+        var q = [Int8](repeating: 0, count: max(1, batchSize))   // never empty: baseAddress is non-nil
         for b in 0..<g.batch {
             let r = q.withUnsafeMutableBufferPointer { HybridQuantization.asymmetric(input + b * batchSize, count: batchSize, into: $0.baseAddress!) }
             for oy in 0..<g.outH {

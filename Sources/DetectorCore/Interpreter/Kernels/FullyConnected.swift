@@ -82,7 +82,7 @@ final class FullyConnectedKernel: PreparedKernel {
     static func referenceHybrid(rows: Int, depth: Int, units: Int, input: UnsafePointer<Float>, weights: [Int8], scales: [Float],
                                 perChannel: Bool, asymmetric: Bool, bias: UnsafePointer<Float>?,
                                 output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
-        var q = [Int8](repeating: 0, count: depth)
+        var q = [Int8](repeating: 0, count: max(1, depth))   // never empty: baseAddress is non-nil
         for r in 0..<rows {
             var sf: Float, offset: Int32 = 0
             if asymmetric {

@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+@testable import DetectorCore
+
+/// The vector exp/logistic against the C library (`expf`) and the scalar reference formula.
+final class FloatVectorMathTests: XCTestCase {
+    /// Distance in units in the last place between two positive finite floats.
+    private func ulps(_ a: Float, _ b: Float) -> Int {
+        abs(Int(a.bitPattern) - Int(b.bitPattern))
+    }
+
+    func testExpIsWithinTwoUlpOfExpfOverTheWholeNormalRange() {
+        var worst = 0, worstX: Float = 0
+        var x: Float = FloatVectorMath.expMinArgument
+        while x < FloatVectorMath.expMaxArgument {
+            var v = SIMD8<Float>()
+            for l in 0..<8 { v[l] = min(x + Float(l) * 0.0013, FloatVectorMath.expMaxArgument) }
+            let e = FloatVectorMath.exp(v)
+            for l in 0..<8 {
+                let u = ulps(e[l], expf(v[l]))
+                if u > worst { worst = u; worstX = v[l] }
+            }
+            x += 0.0104
+        }
+        XCTAssertLessThanOrEqual(worst, 2, "worst at x = \(worstX)")
+    }
+
+    func testExpHandlesTheEndsAndExactPoints() {
+        let e = FloatVectorMath.exp(SIMD8(0, 1, -1, 10, -10, 88.3, -87.3, 0.5))
+        XCTAssertEqual(e[0], 1)
+        XCTAssertEqual(Double(e[1]), M_E, accuracy: 1e-6)
+        XCTAssertEqual(Double(e[2]), 1 / M_E, accuracy: 1e-7)
+        XCTAssertEqual(Double(e[3]), 22026.465794806718, accuracy: 22026.47 * 2.4e-7)
+        XCTAssertTrue(e[5].isFinite && e[5] > 2e38)
+        XCTAssertTrue(e[6].isNormal && e[6] < 1.3e-38)
+        // Clamped, not infinite or zero, far outside the range.
+        let far = FloatVectorMath.exp(SIMD8(1000, -1000, .infinity, -.infinity, 0, 0, 0, 0))
+        XCTAssertTrue(far[0].isFinite && far[1] > 0 && far[2].isFinite && far[3] > 0)
+    }
+
+    func testLogisticMatchesTheReferenceFormulaIncludingCutOffs() {
+        var worst: Float = 0
+        var x: Float = -30
+        while x < 30 {
+            var v = SIMD8<Float>()
+            for l in 0..<8 { v[l] = x + Float(l) * 0.00037 }
+            let y = FloatVectorMath.logistic(v)
+            for l in 0..<8 {
+                let r = FloatActivations.logistic(v[l])
+                worst = max(worst, abs(y[l] - r) / max(r, Float.leastNormalMagnitude))
+            }
+            x += 0.0031
+        }
+        XCTAssertLessThan(worst, 4e-7, "relative error")
+        let cut = FloatVectorMath.logistic(SIMD8(16.62, 17, 100, -9.5, -20, 0, 16.6, -8.9))
+        XCTAssertEqual(cut[0], 1); XCTAssertEqual(cut[1], 1); XCTAssertEqual(cut[2], 1)
+        XCTAssertEqual(cut[5], 0.5)
+        XCTAssertEqual(Double(cut[4]), exp(-20.0), accuracy: exp(-20.0) * 1e-6)
+    }
+}

@@ -73,6 +73,10 @@ public final class Interpreter {
     var registrations: [KernelRegistration]
     var kernels: [(any PreparedKernel)?]
     var foldedOps: [Bool]
+    /// RELU ops folded into their producers (planned at prepare).
+    var fusion = ActivationFusion()
+    /// Intermediate tensor → the activation output whose buffer it shares (fused pairs).
+    var aliases: [Int: Int] = [:]
     var arena: AlignedBuffer?
     var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
     let dummy = AlignedBuffer(byteCount: 64)
@@ -237,12 +241,22 @@ public final class Interpreter {
             isConstant[i] = false
         }
         for k in kernels.indices { kernels[k] = nil; foldedOps[k] = false }
+        fusion = options.preserveAllTensors ? ActivationFusion() : ActivationFusion(graph: graph, types: types)
+        aliases = [:]
         var ownedBytes = 0
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             modelBase = raw.baseAddress
             defer { modelBase = nil }
             for (k, op) in graph.operators.enumerated() {
-                let context = PrepareContext(operatorIndex: k, node: op, threadCount: options.threadCount, interpreter: self)
+                if let pair = fusion.pair(activationOp: k), !foldedOps[pair.producer], kernels[pair.producer] != nil {
+                    // The producer already clamps; its result goes straight to this op's output.
+                    shapes[pair.output] = shapes[pair.intermediate]
+                    types[pair.output] = types[pair.intermediate]
+                    aliases[pair.intermediate] = pair.output
+                    continue
+                }
+                let context = PrepareContext(operatorIndex: k, node: op, threadCount: options.threadCount, interpreter: self,
+                                             activationOverride: fusion.overrides[k])
                 outputsSet = []
                 let kernel = try registrations[k].prepare(context)
                 for t in op.outputs where t >= 0 && !outputsSet.contains(t) {
@@ -287,6 +301,10 @@ public final class Interpreter {
             for t in op.outputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
         }
         for t in graph.outputs { last[t] = end; first[t] = min(first[t], end) }
+        for (t, u) in aliases {
+            first[u] = min(first[u], first[t]); last[u] = max(last[u], last[t])
+            first[t] = Int.max
+        }
         if options.preserveAllTensors {
             for t in 0..<n where first[t] != Int.max { first[t] = -1; last[t] = end }
         }
@@ -304,6 +322,10 @@ public final class Interpreter {
         for (i, r) in requests.enumerated() {
             storage[r.tensor] = .arena(offset: plan.offsets[i])
             pointerTable[r.tensor] = base + plan.offsets[i]
+        }
+        for (t, u) in aliases {
+            storage[t] = storage[u]
+            pointerTable[t] = pointerTable[u]
         }
         for t in 0..<n {
             switch storage[t] {

@@ -24,15 +24,25 @@ public final class PrepareContext {
     /// Threads the kernel may use in eval (1 = single-threaded).
     public let threadCount: Int
     unowned let interpreter: Interpreter
+    /// Fused activation the op applies instead of its own (a following RELU folded into it).
+    let activationOverride: OperatorParameters.Activation?
 
-    init(operatorIndex: Int, node: GraphOperator, threadCount: Int, interpreter: Interpreter) {
+    init(operatorIndex: Int, node: GraphOperator, threadCount: Int, interpreter: Interpreter,
+         activationOverride: OperatorParameters.Activation? = nil) {
         self.operatorIndex = operatorIndex
         self.node = node
         self.threadCount = threadCount
         self.interpreter = interpreter
+        self.activationOverride = activationOverride
     }
 
-    public var parameters: OperatorParameters { node.parameters }
+    /// The op's options (with the activation of a folded RELU, see `ActivationFusion`).
+    public var parameters: OperatorParameters {
+        guard let activationOverride else { return node.parameters }
+        var p = node.parameters
+        p.activation = activationOverride
+        return p
+    }
     public var inputCount: Int { node.inputs.count }
     public var outputCount: Int { node.outputs.count }
 

@@ -24,29 +24,36 @@ struct ConvGeometry {
 
     /// Writes the im2col rows of output pixels `pixels` (row = kH·kW·C values in
     /// filter order (ky, kx, c); `c` spans `channels` starting at `channelOffset`;
-    /// out-of-bounds taps are `padValue`).
+    /// out-of-bounds taps are `padValue`). The output position advances pixel by pixel
+    /// (no divisions in the loop); with unit dilation over all channels a filter row's
+    /// taps are contiguous: pad, one copy, pad.
     func im2col<T>(_ input: UnsafePointer<T>, pixels: Range<Int>, channelOffset: Int = 0, channels: Int,
                    padValue: T, into dst: UnsafeMutablePointer<T>) {
+        guard !pixels.isEmpty else { return }
         var o = dst
-        for p in pixels {
-            let b = p / (outH * outW), r = p % (outH * outW)
-            let oy = r / outW, ox = r % outW
-            let y0 = oy * strideH - padTop, x0 = ox * strideW - padLeft
+        let plane = outH * outW
+        var b = pixels.lowerBound / plane
+        var oy = (pixels.lowerBound % plane) / outW
+        var ox = pixels.lowerBound % outW
+        let contiguous = dilationW == 1 && channels == inC
+        let rowCount = kW &* channels
+        for _ in pixels {
+            let y0 = oy &* strideH &- padTop, x0 = ox &* strideW &- padLeft
+            let lo = max(0, -x0), hi = min(kW, inW &- x0)
+            let imageBase = input + b &* inH &* inW &* inC
             for ky in 0..<kH {
                 let y = y0 &+ ky &* dilationH
                 if y < 0 || y >= inH {
-                    o.update(repeating: padValue, count: kW &* channels)
-                    o += kW &* channels
+                    o.update(repeating: padValue, count: rowCount)
+                    o += rowCount
                     continue
                 }
-                if dilationW == 1 && channels == inC {
-                    // The row's taps are contiguous: pad, one copy, pad.
-                    let lo = max(0, -x0), hi = min(kW, inW &- x0)
+                if contiguous {
                     if lo > 0 { o.update(repeating: padValue, count: lo &* channels); o += lo &* channels }
                     if hi > lo {
                         let n = (hi &- lo) &* channels
-                        let src = input + (((b &* inH &+ y) &* inW &+ x0 &+ lo) &* inC)
-                        if n <= 32 { for i in 0..<n { o[i] = src[i] } } else { o.update(from: src, count: n) }
+                        let src = imageBase + ((y &* inW &+ x0 &+ lo) &* inC)
+                        if n <= 32 { var i = 0; while i < n { o[i] = src[i]; i &+= 1 } } else { o.update(from: src, count: n) }
                         o += n
                     }
                     let after = kW &- max(hi, lo)
@@ -58,11 +65,13 @@ struct ConvGeometry {
                     if x < 0 || x >= inW {
                         o.update(repeating: padValue, count: channels)
                     } else {
-                        o.update(from: input + (((b &* inH &+ y) &* inW &+ x) &* inC &+ channelOffset), count: channels)
+                        o.update(from: imageBase + ((y &* inW &+ x) &* inC &+ channelOffset), count: channels)
                     }
                     o += channels
                 }
             }
+            ox &+= 1
+            if ox == outW { ox = 0; oy &+= 1; if oy == outH { oy = 0; b &+= 1 } }
         }
     }
 }

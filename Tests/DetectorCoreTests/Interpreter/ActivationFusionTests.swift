@@ -1,0 +1,68 @@
+import XCTest
+@testable import DetectorCore
+
+/// A RELU after a conv or an ADD is folded into it: same outputs, one op fewer at invoke,
+/// and never when the intermediate tensor can be observed.
+final class ActivationFusionTests: XCTestCase {
+    /// conv(x) → RELU6 and (conv + x) → RELU, the BlazeFace residual pattern.
+    private func residualGraph() -> GraphBuilder {
+        var g = GraphBuilder()
+        let x = g.input([1, 3, 3, 2])
+        var rng = SplitMix64(seed: 7)
+        let w = g.constant((0..<16).map { _ in Float.random(in: -2...2, using: &rng) }, shape: [2, 2, 2, 2])
+        let b = g.constant([0.25, -0.5], shape: [2])
+        let conv = g.op("CONV_2D", [x, w, b]) { $0.padding = .same }
+        let relu6 = g.op("RELU6", conv)
+        let sum = g.op("ADD", [relu6[0], x])
+        g.outputs = g.op("RELU", sum)
+        return g
+    }
+
+    private func run(_ g: GraphBuilder, preserve: Bool, input: [Float]) throws -> (Interpreter, [Float]) {
+        let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: 1, preserveAllTensors: preserve))
+        try interpreter.copyInput(input, at: 0)
+        try interpreter.invoke()
+        return (interpreter, try interpreter.outputFloats(at: 0))
+    }
+
+    func testFusedAndUnfusedGraphsGiveIdenticalOutputs() throws {
+        let g = residualGraph()
+        let input: [Float] = (0..<18).map { Float($0 % 7) - 3.5 }
+        let (fused, a) = try run(g, preserve: false, input: input)
+        let (plain, b) = try run(g, preserve: true, input: input)
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(fused.fusion.pairs.count, 2)
+        XCTAssertEqual(plain.fusion.pairs.count, 0)
+        XCTAssertEqual(fused.fusion.pairs.map(\.activation), [.relu6, .relu])
+        // Values are really clamped: some inputs are negative, no output is.
+        XCTAssertTrue(a.allSatisfy { $0 >= 0 })
+        XCTAssertTrue(a.contains { $0 > 0 })
+        // The skipped ops have no kernel.
+        XCTAssertNil(fused.kernels[1]); XCTAssertNil(fused.kernels[3])
+    }
+
+    func testAnIntermediateWithASecondReaderIsNotFused() throws {
+        var g = GraphBuilder()
+        let x = g.input([4])
+        let y = g.constant([1, -1, 2, -2], shape: [4])
+        let sum = g.op("ADD", [x, y])
+        let relu = g.op("RELU", sum)
+        let other = g.op("MUL", [sum[0], relu[0]])
+        g.outputs = other
+        let (interpreter, out) = try run(g, preserve: false, input: [-3, 0.5, 1, -1])
+        XCTAssertEqual(interpreter.fusion.pairs.count, 0)
+        // sum = [-2, -0.5, 3, -3]; relu = [0, 0, 3, 0]; product:
+        XCTAssertEqual(out, [0, 0, 9, 0])
+    }
+
+    func testAProducerThatAlreadyHasAnActivationIsNotFused() throws {
+        var g = GraphBuilder()
+        let x = g.input([3])
+        let y = g.constant([1, 1, 1], shape: [3])
+        let sum = g.op("ADD", [x, y]) { $0.activation = .reluN1To1 }
+        g.outputs = g.op("RELU6", sum)
+        let (interpreter, out) = try run(g, preserve: false, input: [-5, -1.5, 3])
+        XCTAssertEqual(interpreter.fusion.pairs.count, 0)
+        XCTAssertEqual(out, [0, 0, 1])
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import DetectorCore
 
@@ -33,7 +34,7 @@ final class ActivationFusionTests: XCTestCase {
         XCTAssertEqual(a, b)
         XCTAssertEqual(fused.fusion.pairs.count, 2)
         XCTAssertEqual(plain.fusion.pairs.count, 0)
-        XCTAssertEqual(fused.fusion.pairs.map(\.activation), [.relu6, .relu])
+        XCTAssertEqual(fused.fusion.pairs.map(\.epilogue), [.activation(.relu6), .activation(.relu)])
         // Values are really clamped: some inputs are negative, no output is.
         XCTAssertTrue(a.allSatisfy { $0 >= 0 })
         XCTAssertTrue(a.contains { $0 > 0 })
@@ -64,5 +65,35 @@ final class ActivationFusionTests: XCTestCase {
         let (interpreter, out) = try run(g, preserve: false, input: [-5, -1.5, 3])
         XCTAssertEqual(interpreter.fusion.pairs.count, 0)
         XCTAssertEqual(out, [0, 0, 1])
+    }
+
+    func testSiLUWrittenAsLogisticAndMulIsOneOp() throws {
+        for logisticFirst in [true, false] {
+            var g = GraphBuilder()
+            let x = g.input([2, 9])
+            let s = g.op("LOGISTIC", [x])
+            g.outputs = g.op("MUL", logisticFirst ? [s[0], x] : [x, s[0]])
+            let input: [Float] = (0..<18).map { Float($0) * 1.37 - 11 }
+            let (fused, a) = try run(g, preserve: false, input: input)
+            let (_, b) = try run(g, preserve: true, input: input)
+            XCTAssertEqual(a, b)
+            XCTAssertEqual(fused.fusion.pairs.map(\.epilogue), [.multiplyByInput])
+            XCTAssertNil(fused.kernels[1])
+            for (v, x) in zip(a, input) {
+                let expected = Double(x) / (1 + Foundation.exp(-Double(x)))
+                XCTAssertEqual(Double(v), expected, accuracy: 1e-6 * max(1, abs(expected)))
+            }
+        }
+    }
+
+    func testALogisticReadElsewhereIsNotFusedIntoTheMul() throws {
+        var g = GraphBuilder()
+        let x = g.input([4])
+        let s = g.op("LOGISTIC", [x])
+        let m = g.op("MUL", [x, s[0]])
+        g.outputs = g.op("ADD", [m[0], s[0]])
+        let (interpreter, out) = try run(g, preserve: false, input: [0, 0, 0, 0])
+        XCTAssertEqual(interpreter.fusion.pairs.count, 0)
+        XCTAssertEqual(out, [0.5, 0.5, 0.5, 0.5])
     }
 }

@@ -5,25 +5,36 @@
 /// disappears. A fused activation is the same `min(max(x, lo), hi)` the standalone op applies,
 /// so outputs are unchanged.
 ///
+/// Likewise SiLU written as `MUL(x, LOGISTIC(x))` (YOLO's activation): the LOGISTIC op
+/// multiplies by its input as it writes and the MUL is skipped; it computes the same two
+/// roundings (logistic, then the product) as the pair of ops.
+///
 /// Only when nothing else can observe the intermediate tensor: it has exactly one reader (the
-/// activation), is not a subgraph input or output, and `preserveAllTensors` is off.
+/// absorbed op), is not a subgraph input or output, and `preserveAllTensors` is off.
 struct ActivationFusion {
+    /// What the producer does in addition to its own work.
+    enum Epilogue: Equatable {
+        case activation(OperatorParameters.Activation)
+        /// LOGISTIC only: the output is multiplied by the op's input (SiLU).
+        case multiplyByInput
+    }
+
     /// One fused pair.
     struct Pair {
-        /// The op that now applies the activation.
+        /// The op that now does both ops' work.
         let producer: Int
-        /// The activation op, skipped at invoke.
+        /// The op absorbed into it, skipped at invoke.
         let activationOp: Int
-        let activation: OperatorParameters.Activation
+        let epilogue: Epilogue
         /// The producer's original output, now stored in `output`'s buffer.
         let intermediate: Int
         let output: Int
     }
 
     private(set) var pairs: [Pair] = []
-    /// Activation to apply for op k (producers only).
-    private(set) var overrides: [Int: OperatorParameters.Activation] = [:]
-    /// Pair index by activation op.
+    /// What op k applies on top of its own work (producers only).
+    private(set) var overrides: [Int: Epilogue] = [:]
+    /// Pair index by absorbed op.
     private var byActivationOp: [Int: Int] = [:]
 
     static let fusibleProducers: Set<String> = ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "SUB", "MUL"]
@@ -42,6 +53,10 @@ struct ActivationFusion {
         }
         let boundary = Set(graph.inputs).union(graph.outputs)
         for (k, op) in graph.operators.enumerated() {
+            if op.opName == "MUL", op.parameters.activation == .none, op.inputs.count == 2, op.outputs.count == 1 {
+                planSiLU(graph, k, producer: producer, readers: readers, boundary: boundary, types: types)
+                continue
+            }
             guard let activation = ActivationFusion.activations[op.opName],
                   op.inputs.count == 1, op.outputs.count == 1 else { continue }
             let t = op.inputs[0], u = op.outputs[0]
@@ -54,8 +69,29 @@ struct ActivationFusion {
                   p.outputs.count == 1, p.outputs[0] == t,
                   let first = p.inputs.first, first >= 0, first < n, types[first] == .float32 else { continue }
             byActivationOp[k] = pairs.count
-            pairs.append(Pair(producer: j, activationOp: k, activation: activation, intermediate: t, output: u))
-            overrides[j] = activation
+            pairs.append(Pair(producer: j, activationOp: k, epilogue: .activation(activation), intermediate: t, output: u))
+            overrides[j] = .activation(activation)
+        }
+    }
+
+    /// MUL op `k` over (x, LOGISTIC(x)) in either order.
+    private mutating func planSiLU(_ graph: InterpreterGraph, _ k: Int, producer: [Int], readers: [Int],
+                                   boundary: Set<Int>, types: [TensorDataType]) {
+        let n = graph.tensors.count
+        let op = graph.operators[k]
+        let u = op.outputs[0]
+        guard u >= 0, u < n, types[u] == .float32 else { return }
+        for (s, x) in [(op.inputs[0], op.inputs[1]), (op.inputs[1], op.inputs[0])] {
+            guard s >= 0, s < n, x >= 0, x < n, s != x, s != u, readers[s] == 1, !boundary.contains(s),
+                  graph.tensors[s].constant == nil, types[s] == .float32, types[x] == .float32 else { continue }
+            let j = producer[s]
+            guard j >= 0, j < k, overrides[j] == nil else { continue }
+            let logistic = graph.operators[j]
+            guard logistic.opName == "LOGISTIC", logistic.inputs == [x], logistic.outputs == [s] else { continue }
+            byActivationOp[k] = pairs.count
+            pairs.append(Pair(producer: j, activationOp: k, epilogue: .multiplyByInput, intermediate: s, output: u))
+            overrides[j] = .multiplyByInput
+            return
         }
     }
 

@@ -256,7 +256,7 @@ public final class Interpreter {
                     continue
                 }
                 let context = PrepareContext(operatorIndex: k, node: op, threadCount: options.threadCount, interpreter: self,
-                                             activationOverride: fusion.overrides[k])
+                                             epilogue: fusion.overrides[k])
                 outputsSet = []
                 let kernel = try registrations[k].prepare(context)
                 for t in op.outputs where t >= 0 && !outputsSet.contains(t) {

@@ -24,25 +24,28 @@ public final class PrepareContext {
     /// Threads the kernel may use in eval (1 = single-threaded).
     public let threadCount: Int
     unowned let interpreter: Interpreter
-    /// Fused activation the op applies instead of its own (a following RELU folded into it).
-    let activationOverride: OperatorParameters.Activation?
+    /// Work of a following op folded into this one (see `ActivationFusion`).
+    let epilogue: ActivationFusion.Epilogue?
 
     init(operatorIndex: Int, node: GraphOperator, threadCount: Int, interpreter: Interpreter,
-         activationOverride: OperatorParameters.Activation? = nil) {
+         epilogue: ActivationFusion.Epilogue? = nil) {
         self.operatorIndex = operatorIndex
         self.node = node
         self.threadCount = threadCount
         self.interpreter = interpreter
-        self.activationOverride = activationOverride
+        self.epilogue = epilogue
     }
 
     /// The op's options (with the activation of a folded RELU, see `ActivationFusion`).
     public var parameters: OperatorParameters {
-        guard let activationOverride else { return node.parameters }
+        guard case .activation(let activation) = epilogue else { return node.parameters }
         var p = node.parameters
-        p.activation = activationOverride
+        p.activation = activation
         return p
     }
+
+    /// A LOGISTIC op whose output is multiplied by its input (a folded SiLU `MUL`).
+    var multipliesByInput: Bool { epilogue == .multiplyByInput }
     public var inputCount: Int { node.inputs.count }
     public var outputCount: Int { node.outputs.count }
 

@@ -67,10 +67,14 @@ enum FloatGEMM {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
     }
 
-    /// Loads up to 8 floats (the rest 0).
+    /// Loads up to 8 floats (the rest 0); 8 and 4 (a channel count of 4 mod 8) as vectors.
     @inline(__always)
     private static func loadPartial(_ p: UnsafePointer<Float>, _ count: Int) -> SIMD8<Float> {
         if count == 8 { return load(p) }
+        if count == 4 {
+            let low = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+            return SIMD8(lowHalf: low, highHalf: SIMD4())
+        }
         var tmp: (Float, Float, Float, Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &tmp) { raw in
             let f = raw.baseAddress!.assumingMemoryBound(to: Float.self)
@@ -83,6 +87,7 @@ enum FloatGEMM {
     @inline(__always)
     private static func storePartial(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, _ count: Int) {
         if count == 8 { UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self); return }
+        if count == 4 { UnsafeMutableRawPointer(p).storeBytes(of: v.lowHalf, as: SIMD4<Float>.self); return }
         withUnsafeBytes(of: v) { raw in
             let f = raw.baseAddress!.assumingMemoryBound(to: Float.self)
             for j in 0..<count { p[j] = f[j] }

@@ -8,6 +8,8 @@ final class UnaryFloatKernel: PreparedKernel {
         case clamp(min: Float, max: Float)
         case leakyRelu(alpha: Float)
         case logistic, tanh, hardSwish
+        /// x · logistic(x): LOGISTIC with a folded `MUL` by its input (`ActivationFusion`).
+        case silu
     }
 
     let input: Int, output: Int, count: Int
@@ -23,8 +25,10 @@ final class UnaryFloatKernel: PreparedKernel {
     static func prepare(_ c: PrepareContext, _ function: Function) throws -> any PreparedKernel {
         let x = try c.input(0, types: [.float32])
         try c.setOutput(0, shape: x.shape, type: .float32)
+        let fused: Function
+        if case .logistic = function, c.multipliesByInput { fused = .silu } else { fused = function }
         return UnaryFloatKernel(input: x.index, output: try c.output(0).index, count: x.elementCount,
-                                threads: c.threadCount, function: function)
+                                threads: c.threadCount, function: fused)
     }
 
     func eval(_ e: EvalContext) throws {
@@ -52,6 +56,14 @@ final class UnaryFloatKernel: PreparedKernel {
                     i += 8
                 }
                 while i < range.upperBound { dst[i] = FloatActivations.logistic(src[i]); i += 1 }
+            case .silu:
+                var i = range.lowerBound
+                while i + 8 <= range.upperBound {
+                    let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(dst + i).storeBytes(of: v * FloatVectorMath.logistic(v), as: SIMD8<Float>.self)
+                    i += 8
+                }
+                while i < range.upperBound { dst[i] = src[i] * FloatActivations.logistic(src[i]); i += 1 }
             case .tanh:
                 for i in range { dst[i] = tanhf(src[i]) }
             case .hardSwish:

@@ -57,6 +57,7 @@ final class FloatConformanceTests: XCTestCase {
                     let d = Double(abs(golden[i] - ours[i]))
                     if !(d <= worst) { worst = d; worstIndex = i }
                 }
+                print("[float conformance] \(stem)/\(name) output \(t.position): worst |Δ| \(worst) (relative to max|golden| \(worst / Double(max(1, maxAbs)))), tolerance \(tolerance)")
                 XCTAssertLessThanOrEqual(worst, tolerance,
                                          "\(stem)/\(name) output \(t.position): worst error \(worst) at \(worstIndex) (golden \(golden[worstIndex]), ours \(ours[worstIndex]))")
             }

@@ -22,8 +22,8 @@ public struct QuantizedConvParams: Sendable {
     public var activationMax: Int32
     /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
     public var packedWeights: [Int16]
-    /// The same weights as `Float` panels for `ExactFloatGemm`.
-    public var panelWeights: [Float]
+    /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`).
+    public var gemmWeights: [Int16]
     public var bias: [Int32]
 
     /// Number of values in one im2col patch.
@@ -63,49 +63,50 @@ public struct QuantizedConvParams: Sendable {
             for i in 0..<k { packed[c * k + i] = Int16(truncatingIfNeeded: Int32(filter[c * k + i]) - zp) }
         }
         packedWeights = packed
-        panelWeights = ExactFloatGemm.packB(packed, n: outputDepth, k: k)
+        gemmWeights = packed.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outputDepth, k: k) }
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
     }
 }
 
 /// Quantized CONV_2D kernels.
 public enum QuantizedConv2D {
-    /// Output pixels per im2col tile.
-    static let tileRows = 36
-
-    /// Fast path: the input is converted once to `Float` with its zero point removed; pointwise
-    /// (1×1, stride 1) convolutions multiply it directly, others through im2col tiles; the
-    /// products go through `ExactFloatGemm`, tiles split over `threads`.
+    /// Fast path: the input is converted once to `Int16` with its zero point removed; pointwise
+    /// (1×1, stride 1) convolutions use it directly as the GEMM's A (rows padded to the GEMM depth),
+    /// others go through im2col tiles; products go through `IntegerGemm.multiply`, each tile is
+    /// requantized right after, tiles split over `threads`.
     public static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
         let pixels = g.batches * g.outputHeight * g.outputWidth
-        let tiles = (pixels + tileRows - 1) / tileRows
-        let k = p.patchSize, n = p.outputDepth
-        let inputCount = g.batches * g.inputHeight * g.inputWidth * p.inputDepth
-        let xf = UnsafeMutablePointer<Float>.allocate(capacity: max(inputCount, 1))
-        defer { xf.deallocate() }
-        let zp = p.inputZeroPoint
-        for i in 0..<inputCount { xf[i] = Float(Int32(input[i]) &- zp) }
+        let k = p.patchSize, kp = IntegerGemm.paddedDepth(k), n = p.outputDepth, depth = p.inputDepth
         let pointwise = g.filterHeight == 1 && g.filterWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
             && g.padTop == 0 && g.padLeft == 0 && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
-        p.panelWeights.withUnsafeBufferPointer { wb in
+        let inputPixels = g.batches * g.inputHeight * g.inputWidth
+        let rowStride = pointwise ? kp : depth
+        let x16 = UnsafeMutablePointer<Int16>.allocate(capacity: max(inputPixels * rowStride, 1))
+        defer { x16.deallocate() }
+        convertInput(input, count: inputPixels, depth: depth, rowStride: rowStride, zeroPoint: p.inputZeroPoint, into: x16)
+        let rowsPerTile = tileRows(kPadded: kp, n: n, pixels: pixels, threads: threads)
+        let tiles = (pixels + rowsPerTile - 1) / rowsPerTile
+        p.gemmWeights.withUnsafeBufferPointer { wb in
             guard let w = wb.baseAddress else { return }
             parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
-                let patch = pointwise ? nil : UnsafeMutablePointer<Float>.allocate(capacity: tileRows * k)
-                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: tileRows * n)
+                let patch = pointwise ? nil : UnsafeMutablePointer<Int16>.allocate(capacity: rowsPerTile * kp)
+                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: rowsPerTile * n)
                 defer { patch?.deallocate(); acc.deallocate() }
                 for tile in tileBegin..<tileEnd {
-                    let first = tile * tileRows
-                    let rows = min(tileRows, pixels - first)
-                    let a: UnsafePointer<Float>
+                    let first = tile * rowsPerTile
+                    let rows = min(rowsPerTile, pixels - first)
+                    let a: UnsafePointer<Int16>
                     if let patch {
-                        for r in 0..<rows { fillPatch(p, input: xf, pixel: first + r, into: patch + r * k) }
+                        for r in 0..<rows {
+                            fillPatch(p, input: x16, pixel: first + r, into: patch + r * kp, paddedDepth: kp)
+                        }
                         a = UnsafePointer(patch)
                     } else {
-                        a = UnsafePointer(xf + first * k)
+                        a = UnsafePointer(x16 + first * kp)
                     }
-                    ExactFloatGemm.multiply(a: a, packedB: w, m: rows, n: n, k: k, c: acc)
+                    IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n)
                     for r in 0..<rows {
                         requantizeRow(p, acc: acc + r * n, output: output + (first + r) * n)
                     }
@@ -114,10 +115,37 @@ public enum QuantizedConv2D {
         }
     }
 
-    /// Writes one im2col row from the zero-point-shifted `Float` input (0 for padding taps).
+    /// Output pixels per GEMM tile: the A tile and its Int32 results fit in about 192 KB (L2),
+    /// a multiple of the GEMM's register tile, between 4 and 256, and small enough that every
+    /// thread gets a tile.
+    static func tileRows(kPadded: Int, n: Int, pixels: Int, threads: Int) -> Int {
+        let step = IntegerGemm.tileRows
+        let bySize = (192 * 1024) / (2 * kPadded + 4 * n) / step * step
+        let perThread = ((pixels + threads - 1) / max(threads, 1) + step - 1) / step * step
+        return max(step, min(bySize, 256, perThread))
+    }
+
+    /// `x - zeroPoint` as `Int16` for `count` pixels of `depth` values, rows `rowStride` apart
+    /// with the padding after each row set to 0.
+    static func convertInput<T: QuantizedElement>(_ input: UnsafePointer<T>, count: Int, depth: Int, rowStride: Int,
+                                                  zeroPoint: Int32, into dst: UnsafeMutablePointer<Int16>) {
+        let zp = Int16(truncatingIfNeeded: zeroPoint)
+        if rowStride == depth {
+            for i in 0..<count * depth { dst[i] = Int16(truncatingIfNeeded: input[i]) &- zp }
+            return
+        }
+        for r in 0..<count {
+            let src = input + r * depth, row = dst + r * rowStride
+            for i in 0..<depth { row[i] = Int16(truncatingIfNeeded: src[i]) &- zp }
+            (row + depth).update(repeating: 0, count: rowStride - depth)
+        }
+    }
+
+    /// Writes one im2col row from the zero-point-shifted `Int16` input (0 for padding taps and
+    /// for the depth padding up to `paddedDepth`).
     @inline(__always)
-    static func fillPatch(_ p: QuantizedConvParams, input: UnsafePointer<Float>, pixel: Int,
-                          into dst: UnsafeMutablePointer<Float>) {
+    static func fillPatch(_ p: QuantizedConvParams, input: UnsafePointer<Int16>, pixel: Int,
+                          into dst: UnsafeMutablePointer<Int16>, paddedDepth: Int) {
         let g = p.geometry
         let ox = pixel % g.outputWidth
         let oy = (pixel / g.outputWidth) % g.outputHeight
@@ -126,16 +154,23 @@ public enum QuantizedConv2D {
         var o = 0
         for fy in 0..<g.filterHeight {
             let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
+            let rowInside = iy >= 0 && iy < g.inputHeight
             for fx in 0..<g.filterWidth {
                 let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
-                if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
-                    (dst + o).update(from: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c, count: c)
+                if rowInside, ix >= 0, ix < g.inputWidth {
+                    let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
+                    if c < 16 {
+                        for i in 0..<c { dst[o &+ i] = src[i] }
+                    } else {
+                        (dst + o).update(from: src, count: c)
+                    }
                 } else {
                     (dst + o).update(repeating: 0, count: c)
                 }
                 o += c
             }
         }
+        (dst + o).update(repeating: 0, count: paddedDepth - o)
     }
 
     @inline(__always)

@@ -111,4 +111,74 @@ final class QuantizedConvFastPathTests: XCTestCase {
             XCTAssertEqual(fast, ref, "fully connected trial \(trial)")
         }
     }
+
+    private func depthwiseCase<T: QuantizedElement>(_ rng: inout TestRandom, _: T.Type, trial: Int) throws {
+        let h = rng.int(1...11), w = rng.int(1...11), cin = rng.int(1...37)
+        let dm = trial % 4 == 3 ? rng.int(2...3) : 1
+        let fh = rng.int(1...5), fw = rng.int(1...5), s = rng.int(1...2), d = rng.int(1...2)
+        guard let g = QuantizedWindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
+                                              filterHeight: fh, filterWidth: fw, strideHeight: s, strideWidth: s,
+                                              dilationHeight: d, dilationWidth: d, samePadding: trial % 2 == 0) else { return }
+        let od = cin * dm
+        let perChannel = T.self == Int8.self
+        let input = (0..<g.batches * h * w * cin).map { _ in T(truncatingIfNeeded: rng.int(Int(T.quantizedMin)...Int(T.quantizedMax))) }
+        let filter = (0..<fh * fw * od).map { _ in T(truncatingIfNeeded: rng.int(Int(T.quantizedMin)...Int(T.quantizedMax))) }
+        let bias = (0..<od).map { _ in Int32(rng.int(-20000...20000)) }
+        // Extreme zero points in some trials (the largest shifted magnitudes), centred otherwise.
+        let extreme = trial % 5 == 0
+        let zx = Int32(extreme ? Int(T.quantizedMin) - (T.self == UInt8.self ? 128 : 0) : Int(T.quantizedMin) + 128)
+        let scales = perChannel ? (0..<od).map { _ in Float(rng.int(1...100)) * 0.0002 } : [Float(0.01)]
+        let zw: [Int32] = perChannel ? [0] : [Int32(rng.int(100...155))]
+        let qi = QuantizationParams(scale: 0.02, zeroPoint: zx)
+        let qo = QuantizationParams(scale: outputScale(input: 0.02, filter: scales[0], depth: fh * fw) * (extreme ? 30 : 1),
+                                    zeroPoint: Int32(Int(T.quantizedMin) + 128))
+        let p = try XCTUnwrap(filter.withUnsafeBufferPointer { f in bias.withUnsafeBufferPointer { b in
+            QuantizedDepthwiseConvParams(geometry: g, inputDepth: cin, depthMultiplier: dm, input: qi, output: qo, filter: f,
+                                         filterScales: scales, filterZeroPoints: zw, bias: b, activation: trial % 3 == 0 ? .relu : .none,
+                                         outputType: T.self, floatProductMultiplier: !perChannel)
+        } })
+        let count = g.batches * g.outputHeight * g.outputWidth * od
+        var fast = [T](repeating: 1, count: count), ref = [T](repeating: 2, count: count)
+        input.withUnsafeBufferPointer { x in
+            fast.withUnsafeMutableBufferPointer { QuantizedDepthwiseConv2D.run(p, input: x.baseAddress!, output: $0.baseAddress!, threads: 1 + trial % 2) }
+            ref.withUnsafeMutableBufferPointer { QuantizedDepthwiseConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
+        }
+        XCTAssertEqual(fast, ref, "depthwise \(T.self) trial \(trial): \(g.batches)x\(h)x\(w)x\(cin) dm \(dm), filter \(fh)x\(fw) s\(s) d\(d)")
+        if count >= 50 { XCTAssertGreaterThan(Set(ref.map { Int($0) }).count, 2, "depthwise trial \(trial) output is degenerate") }
+    }
+
+    func testDepthwiseUint8MatchesReference() throws {
+        var rng = TestRandom(seed: 15)
+        for trial in 0..<30 { try depthwiseCase(&rng, UInt8.self, trial: trial) }
+    }
+
+    func testDepthwiseInt8PerChannelMatchesReference() throws {
+        var rng = TestRandom(seed: 16)
+        for trial in 0..<30 { try depthwiseCase(&rng, Int8.self, trial: trial) }
+    }
+
+    func testVectorRequantizationMatchesScalarSteps() throws {
+        // Multipliers across the whole exponent range (shared and per-channel shifts), sums with
+        // the Int32 extremes, zero points and clamps as the kernels see them.
+        var rng = TestRandom(seed: 17)
+        let sums: [Int32] = [0, 1, -1, 2, -2, .max, .min, .min + 1, 1 << 30, -(1 << 30), 1 << 22, -(1 << 22)]
+        for trial in 0..<400 {
+            let n = rng.int(1...13)
+            var multipliers = (0..<n).map { _ in QuantizedMultiplier(Double(rng.int(1...1_000_000)) * pow(2, -Double(rng.int(1...45)))) }
+            multipliers = multipliers.map { QuantizedMultiplier(multiplier: $0.multiplier, shift: min($0.shift, 0)) }
+            if trial % 2 == 0 { multipliers = multipliers.map { QuantizedMultiplier(multiplier: $0.multiplier, shift: multipliers[0].shift) } }
+            if trial % 7 == 0 { multipliers[0] = QuantizedMultiplier(multiplier: 0, shift: 0) }
+            let bias = (0..<n).map { _ in trial % 3 == 0 ? Int32(truncatingIfNeeded: rng.next()) : Int32(rng.int(-5000...5000)) }
+            let zp = Int32(rng.int(-128...255)), lo = Int32(rng.int(0...100)), hi = Int32(rng.int(150...255))
+            let v = try XCTUnwrap(VectorRequantization(multipliers: multipliers, bias: bias, outputZeroPoint: zp,
+                                                       activationMin: lo, activationMax: hi))
+            let acc = (0..<n).map { _ in rng.int(0...2) == 0 ? sums[rng.int(0...sums.count - 1)] : Int32(truncatingIfNeeded: rng.next() >> UInt64(rng.int(0...40))) }
+            var out = [UInt8](repeating: 0, count: n)
+            acc.withUnsafeBufferPointer { a in out.withUnsafeMutableBufferPointer { v.apply(a.baseAddress!, count: n, output: $0.baseAddress!) } }
+            let expected = (0..<n).map { c in UInt8.clamped(RequantizationStep(multipliers[c]).apply(acc[c] &+ bias[c]) &+ zp, lo, hi) }
+            XCTAssertEqual(out, expected, "trial \(trial)")
+        }
+        XCTAssertNil(VectorRequantization(multipliers: [QuantizedMultiplier(3.0)], bias: [0], outputZeroPoint: 0,
+                                          activationMin: 0, activationMax: 255), "left shifts stay on the scalar path")
+    }
 }

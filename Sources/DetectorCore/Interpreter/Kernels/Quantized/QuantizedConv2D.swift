@@ -16,8 +16,10 @@ public struct QuantizedConvParams: Sendable {
     public var inputZeroPoint: Int32
     public var outputZeroPoint: Int32
     public var multipliers: [QuantizedMultiplier]
-    /// `multipliers` unpacked for the requantization loop.
+    /// `multipliers` unpacked for the scalar requantization loop.
     public var steps: [RequantizationStep]
+    /// Bias, multipliers and clamp laid out for the SIMD requantization (nil with a left shift).
+    public var vectorRequantization: VectorRequantization?
     public var activationMin: Int32
     public var activationMax: Int32
     /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
@@ -65,6 +67,8 @@ public struct QuantizedConvParams: Sendable {
         packedWeights = packed
         gemmWeights = packed.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outputDepth, k: k) }
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
+        vectorRequantization = VectorRequantization(multipliers: multipliers, bias: self.bias, outputZeroPoint: output.zeroPoint,
+                                                    activationMin: activationMin, activationMax: activationMax)
     }
 }
 
@@ -173,9 +177,11 @@ public enum QuantizedConv2D {
         (dst + o).update(repeating: 0, count: paddedDepth - o)
     }
 
+    /// Bias, multiplier, zero point and clamp for one output pixel's `outputDepth` sums.
     @inline(__always)
     static func requantizeRow<T: QuantizedElement>(_ p: QuantizedConvParams, acc: UnsafePointer<Int32>,
                                                    output: UnsafeMutablePointer<T>) {
+        if let v = p.vectorRequantization { v.apply(acc, count: p.outputDepth, output: output); return }
         p.bias.withUnsafeBufferPointer { bias in
             p.steps.withUnsafeBufferPointer { mul in
                 for c in 0..<p.outputDepth {

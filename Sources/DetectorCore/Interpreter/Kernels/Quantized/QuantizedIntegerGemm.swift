@@ -50,8 +50,16 @@ public enum IntegerGemm {
     /// 8 Int16 products summed pairwise into 4 Int32 lanes; compiles to one `pmaddwd`.
     @inline(__always)
     static func multiplyAddAdjacentPairs(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
-        let t = SIMD8<Int32>(truncatingIfNeeded: a) &* SIMD8<Int32>(truncatingIfNeeded: b)
+        let t = widen(a) &* widen(b)
         return t.evenHalf &+ t.oddHalf
+    }
+
+    /// Sign-extends 8 lanes. Written lane by lane (LLVM folds it into one vector extension)
+    /// rather than with the generic `SIMD8(truncatingIfNeeded:)`, which the optimizer sometimes
+    /// leaves as an out-of-line call in large functions, and then no `pmaddwd` is formed.
+    @inline(__always)
+    static func widen(_ a: SIMD8<Int16>) -> SIMD8<Int32> {
+        SIMD8<Int32>(Int32(a[0]), Int32(a[1]), Int32(a[2]), Int32(a[3]), Int32(a[4]), Int32(a[5]), Int32(a[6]), Int32(a[7]))
     }
 
     /// Lane `lane` of `v` (one depth pair of a row) repeated over all four 32-bit lanes.
@@ -85,42 +93,46 @@ public enum IntegerGemm {
     /// `c[i * ldc + j] = Σ_q a[i * lda + q] · B[j][q]` for `i < m`, `j < n`, `q < kPadded`, with B
     /// packed by `packB` and every A row zero-padded to `kPadded = paddedDepth(k)`.
     /// Panel-outer order: one panel (`kPadded * 16` bytes) stays in cache while all rows pass.
-    /// Rows beyond `m` in the last register tile re-read row `i` and are not stored.
     public static func multiply(a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
                                 m: Int, n: Int, kPadded kp: Int, c: UnsafeMutablePointer<Int32>, ldc: Int) {
         let panels = (n + panelWidth - 1) / panelWidth
         for panel in 0..<panels {
-            let bp = packedB + panel * kp * panelWidth
             let j0 = panel * panelWidth
-            let width = min(panelWidth, n - j0)
             var i = 0
             while i < m {
-                let rows = min(tileRows, m - i)
-                let a0 = a + i * lda
-                let a1 = rows > 1 ? a0 + lda : a0, a2 = rows > 2 ? a0 + 2 * lda : a0, a3 = rows > 3 ? a0 + 3 * lda : a0
-                var acc = Accumulators()
-                var q = 0
-                var w = bp
-                while q < kp {
-                    let x0 = UnsafeRawPointer(a0 + q).loadUnaligned(as: SIMD4<Int32>.self)
-                    let x1 = UnsafeRawPointer(a1 + q).loadUnaligned(as: SIMD4<Int32>.self)
-                    let x2 = UnsafeRawPointer(a2 + q).loadUnaligned(as: SIMD4<Int32>.self)
-                    let x3 = UnsafeRawPointer(a3 + q).loadUnaligned(as: SIMD4<Int32>.self)
-                    acc.add(x0, x1, x2, x3, lane: 0, w: w)
-                    acc.add(x0, x1, x2, x3, lane: 1, w: w + 16)
-                    acc.add(x0, x1, x2, x3, lane: 2, w: w + 32)
-                    acc.add(x0, x1, x2, x3, lane: 3, w: w + 48)
-                    q &+= 8
-                    w += 64
-                }
-                let out = c + i * ldc + j0
-                store(acc.r0a, acc.r0b, to: out, width: width)
-                if rows > 1 { store(acc.r1a, acc.r1b, to: out + ldc, width: width) }
-                if rows > 2 { store(acc.r2a, acc.r2b, to: out + 2 * ldc, width: width) }
-                if rows > 3 { store(acc.r3a, acc.r3b, to: out + 3 * ldc, width: width) }
+                registerTile(a: a + i * lda, lda: lda, rows: min(tileRows, m - i), panel: packedB + j0 * kp,
+                             kPadded: kp, c: c + i * ldc + j0, ldc: ldc, width: min(panelWidth, n - j0))
                 i += tileRows
             }
         }
+    }
+
+    /// One 4-row × 8-channel tile over the whole depth: `rows` rows of A from `a`, one B panel,
+    /// the first `width` channels stored. Rows beyond `rows` re-read the first row and are not
+    /// stored.
+    @inline(never)
+    static func registerTile(a a0: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>,
+                             kPadded kp: Int, c out: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+        let a1 = rows > 1 ? a0 + lda : a0, a2 = rows > 2 ? a0 + 2 * lda : a0, a3 = rows > 3 ? a0 + 3 * lda : a0
+        var acc = Accumulators()
+        var q = 0
+        var w = panel
+        while q < kp {
+            let x0 = UnsafeRawPointer(a0 + q).loadUnaligned(as: SIMD4<Int32>.self)
+            let x1 = UnsafeRawPointer(a1 + q).loadUnaligned(as: SIMD4<Int32>.self)
+            let x2 = UnsafeRawPointer(a2 + q).loadUnaligned(as: SIMD4<Int32>.self)
+            let x3 = UnsafeRawPointer(a3 + q).loadUnaligned(as: SIMD4<Int32>.self)
+            acc.add(x0, x1, x2, x3, lane: 0, w: w)
+            acc.add(x0, x1, x2, x3, lane: 1, w: w + 16)
+            acc.add(x0, x1, x2, x3, lane: 2, w: w + 32)
+            acc.add(x0, x1, x2, x3, lane: 3, w: w + 48)
+            q &+= 8
+            w += 64
+        }
+        store(acc.r0a, acc.r0b, to: out, width: width)
+        if rows > 1 { store(acc.r1a, acc.r1b, to: out + ldc, width: width) }
+        if rows > 2 { store(acc.r2a, acc.r2b, to: out + 2 * ldc, width: width) }
+        if rows > 3 { store(acc.r3a, acc.r3b, to: out + 3 * ldc, width: width) }
     }
 
     /// Stores the first `width` of the 8 channel sums `lo ++ hi`.

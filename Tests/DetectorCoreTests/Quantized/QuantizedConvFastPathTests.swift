@@ -32,7 +32,9 @@ final class QuantizedConvFastPathTests: XCTestCase {
         let qi = QuantizationParams(scale: 0.02, zeroPoint: zeroPoint(&rng, T.self))
         let scales = perChannel ? (0..<cout).map { _ in Float(rng.int(1...100)) * 0.0002 } : [Float(0.011)]
         let zps: [Int32] = perChannel ? [0] : [zeroPoint(&rng, W.self)]
-        let qo = QuantizationParams(scale: outputScale(input: 0.02, filter: scales[0], depth: fh * fw * cin),
+        // Every 10th trial: a real multiplier above 1 (left shift, the scalar requantization path).
+        let leftShift = trial % 10 == 9
+        let qo = QuantizationParams(scale: leftShift ? 0.02 * scales.min()! * 0.4 : outputScale(input: 0.02, filter: scales[0], depth: fh * fw * cin),
                                     zeroPoint: zeroPoint(&rng, T.self))
         let activation: QuantizedFusedActivation = [.none, .relu, .relu6][trial % 3]
         let p = try XCTUnwrap(filter.withUnsafeBufferPointer { f in bias.withUnsafeBufferPointer { b in
@@ -47,7 +49,8 @@ final class QuantizedConvFastPathTests: XCTestCase {
             ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
         }
         XCTAssertEqual(fast, ref, "conv \(T.self) trial \(trial): \(g.batches)x\(h)x\(w)x\(cin) -> \(cout), filter \(fh)x\(fw) s\(s) d\(d)")
-        if count >= 50 { XCTAssertGreaterThan(Set(ref.map { Int($0) }).count, 3, "conv trial \(trial) output is degenerate") }
+        XCTAssertEqual(p.vectorRequantization == nil, leftShift)
+        if count >= 50, !leftShift { XCTAssertGreaterThan(Set(ref.map { Int($0) }).count, 3, "conv trial \(trial) output is degenerate") }
     }
 
     func testConvUint8PerTensorMatchesReference() throws {
@@ -174,7 +177,9 @@ final class QuantizedConvFastPathTests: XCTestCase {
                                                        activationMin: lo, activationMax: hi))
             let acc = (0..<n).map { _ in rng.int(0...2) == 0 ? sums[rng.int(0...sums.count - 1)] : Int32(truncatingIfNeeded: rng.next() >> UInt64(rng.int(0...40))) }
             var out = [UInt8](repeating: 0, count: n)
-            acc.withUnsafeBufferPointer { a in out.withUnsafeMutableBufferPointer { v.apply(a.baseAddress!, count: n, output: $0.baseAddress!) } }
+            acc.withUnsafeBufferPointer { a in out.withUnsafeMutableBufferPointer { o in
+                VectorRequantization.withRows(v) { $0!.apply(a.baseAddress!, count: n, output: o.baseAddress!) }
+            } }
             let expected = (0..<n).map { c in UInt8.clamped(RequantizationStep(multipliers[c]).apply(acc[c] &+ bias[c]) &+ zp, lo, hi) }
             XCTAssertEqual(out, expected, "trial \(trial)")
         }

@@ -87,15 +87,18 @@ public enum QuantizedConv2D {
             && g.padTop == 0 && g.padLeft == 0 && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
         let inputPixels = g.batches * g.inputHeight * g.inputWidth
         let rowStride = pointwise ? kp : depth
-        let x16 = UnsafeMutablePointer<Int16>.allocate(capacity: max(inputPixels * rowStride, 1))
+        // `copySlack` spare values after the input and each patch tile for `copyValues`' overrun.
+        let x16 = UnsafeMutablePointer<Int16>.allocate(capacity: inputPixels * rowStride + copySlack)
         defer { x16.deallocate() }
+        (x16 + inputPixels * rowStride).initialize(repeating: 0, count: copySlack)
         convertInput(input, count: inputPixels, depth: depth, rowStride: rowStride, zeroPoint: p.inputZeroPoint, into: x16)
         let rowsPerTile = tileRows(kPadded: kp, n: n, pixels: pixels, threads: threads)
         let tiles = (pixels + rowsPerTile - 1) / rowsPerTile
         p.gemmWeights.withUnsafeBufferPointer { wb in
+        VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
             parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
-                let patch = pointwise ? nil : UnsafeMutablePointer<Int16>.allocate(capacity: rowsPerTile * kp)
+                let patch = pointwise ? nil : UnsafeMutablePointer<Int16>.allocate(capacity: rowsPerTile * kp + copySlack)
                 let acc = UnsafeMutablePointer<Int32>.allocate(capacity: rowsPerTile * n)
                 defer { patch?.deallocate(); acc.deallocate() }
                 for tile in tileBegin..<tileEnd {
@@ -112,11 +115,15 @@ public enum QuantizedConv2D {
                     }
                     IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n)
                     for r in 0..<rows {
-                        requantizeRow(p, acc: acc + r * n, output: output + (first + r) * n)
+                        if let requantization {
+                            requantization.apply(acc + r * n, count: n, output: output + (first + r) * n)
+                        } else {
+                            requantizeRow(p, acc: acc + r * n, output: output + (first + r) * n)
+                        }
                     }
                 }
             }
-        }
+        } }
     }
 
     /// Output pixels per GEMM tile: the A tile and its Int32 results fit in about 192 KB (L2),
@@ -146,7 +153,8 @@ public enum QuantizedConv2D {
     }
 
     /// Writes one im2col row from the zero-point-shifted `Int16` input (0 for padding taps and
-    /// for the depth padding up to `paddedDepth`).
+    /// for the depth padding up to `paddedDepth`). Values are written left to right, so the
+    /// overrun of `copyValues` is always overwritten by the next segment or the final padding.
     @inline(__always)
     static func fillPatch(_ p: QuantizedConvParams, input: UnsafePointer<Int16>, pixel: Int,
                           into dst: UnsafeMutablePointer<Int16>, paddedDepth: Int) {
@@ -155,33 +163,54 @@ public enum QuantizedConv2D {
         let oy = (pixel / g.outputWidth) % g.outputHeight
         let b = pixel / (g.outputWidth * g.outputHeight)
         let c = p.inputDepth
-        var o = 0
+        let rowLength = g.filterWidth * c
+        let ix0 = ox * g.strideWidth - g.padLeft
+        // Taps fx in lo..<hi are inside the input; with dilation 1 they are contiguous in memory.
+        let lo = min(g.filterWidth, max(0, -ix0))
+        let hi = max(lo, min(g.filterWidth, g.inputWidth - ix0))
         for fy in 0..<g.filterHeight {
             let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
-            let rowInside = iy >= 0 && iy < g.inputHeight
-            for fx in 0..<g.filterWidth {
-                let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
-                if rowInside, ix >= 0, ix < g.inputWidth {
-                    let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c
-                    if c < 16 {
-                        for i in 0..<c { dst[o &+ i] = src[i] }
+            let row = dst + fy * rowLength
+            guard iy >= 0, iy < g.inputHeight else { row.update(repeating: 0, count: rowLength); continue }
+            let src = input + (b * g.inputHeight + iy) * g.inputWidth * c
+            if g.dilationWidth == 1 {
+                row.update(repeating: 0, count: lo * c)
+                copyValues(from: src + (ix0 + lo) * c, to: row + lo * c, count: (hi - lo) * c)
+                (row + hi * c).update(repeating: 0, count: (g.filterWidth - hi) * c)
+            } else {
+                for fx in 0..<g.filterWidth {
+                    let ix = ix0 + fx * g.dilationWidth
+                    if ix >= 0, ix < g.inputWidth {
+                        copyValues(from: src + ix * c, to: row + fx * c, count: c)
                     } else {
-                        (dst + o).update(from: src, count: c)
+                        (row + fx * c).update(repeating: 0, count: c)
                     }
-                } else {
-                    (dst + o).update(repeating: 0, count: c)
                 }
-                o += c
             }
         }
+        let o = g.filterHeight * rowLength
         (dst + o).update(repeating: 0, count: paddedDepth - o)
     }
 
-    /// Bias, multiplier, zero point and clamp for one output pixel's `outputDepth` sums.
+    /// Spare values `copyValues` may read and write past `count`.
+    static let copySlack = 8
+
+    /// Copies `count` values 8 at a time, reading and writing up to `copySlack - 1` values past
+    /// the end (short runs are common: 3-channel first layers, 1-tap rows).
     @inline(__always)
+    static func copyValues(from src: UnsafePointer<Int16>, to dst: UnsafeMutablePointer<Int16>, count: Int) {
+        var i = 0
+        while i < count {
+            UnsafeMutableRawPointer(dst + i).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Int16>.self),
+                                                        as: SIMD8<Int16>.self)
+            i &+= 8
+        }
+    }
+
+    /// Scalar bias, multiplier, zero point and clamp for one output pixel's `outputDepth` sums
+    /// (layers without a `VectorRequantization`).
     static func requantizeRow<T: QuantizedElement>(_ p: QuantizedConvParams, acc: UnsafePointer<Int32>,
                                                    output: UnsafeMutablePointer<T>) {
-        if let v = p.vectorRequantization { v.apply(acc, count: p.outputDepth, output: output); return }
         p.bias.withUnsafeBufferPointer { bias in
             p.steps.withUnsafeBufferPointer { mul in
                 for c in 0..<p.outputDepth {

@@ -97,6 +97,7 @@ public enum QuantizedDepthwiseConv2D {
         let blocks = (od + 7) / 8
         p.packedWeights.withUnsafeBufferPointer { wb in
         p.weights.withUnsafeBufferPointer { w32b in
+        VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress, let w32 = w32b.baseAddress else { return }
             parallelChunks(count: g.batches * g.outputHeight, threads: threads) { begin, end in
                 let acc = UnsafeMutablePointer<Int32>.allocate(capacity: blocks * 8)
@@ -133,11 +134,16 @@ public enum QuantizedDepthwiseConv2D {
                                 } }
                             }
                         }
-                        requantizeRow(p, acc: acc, output: output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * od)
+                        let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * od
+                        if let requantization {
+                            requantization.apply(acc, count: od, output: dst)
+                        } else {
+                            requantizeRow(p, acc: acc, output: dst)
+                        }
                     }
                 }
             }
-        } }
+        } } }
     }
 
     /// Sums 8 channels over the listed taps: per tap one load of 8 input values and two
@@ -157,11 +163,10 @@ public enum QuantizedDepthwiseConv2D {
         UnsafeMutableRawPointer(acc + 4).storeBytes(of: SIMD4<Int32>(even[2], odd[2], even[3], odd[3]), as: SIMD4<Int32>.self)
     }
 
-    /// Bias, multiplier, zero point and clamp for one output pixel's `outputDepth` sums.
-    @inline(__always)
+    /// Scalar bias, multiplier, zero point and clamp for one output pixel's `outputDepth` sums
+    /// (layers without a `VectorRequantization`).
     static func requantizeRow<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, acc: UnsafePointer<Int32>,
                                                    output: UnsafeMutablePointer<T>) {
-        if let v = p.vectorRequantization { v.apply(acc, count: p.outputDepth, output: output); return }
         p.bias.withUnsafeBufferPointer { bias in
             p.steps.withUnsafeBufferPointer { mul in
                 for c in 0..<p.outputDepth {

@@ -56,40 +56,63 @@ public struct VectorRequantization: Sendable {
         self.activationMax = activationMax
     }
 
-    /// Requantizes `count` accumulators (`count ≤` the channel count) of one output row.
-    @inline(__always)
-    public func apply<T: QuantizedElement>(_ acc: UnsafePointer<Int32>, count: Int, output: UnsafeMutablePointer<T>) {
-        let out = UnsafeMutableRawPointer(output)
-        rightShift.withUnsafeBufferPointer { shiftBuffer in
-            guard let shifts = shiftBuffer.baseAddress else { return }
+    /// Calls `body` with a pointer view of the per-channel arrays, for the row loops of a kernel
+    /// run (so they neither copy nor retain the arrays per row); nil when `requantization` is nil.
+    public static func withRows<R>(_ requantization: VectorRequantization?, _ body: (Rows?) -> R) -> R {
+        guard let r = requantization else { return body(nil) }
+        return r.bias.withUnsafeBufferPointer { bias in
+            r.doubledMultiplier.withUnsafeBufferPointer { mul in
+                r.rounding.withUnsafeBufferPointer { round in
+                    r.rightShift.withUnsafeBufferPointer { shift in
+                        guard let b = bias.baseAddress, let m = mul.baseAddress, let rd = round.baseAddress,
+                              let sh = shift.baseAddress else { return body(nil) }
+                        return body(Rows(bias: b, doubledMultiplier: m, rounding: rd, rightShift: sh,
+                                         uniformShift: r.uniformShift, outputZeroPoint: r.outputZeroPoint,
+                                         activationMin: r.activationMin, activationMax: r.activationMax))
+                    }
+                }
+            }
+        }
+    }
+
+    /// `VectorRequantization`'s arrays as plain pointers, valid inside `withRows` only.
+    public struct Rows {
+        let bias: UnsafePointer<Int32>
+        let doubledMultiplier: UnsafePointer<UInt32>
+        let rounding: UnsafePointer<UInt64>
+        let rightShift: UnsafePointer<UInt32>
+        let uniformShift: UInt32?
+        let outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32
+
+        /// Requantizes `count` accumulators (`count ≤` the channel count) of one output row.
+        @inline(__always)
+        public func apply<T: QuantizedElement>(_ acc: UnsafePointer<Int32>, count: Int, output: UnsafeMutablePointer<T>) {
+            let out = UnsafeMutableRawPointer(output)
             // Two loops so the uniform case shifts all lanes by one count.
             if let uniform = uniformShift {
                 let shift = SIMD4<UInt32>(repeating: uniform)
                 apply(acc, count: count, output: out) { _ in shift }
             } else {
+                let shifts = rightShift
                 apply(acc, count: count, output: out) { c in UnsafeRawPointer(shifts + c).loadUnaligned(as: SIMD4<UInt32>.self) }
             }
         }
-    }
 
-    /// The loop of `apply` with the right shifts of the four channels at `c` from `shiftAt(c)`.
-    /// Both 8-bit element types store the low byte of the clamped value.
-    @inline(__always)
-    private func apply(_ acc: UnsafePointer<Int32>, count: Int, output: UnsafeMutableRawPointer,
-                       shiftAt: (Int) -> SIMD4<UInt32>) {
-        bias.withUnsafeBufferPointer { biasBuffer in
-        doubledMultiplier.withUnsafeBufferPointer { mulBuffer in
-        rounding.withUnsafeBufferPointer { roundBuffer in
-            guard let bias = biasBuffer.baseAddress, let mul = mulBuffer.baseAddress,
-                  let round = roundBuffer.baseAddress else { return }
+        /// The loop of `apply` with the right shifts of the four channels at `c` from `shiftAt(c)`.
+        /// Both 8-bit element types store the low byte of the clamped value.
+        @inline(__always)
+        private func apply(_ acc: UnsafePointer<Int32>, count: Int, output: UnsafeMutableRawPointer,
+                           shiftAt: (Int) -> SIMD4<UInt32>) {
+            let bias = self.bias, mul = doubledMultiplier, round = rounding
             let zp = SIMD4<Int32>(repeating: outputZeroPoint)
             let lo = SIMD4<Int32>(repeating: activationMin), hi = SIMD4<Int32>(repeating: activationMax)
             @inline(__always) func group(_ c: Int, _ x: SIMD4<Int32>) -> SIMD4<UInt8> {
-                let q = Self.requantize(x &+ UnsafeRawPointer(bias + c).loadUnaligned(as: SIMD4<Int32>.self),
-                                        doubledMultiplier: UnsafeRawPointer(mul + c).loadUnaligned(as: SIMD4<UInt32>.self),
-                                        roundingEven: UnsafeRawPointer(round + c).loadUnaligned(as: SIMD2<UInt64>.self),
-                                        roundingOdd: UnsafeRawPointer(round + c + 2).loadUnaligned(as: SIMD2<UInt64>.self),
-                                        shift: shiftAt(c))
+                let q = VectorRequantization.requantize(
+                    x &+ UnsafeRawPointer(bias + c).loadUnaligned(as: SIMD4<Int32>.self),
+                    doubledMultiplier: UnsafeRawPointer(mul + c).loadUnaligned(as: SIMD4<UInt32>.self),
+                    roundingEven: UnsafeRawPointer(round + c).loadUnaligned(as: SIMD2<UInt64>.self),
+                    roundingOdd: UnsafeRawPointer(round + c + 2).loadUnaligned(as: SIMD2<UInt64>.self),
+                    shift: shiftAt(c))
                 return SIMD4<UInt8>(truncatingIfNeeded: (q &+ zp).clamped(lowerBound: lo, upperBound: hi))
             }
             var c = 0
@@ -104,7 +127,7 @@ public struct VectorRequantization: Sendable {
                 let v = group(c, x)
                 for l in 0..<(count - c) { output.storeBytes(of: v[l], toByteOffset: c + l, as: UInt8.self) }
             }
-        } } }
+        }
     }
 
     /// The folded arithmetic of the type's description for one group of four lanes

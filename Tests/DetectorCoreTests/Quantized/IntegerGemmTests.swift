@@ -2,53 +2,61 @@ import XCTest
 @testable import DetectorCore
 
 final class IntegerGemmTests: XCTestCase {
-    func testBlockedGemmMatchesReferenceOnRandomShapes() {
+    /// Runs the packed fast path on `[m][k]` A and `[n][k]` B (A rows padded as the kernels do).
+    private func fastGemm(_ a: [Int16], _ b: [Int16], m: Int, n: Int, k: Int) -> [Int32] {
+        let kp = IntegerGemm.paddedDepth(k)
+        var padded = [Int16](repeating: 0, count: m * kp)
+        for i in 0..<m { for q in 0..<k { padded[i * kp + q] = a[i * k + q] } }
+        let panels = b.withUnsafeBufferPointer { IntegerGemm.packB($0, n: n, k: k) }
+        // Extra column of sentinels: the fast path must not write past column n of its row stride.
+        var c = [Int32](repeating: -7, count: m * (n + 1))
+        padded.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in
+            c.withUnsafeMutableBufferPointer {
+                IntegerGemm.multiply(a: ap.baseAddress!, lda: kp, packedB: bp.baseAddress!, m: m, n: n, kPadded: kp,
+                                     c: $0.baseAddress!, ldc: n + 1)
+            }
+        } }
+        for i in 0..<m { XCTAssertEqual(c[i * (n + 1) + n], -7, "row \(i) stride padding overwritten") }
+        return (0..<m).flatMap { i in c[i * (n + 1)..<i * (n + 1) + n] }
+    }
+
+    private func referenceGemm(_ a: [Int16], _ b: [Int16], m: Int, n: Int, k: Int) -> [Int32] {
+        var c = [Int32](repeating: -2, count: m * n)
+        a.withUnsafeBufferPointer { ap in b.withUnsafeBufferPointer { bp in
+            c.withUnsafeMutableBufferPointer { IntegerGemm.reference(a: ap, b: bp, m: m, n: n, k: k, c: $0) }
+        } }
+        return c
+    }
+
+    func testPackedGemmMatchesReferenceOnRandomShapes() {
         var rng = TestRandom(seed: 42)
-        for _ in 0..<40 {
-            let m = rng.int(1...19), n = rng.int(1...13), k = rng.int(1...70)
-            // Operands are zero-point-shifted 8-bit values: [-255, 255].
-            let a = (0..<m * k).map { _ in Int16(rng.int(-255...255)) }
-            let b = (0..<n * k).map { _ in Int16(rng.int(-255...255)) }
-            var fast = [Int32](repeating: -1, count: m * n), ref = [Int32](repeating: -2, count: m * n)
-            a.withUnsafeBufferPointer { ap in b.withUnsafeBufferPointer { bp in
-                fast.withUnsafeMutableBufferPointer { IntegerGemm.multiply(a: ap.baseAddress!, b: bp.baseAddress!, m: m, n: n, k: k, c: $0.baseAddress!) }
-                ref.withUnsafeMutableBufferPointer { IntegerGemm.reference(a: ap, b: bp, m: m, n: n, k: k, c: $0) }
-            } }
-            XCTAssertEqual(fast, ref, "m=\(m) n=\(n) k=\(k)")
+        for _ in 0..<60 {
+            // Odd k, n not a multiple of 4 or 8, m not a multiple of the 4-row register tile.
+            let m = rng.int(1...19), n = rng.int(1...21), k = rng.int(1...70)
+            // Zero-point-shifted 8-bit values: 8-bit range minus a zero point in [-128, 255].
+            let a = (0..<m * k).map { _ in Int16(rng.int(-383...383)) }
+            let b = (0..<n * k).map { _ in Int16(rng.int(-383...383)) }
+            XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k), referenceGemm(a, b, m: m, n: n, k: k), "m=\(m) n=\(n) k=\(k)")
         }
     }
 
-    func testExactFloatGemmMatchesIntegerReferenceIncludingExtremes() {
+    func testPackedGemmExtremesAndLongDepth() {
         var rng = TestRandom(seed: 99)
-        for trial in 0..<30 {
-            let m = rng.int(1...11), n = rng.int(1...21)
-            // Long k crosses several 256-step exact blocks; extremes make the largest sums.
-            let k = trial < 4 ? 1500 : rng.int(1...600)
+        for trial in 0..<8 {
+            let m = rng.int(1...9), n = rng.int(1...17)
+            let k = trial < 4 ? 4099 : rng.int(600...1500)
             let extreme = trial < 4
-            let a = (0..<m * k).map { _ in Int16(extreme ? (trial % 2 == 0 ? 255 : -255) : rng.int(-255...255)) }
-            let b = (0..<n * k).map { _ in Int16(extreme ? 255 : rng.int(-255...255)) }
-            var fast = [Int32](repeating: -1, count: m * n), ref = [Int32](repeating: -2, count: m * n)
-            let panels = ExactFloatGemm.packB(b, n: n, k: k)
-            let af = a.map { Float($0) }
-            af.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in
-                fast.withUnsafeMutableBufferPointer { ExactFloatGemm.multiply(a: ap.baseAddress!, packedB: bp.baseAddress!, m: m, n: n, k: k, c: $0.baseAddress!) }
-            } }
-            a.withUnsafeBufferPointer { ap in b.withUnsafeBufferPointer { bp in
-                ref.withUnsafeMutableBufferPointer { IntegerGemm.reference(a: ap, b: bp, m: m, n: n, k: k, c: $0) }
-            } }
-            XCTAssertEqual(fast, ref, "m=\(m) n=\(n) k=\(k)")
-            if extreme { XCTAssertEqual(abs(ref[0]), Int32(k * 255 * 255)) }
+            let a = (0..<m * k).map { _ in Int16(extreme ? (trial % 2 == 0 ? 383 : -383) : rng.int(-383...383)) }
+            let b = (0..<n * k).map { _ in Int16(extreme ? 383 : rng.int(-383...383)) }
+            let ref = referenceGemm(a, b, m: m, n: n, k: k)
+            XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k), ref, "m=\(m) n=\(n) k=\(k)")
+            if extreme { XCTAssertEqual(abs(ref[0]), Int32(k * 383 * 383)) }
         }
     }
 
     func testGemmHandComputed() {
         // [1 2 3; -4 5 -6] x [7 8 9]^T = [50, -42]
-        let a: [Int16] = [1, 2, 3, -4, 5, -6], b: [Int16] = [7, 8, 9]
-        var c = [Int32](repeating: 0, count: 2)
-        a.withUnsafeBufferPointer { ap in b.withUnsafeBufferPointer { bp in
-            c.withUnsafeMutableBufferPointer { IntegerGemm.multiply(a: ap.baseAddress!, b: bp.baseAddress!, m: 2, n: 1, k: 3, c: $0.baseAddress!) }
-        } }
-        XCTAssertEqual(c, [50, -42])
+        XCTAssertEqual(fastGemm([1, 2, 3, -4, 5, -6], [7, 8, 9], m: 2, n: 1, k: 3), [50, -42])
     }
 
     func testConvAndDepthwiseFastPathsMatchReferenceOnRandomShapes() throws {

@@ -16,14 +16,16 @@ public struct QuantizedConvParams: Sendable {
     public var inputZeroPoint: Int32
     public var outputZeroPoint: Int32
     public var multipliers: [QuantizedMultiplier]
-    /// `multipliers` unpacked for the requantization loop.
+    /// `multipliers` unpacked for the scalar requantization loop.
     public var steps: [RequantizationStep]
+    /// Bias, multipliers and clamp laid out for the SIMD requantization (nil with a left shift).
+    public var vectorRequantization: VectorRequantization?
     public var activationMin: Int32
     public var activationMax: Int32
     /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
     public var packedWeights: [Int16]
-    /// The same weights as `Float` panels for `ExactFloatGemm`.
-    public var panelWeights: [Float]
+    /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`).
+    public var gemmWeights: [Int16]
     public var bias: [Int32]
 
     /// Number of values in one im2col patch.
@@ -63,82 +65,150 @@ public struct QuantizedConvParams: Sendable {
             for i in 0..<k { packed[c * k + i] = Int16(truncatingIfNeeded: Int32(filter[c * k + i]) - zp) }
         }
         packedWeights = packed
-        panelWeights = ExactFloatGemm.packB(packed, n: outputDepth, k: k)
+        gemmWeights = packed.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outputDepth, k: k) }
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
+        vectorRequantization = VectorRequantization(multipliers: multipliers, bias: self.bias, outputZeroPoint: output.zeroPoint,
+                                                    activationMin: activationMin, activationMax: activationMax)
     }
 }
 
 /// Quantized CONV_2D kernels.
 public enum QuantizedConv2D {
-    /// Output pixels per im2col tile.
-    static let tileRows = 36
-
-    /// Fast path: the input is converted once to `Float` with its zero point removed; pointwise
-    /// (1×1, stride 1) convolutions multiply it directly, others through im2col tiles; the
-    /// products go through `ExactFloatGemm`, tiles split over `threads`.
+    /// Fast path: the input is converted once to `Int16` with its zero point removed; pointwise
+    /// (1×1, stride 1) convolutions use it directly as the GEMM's A (rows padded to the GEMM depth),
+    /// others go through im2col tiles; products go through `IntegerGemm.multiply`, each tile is
+    /// requantized right after, tiles split over `threads`.
     public static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
         let pixels = g.batches * g.outputHeight * g.outputWidth
-        let tiles = (pixels + tileRows - 1) / tileRows
-        let k = p.patchSize, n = p.outputDepth
-        let inputCount = g.batches * g.inputHeight * g.inputWidth * p.inputDepth
-        let xf = UnsafeMutablePointer<Float>.allocate(capacity: max(inputCount, 1))
-        defer { xf.deallocate() }
-        let zp = p.inputZeroPoint
-        for i in 0..<inputCount { xf[i] = Float(Int32(input[i]) &- zp) }
+        let k = p.patchSize, kp = IntegerGemm.paddedDepth(k), n = p.outputDepth, depth = p.inputDepth
         let pointwise = g.filterHeight == 1 && g.filterWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
             && g.padTop == 0 && g.padLeft == 0 && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
-        p.panelWeights.withUnsafeBufferPointer { wb in
+        let inputPixels = g.batches * g.inputHeight * g.inputWidth
+        let rowStride = pointwise ? kp : depth
+        // `copySlack` spare values after the input and each patch tile for `copyValues`' overrun.
+        let x16 = UnsafeMutablePointer<Int16>.allocate(capacity: inputPixels * rowStride + copySlack)
+        defer { x16.deallocate() }
+        (x16 + inputPixels * rowStride).initialize(repeating: 0, count: copySlack)
+        convertInput(input, count: inputPixels, depth: depth, rowStride: rowStride, zeroPoint: p.inputZeroPoint, into: x16)
+        let rowsPerTile = tileRows(kPadded: kp, n: n, pixels: pixels, threads: threads)
+        let tiles = (pixels + rowsPerTile - 1) / rowsPerTile
+        p.gemmWeights.withUnsafeBufferPointer { wb in
+        VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
             parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
-                let patch = pointwise ? nil : UnsafeMutablePointer<Float>.allocate(capacity: tileRows * k)
-                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: tileRows * n)
+                let patch = pointwise ? nil : UnsafeMutablePointer<Int16>.allocate(capacity: rowsPerTile * kp + copySlack)
+                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: rowsPerTile * n)
                 defer { patch?.deallocate(); acc.deallocate() }
                 for tile in tileBegin..<tileEnd {
-                    let first = tile * tileRows
-                    let rows = min(tileRows, pixels - first)
-                    let a: UnsafePointer<Float>
+                    let first = tile * rowsPerTile
+                    let rows = min(rowsPerTile, pixels - first)
+                    let a: UnsafePointer<Int16>
                     if let patch {
-                        for r in 0..<rows { fillPatch(p, input: xf, pixel: first + r, into: patch + r * k) }
+                        for r in 0..<rows {
+                            fillPatch(p, input: x16, pixel: first + r, into: patch + r * kp, paddedDepth: kp)
+                        }
                         a = UnsafePointer(patch)
                     } else {
-                        a = UnsafePointer(xf + first * k)
+                        a = UnsafePointer(x16 + first * kp)
                     }
-                    ExactFloatGemm.multiply(a: a, packedB: w, m: rows, n: n, k: k, c: acc)
+                    IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n)
                     for r in 0..<rows {
-                        requantizeRow(p, acc: acc + r * n, output: output + (first + r) * n)
+                        if let requantization {
+                            requantization.apply(acc + r * n, count: n, output: output + (first + r) * n)
+                        } else {
+                            requantizeRow(p, acc: acc + r * n, output: output + (first + r) * n)
+                        }
                     }
                 }
             }
+        } }
+    }
+
+    /// Output pixels per GEMM tile: the A tile and its Int32 results fit in about 192 KB (L2),
+    /// a multiple of the GEMM's register tile, between 4 and 256, and small enough that every
+    /// thread gets a tile.
+    static func tileRows(kPadded: Int, n: Int, pixels: Int, threads: Int) -> Int {
+        let step = IntegerGemm.tileRows
+        let bySize = (192 * 1024) / (2 * kPadded + 4 * n) / step * step
+        let perThread = ((pixels + threads - 1) / max(threads, 1) + step - 1) / step * step
+        return max(step, min(bySize, 256, perThread))
+    }
+
+    /// `x - zeroPoint` as `Int16` for `count` pixels of `depth` values, rows `rowStride` apart
+    /// with the padding after each row set to 0.
+    static func convertInput<T: QuantizedElement>(_ input: UnsafePointer<T>, count: Int, depth: Int, rowStride: Int,
+                                                  zeroPoint: Int32, into dst: UnsafeMutablePointer<Int16>) {
+        let zp = Int16(truncatingIfNeeded: zeroPoint)
+        if rowStride == depth {
+            for i in 0..<count * depth { dst[i] = Int16(truncatingIfNeeded: input[i]) &- zp }
+            return
+        }
+        for r in 0..<count {
+            let src = input + r * depth, row = dst + r * rowStride
+            for i in 0..<depth { row[i] = Int16(truncatingIfNeeded: src[i]) &- zp }
+            (row + depth).update(repeating: 0, count: rowStride - depth)
         }
     }
 
-    /// Writes one im2col row from the zero-point-shifted `Float` input (0 for padding taps).
+    /// Writes one im2col row from the zero-point-shifted `Int16` input (0 for padding taps and
+    /// for the depth padding up to `paddedDepth`). Values are written left to right, so the
+    /// overrun of `copyValues` is always overwritten by the next segment or the final padding.
     @inline(__always)
-    static func fillPatch(_ p: QuantizedConvParams, input: UnsafePointer<Float>, pixel: Int,
-                          into dst: UnsafeMutablePointer<Float>) {
+    static func fillPatch(_ p: QuantizedConvParams, input: UnsafePointer<Int16>, pixel: Int,
+                          into dst: UnsafeMutablePointer<Int16>, paddedDepth: Int) {
         let g = p.geometry
         let ox = pixel % g.outputWidth
         let oy = (pixel / g.outputWidth) % g.outputHeight
         let b = pixel / (g.outputWidth * g.outputHeight)
         let c = p.inputDepth
-        var o = 0
+        let rowLength = g.filterWidth * c
+        let ix0 = ox * g.strideWidth - g.padLeft
+        // Taps fx in lo..<hi are inside the input; with dilation 1 they are contiguous in memory.
+        let lo = min(g.filterWidth, max(0, -ix0))
+        let hi = max(lo, min(g.filterWidth, g.inputWidth - ix0))
         for fy in 0..<g.filterHeight {
             let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
-            for fx in 0..<g.filterWidth {
-                let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
-                if iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth {
-                    (dst + o).update(from: input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * c, count: c)
-                } else {
-                    (dst + o).update(repeating: 0, count: c)
+            let row = dst + fy * rowLength
+            guard iy >= 0, iy < g.inputHeight else { row.update(repeating: 0, count: rowLength); continue }
+            let src = input + (b * g.inputHeight + iy) * g.inputWidth * c
+            if g.dilationWidth == 1 {
+                row.update(repeating: 0, count: lo * c)
+                copyValues(from: src + (ix0 + lo) * c, to: row + lo * c, count: (hi - lo) * c)
+                (row + hi * c).update(repeating: 0, count: (g.filterWidth - hi) * c)
+            } else {
+                for fx in 0..<g.filterWidth {
+                    let ix = ix0 + fx * g.dilationWidth
+                    if ix >= 0, ix < g.inputWidth {
+                        copyValues(from: src + ix * c, to: row + fx * c, count: c)
+                    } else {
+                        (row + fx * c).update(repeating: 0, count: c)
+                    }
                 }
-                o += c
             }
+        }
+        let o = g.filterHeight * rowLength
+        (dst + o).update(repeating: 0, count: paddedDepth - o)
+    }
+
+    /// Spare values `copyValues` may read and write past `count`.
+    static let copySlack = 8
+
+    /// Copies `count` values 8 at a time, reading and writing up to `copySlack - 1` values past
+    /// the end (short runs are common: 3-channel first layers, 1-tap rows).
+    @inline(__always)
+    static func copyValues(from src: UnsafePointer<Int16>, to dst: UnsafeMutablePointer<Int16>, count: Int) {
+        var i = 0
+        while i < count {
+            UnsafeMutableRawPointer(dst + i).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Int16>.self),
+                                                        as: SIMD8<Int16>.self)
+            i &+= 8
         }
     }
 
-    @inline(__always)
+    /// Scalar bias, multiplier, zero point and clamp for one output pixel's `outputDepth` sums
+    /// (layers without a `VectorRequantization`).
     static func requantizeRow<T: QuantizedElement>(_ p: QuantizedConvParams, acc: UnsafePointer<Int32>,
                                                    output: UnsafeMutablePointer<T>) {
         p.bias.withUnsafeBufferPointer { bias in

@@ -12,14 +12,16 @@ public struct QuantizedDepthwiseConvParams: Sendable {
     public var inputZeroPoint: Int32
     public var outputZeroPoint: Int32
     public var multipliers: [QuantizedMultiplier]
-    /// `multipliers` unpacked for the requantization loop.
+    /// `multipliers` unpacked for the scalar requantization loop.
     public var steps: [RequantizationStep]
+    /// Bias, multipliers and clamp laid out for the SIMD requantization (nil with a left shift).
+    public var vectorRequantization: VectorRequantization?
     public var activationMin: Int32
     public var activationMax: Int32
     /// `[fh][fw][outputDepth]` as Int32 with the filter zero point removed.
     public var weights: [Int32]
-    /// `weights` as `Float` for the exact float fast path.
-    public var floatWeights: [Float]
+    /// `weights` as `Int16` for the `pmaddwd` fast path (see `packWeights`).
+    public var packedWeights: [Int16]
     public var bias: [Int32]
 
     /// - Parameter filter: raw filter values `[1][fh][fw][inputDepth * depthMultiplier]`.
@@ -51,102 +53,128 @@ public struct QuantizedDepthwiseConvParams: Sendable {
             let c = i % od
             return Int32(filter[i]) - (filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c])
         }
-        floatWeights = weights.map { Float($0) }
+        packedWeights = Self.packWeights(weights, taps: geometry.filterHeight * geometry.filterWidth, channels: od)
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: od)
+        vectorRequantization = VectorRequantization(multipliers: multipliers, bias: self.bias, outputZeroPoint: output.zeroPoint,
+                                                    activationMin: activationMin, activationMax: activationMax)
+    }
+
+    /// Packs `[taps][channels]` weights as `[ceil(channels / 8)][taps][16]`: for each block of 8
+    /// channels and tap, the even channels' weights with zeros between them, then the odd
+    /// channels' (`w0 0 w2 0 w4 0 w6 0 | 0 w1 0 w3 0 w5 0 w7`), so `pmaddwd` of 8 input values
+    /// with each half gives the even and the odd channels' products. Channels past the end are 0.
+    static func packWeights(_ weights: [Int32], taps: Int, channels: Int) -> [Int16] {
+        let blocks = (channels + 7) / 8
+        var out = [Int16](repeating: 0, count: blocks * taps * 16)
+        for t in 0..<taps {
+            for c in 0..<channels {
+                let block = c / 8, lane = c % 8
+                out[(block * taps + t) * 16 + (lane % 2) * 8 + lane] = Int16(truncatingIfNeeded: weights[t * channels + c])
+            }
+        }
+        return out
     }
 }
 
 /// Quantized DEPTHWISE_CONV_2D kernels.
 public enum QuantizedDepthwiseConv2D {
-    /// Fast path: per output pixel, accumulate all channels at once in `Float` (exact: each
-    /// product of zero-point-shifted 8-bit values is below 2^16 and windows of at most 64 taps
-    /// keep sums below 2^22), output rows split over `threads`. Larger windows use the reference.
+    /// Fast path: the input is converted once to `Int16` with its zero point removed; with a depth
+    /// multiplier of 1 each output pixel sums its in-bounds taps 8 channels at a time with two
+    /// `pmaddwd` per tap (`packWeights`), exact `Int32` sums in any order; output rows split over
+    /// `threads`. Other depth multipliers use plain `Int32` loops.
     public static func run<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
-        // Exact while |sum| ≤ taps · 255² < 2^22 (the limit of `ExactFloatGemm.exactInt32`).
-        guard g.filterHeight * g.filterWidth <= 64 else { reference(p, input: input, output: output); return }
         let od = p.outputDepth, ic = p.inputDepth, dm = p.depthMultiplier
-        let inputCount = g.batches * g.inputHeight * g.inputWidth * ic
-        let xf = UnsafeMutablePointer<Float>.allocate(capacity: max(inputCount, 1))
-        defer { xf.deallocate() }
-        let izp = p.inputZeroPoint
-        for i in 0..<inputCount { xf[i] = Float(Int32(input[i]) &- izp) }
-        p.floatWeights.withUnsafeBufferPointer { wb in
-        p.bias.withUnsafeBufferPointer { biasb in
-        p.steps.withUnsafeBufferPointer { mul in
-            guard let w = wb.baseAddress, let bias = biasb.baseAddress else { return }
+        let inputPixels = g.batches * g.inputHeight * g.inputWidth
+        // 8 spare values: the last channel block of the last pixel loads up to 7 values past the
+        // end (their weights are 0).
+        let x16 = UnsafeMutablePointer<Int16>.allocate(capacity: inputPixels * ic + 8)
+        defer { x16.deallocate() }
+        QuantizedConv2D.convertInput(input, count: inputPixels, depth: ic, rowStride: ic, zeroPoint: p.inputZeroPoint, into: x16)
+        (x16 + inputPixels * ic).initialize(repeating: 0, count: 8)
+        let taps = g.filterHeight * g.filterWidth
+        let blocks = (od + 7) / 8
+        p.packedWeights.withUnsafeBufferPointer { wb in
+        p.weights.withUnsafeBufferPointer { w32b in
+        VectorRequantization.withRows(p.vectorRequantization) { requantization in
+            guard let w = wb.baseAddress, let w32 = w32b.baseAddress else { return }
             parallelChunks(count: g.batches * g.outputHeight, threads: threads) { begin, end in
-                let acc = UnsafeMutablePointer<Float>.allocate(capacity: od)
-                defer { acc.deallocate() }
+                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: blocks * 8)
+                let tapOffset = UnsafeMutablePointer<Int>.allocate(capacity: taps)
+                let tapIndex = UnsafeMutablePointer<Int>.allocate(capacity: taps)
+                defer { acc.deallocate(); tapOffset.deallocate(); tapIndex.deallocate() }
                 for row in begin..<end {
                     let b = row / g.outputHeight, oy = row % g.outputHeight
                     for ox in 0..<g.outputWidth {
-                        if dm == 1 {
-                            // Channels in blocks of 8 summed in registers over the window's taps
-                            // (exact in any order, see above), then the remaining channels.
-                            var c = 0
-                            while c < od {
-                                let lanes = min(8, od &- c)
-                                var s = SIMD8<Float>()
-                                var t = SIMD8<Float>()
-                                for fy in 0..<g.filterHeight {
-                                    let iy = oy &* g.strideHeight &- g.padTop &+ fy &* g.dilationHeight
-                                    if iy < 0 || iy >= g.inputHeight { continue }
-                                    for fx in 0..<g.filterWidth {
-                                        let ix = ox &* g.strideWidth &- g.padLeft &+ fx &* g.dilationWidth
-                                        if ix < 0 || ix >= g.inputWidth { continue }
-                                        let src = xf + (((b &* g.inputHeight &+ iy) &* g.inputWidth &+ ix) &* ic &+ c)
-                                        let wt = w + ((fy &* g.filterWidth &+ fx) &* od &+ c)
-                                        if lanes == 8 {
-                                            s += UnsafeRawPointer(src).loadUnaligned(as: SIMD8<Float>.self)
-                                                * UnsafeRawPointer(wt).loadUnaligned(as: SIMD8<Float>.self)
-                                        } else {
-                                            for l in 0..<lanes { t[l] += src[l] * wt[l] }
-                                        }
-                                    }
-                                }
-                                if lanes == 8 {
-                                    UnsafeMutableRawPointer(acc + c).storeBytes(of: s, as: SIMD8<Float>.self)
-                                } else {
-                                    for l in 0..<lanes { acc[c &+ l] = t[l] }
-                                }
-                                c &+= lanes
-                            }
-                            let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * od
-                            for c in 0..<od {
-                                let v = mul[c].apply(ExactFloatGemm.exactInt32(acc[c]) &+ bias[c]) &+ p.outputZeroPoint
-                                dst[c] = T.clamped(v, p.activationMin, p.activationMax)
-                            }
-                            continue
-                        }
-                        acc.update(repeating: 0, count: od)
+                        // The window's in-bounds taps: input offset and filter tap index.
+                        var valid = 0
                         for fy in 0..<g.filterHeight {
                             let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
                             if iy < 0 || iy >= g.inputHeight { continue }
                             for fx in 0..<g.filterWidth {
                                 let ix = ox * g.strideWidth - g.padLeft + fx * g.dilationWidth
                                 if ix < 0 || ix >= g.inputWidth { continue }
-                                let src = xf + ((b * g.inputHeight + iy) * g.inputWidth + ix) * ic
-                                let wt = w + (fy * g.filterWidth + fx) * od
-                                if dm == 1 {
-                                    for c in 0..<od { acc[c] += src[c] * wt[c] }
-                                } else {
-                                    for c in 0..<ic { for m in 0..<dm {
-                                        acc[c * dm + m] += src[c] * wt[c * dm + m]
-                                    } }
-                                }
+                                tapOffset[valid] = ((b * g.inputHeight + iy) * g.inputWidth + ix) * ic
+                                tapIndex[valid] = fy * g.filterWidth + fx
+                                valid += 1
+                            }
+                        }
+                        if dm == 1 {
+                            for block in 0..<blocks {
+                                accumulateBlock(x16 + block * 8, weights: w + block * taps * 16, taps: valid,
+                                                offsets: tapOffset, indices: tapIndex, into: acc + block * 8)
+                            }
+                        } else {
+                            acc.update(repeating: 0, count: od)
+                            for t in 0..<valid {
+                                let src = x16 + tapOffset[t], wt = w32 + tapIndex[t] * od
+                                for c in 0..<ic { for m in 0..<dm {
+                                    acc[c * dm + m] = acc[c * dm + m] &+ Int32(src[c]) &* wt[c * dm + m]
+                                } }
                             }
                         }
                         let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * od
-                        for c in 0..<od {
-                            let v = mul[c].apply(ExactFloatGemm.exactInt32(acc[c]) &+ bias[c]) &+ p.outputZeroPoint
-                            dst[c] = T.clamped(v, p.activationMin, p.activationMax)
+                        if let requantization {
+                            requantization.apply(acc, count: od, output: dst)
+                        } else {
+                            requantizeRow(p, acc: acc, output: dst)
                         }
                     }
                 }
             }
         } } }
+    }
+
+    /// Sums 8 channels over the listed taps: per tap one load of 8 input values and two
+    /// `pmaddwd` with the block's even/odd weight halves; stores the sums in channel order.
+    @inline(__always)
+    static func accumulateBlock(_ input: UnsafePointer<Int16>, weights: UnsafePointer<Int16>, taps: Int,
+                                offsets: UnsafePointer<Int>, indices: UnsafePointer<Int>,
+                                into acc: UnsafeMutablePointer<Int32>) {
+        var even = SIMD4<Int32>(), odd = SIMD4<Int32>()
+        for t in 0..<taps {
+            let x = UnsafeRawPointer(input + offsets[t]).loadUnaligned(as: SIMD8<Int16>.self)
+            let wt = weights + indices[t] * 16
+            even &+= IntegerGemm.multiplyAddAdjacentPairs(x, UnsafeRawPointer(wt).loadUnaligned(as: SIMD8<Int16>.self))
+            odd &+= IntegerGemm.multiplyAddAdjacentPairs(x, UnsafeRawPointer(wt + 8).loadUnaligned(as: SIMD8<Int16>.self))
+        }
+        UnsafeMutableRawPointer(acc).storeBytes(of: SIMD4<Int32>(even[0], odd[0], even[1], odd[1]), as: SIMD4<Int32>.self)
+        UnsafeMutableRawPointer(acc + 4).storeBytes(of: SIMD4<Int32>(even[2], odd[2], even[3], odd[3]), as: SIMD4<Int32>.self)
+    }
+
+    /// Scalar bias, multiplier, zero point and clamp for one output pixel's `outputDepth` sums
+    /// (layers without a `VectorRequantization`).
+    static func requantizeRow<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, acc: UnsafePointer<Int32>,
+                                                   output: UnsafeMutablePointer<T>) {
+        p.bias.withUnsafeBufferPointer { bias in
+            p.steps.withUnsafeBufferPointer { mul in
+                for c in 0..<p.outputDepth {
+                    let v = mul[c].apply(acc[c] &+ bias[c]) &+ p.outputZeroPoint
+                    output[c] = T.clamped(v, p.activationMin, p.activationMax)
+                }
+            }
+        }
     }
 
     /// Plain reference implementation (test oracle), loop order of TFLite's reference kernel.

@@ -1,14 +1,26 @@
-import Dispatch
-
 /// The integer matrix-multiply core of the quantized CONV_2D / FULLY_CONNECTED kernels.
 ///
-/// Computes `C[m][n] = Σ_k A[m][k] · B[n][k]` (both operands row-major with `k` contiguous,
-/// i.e. B is the TFLite weight layout `[outputChannels][K]`) in `Int32` with wrapping sums,
-/// which is exact and order-independent, so every path gives identical results.
-/// Operands are `Int16` values that already have their zero points subtracted
-/// (`q - zeroPoint` always fits in 9 bits for 8-bit tensors).
+/// Computes `C[m][n] = Σ_k A[m][k] · B[n][k]` in `Int32` with wrapping sums, which is exact and
+/// order-independent, so every path gives identical results. Operands are `Int16` values that
+/// already have their zero points subtracted (`q - zeroPoint` fits in 10 bits for 8-bit tensors,
+/// so a sum of two products never overflows the `Int32` lanes of `pmaddwd`).
+///
+/// The fast path (`multiply`) is the SSE2 "c2" scheme: B is packed once per layer (`packB`) into
+/// panels of 8 output channels where each pair of depth steps holds
+/// `[c0k0, c0k1, c1k0, c1k1, c2k0, c2k1, c3k0, c3k1]` and the same for channels 4...7; one row's
+/// pair `(a[k0], a[k1])` is splatted as a 32-bit lane and `multiplyAddAdjacentPairs` (one
+/// `pmaddwd`) adds both products into 4 channel accumulators at once.
 public enum IntegerGemm {
-    /// Plain reference implementation (the oracle for the fast path).
+    /// Output channels per packed panel.
+    public static let panelWidth = 8
+    /// Rows of A per register tile (4 rows × 8 channels = 8 accumulators of 4 lanes).
+    public static let tileRows = 4
+
+    /// The depth the fast path works on: `k` rounded up to a multiple of 8 (four depth pairs per
+    /// inner step). A rows must be zero-padded to this length.
+    public static func paddedDepth(_ k: Int) -> Int { (k + 7) / 8 * 8 }
+
+    /// Plain reference implementation (the oracle for the fast path), both operands `[rows][k]`.
     public static func reference(a: UnsafeBufferPointer<Int16>, b: UnsafeBufferPointer<Int16>,
                                  m: Int, n: Int, k: Int, c: UnsafeMutableBufferPointer<Int32>) {
         for i in 0..<m {
@@ -20,70 +32,117 @@ public enum IntegerGemm {
         }
     }
 
-    /// Blocked implementation: 4 rows of A against 2 rows of B per step, SIMD over `k`.
-    /// Same results as `reference` bit for bit.
-    public static func multiply(a: UnsafePointer<Int16>, b: UnsafePointer<Int16>,
-                                m: Int, n: Int, k: Int, c: UnsafeMutablePointer<Int32>) {
-        var i = 0
-        while i + 4 <= m {
-            let a0 = a + i * k, a1 = a0 + k, a2 = a1 + k, a3 = a2 + k
-            var j = 0
-            while j + 2 <= n {
-                let b0 = b + j * k, b1 = b0 + k
-                var s00 = SIMD8<Int32>(), s01 = SIMD8<Int32>(), s10 = SIMD8<Int32>(), s11 = SIMD8<Int32>()
-                var s20 = SIMD8<Int32>(), s21 = SIMD8<Int32>(), s30 = SIMD8<Int32>(), s31 = SIMD8<Int32>()
-                var p = 0
-                while p + 8 <= k {
-                    let w0 = load8(b0 + p), w1 = load8(b1 + p)
-                    let x0 = load8(a0 + p), x1 = load8(a1 + p), x2 = load8(a2 + p), x3 = load8(a3 + p)
-                    s00 &+= x0 &* w0; s01 &+= x0 &* w1
-                    s10 &+= x1 &* w0; s11 &+= x1 &* w1
-                    s20 &+= x2 &* w0; s21 &+= x2 &* w1
-                    s30 &+= x3 &* w0; s31 &+= x3 &* w1
-                    p += 8
-                }
-                var r = SIMD8<Int32>(s00.wrappedSum(), s01.wrappedSum(), s10.wrappedSum(), s11.wrappedSum(),
-                                     s20.wrappedSum(), s21.wrappedSum(), s30.wrappedSum(), s31.wrappedSum())
-                while p < k {
-                    let w0 = Int32(b0[p]), w1 = Int32(b1[p])
-                    let x0 = Int32(a0[p]), x1 = Int32(a1[p]), x2 = Int32(a2[p]), x3 = Int32(a3[p])
-                    r[0] = r[0] &+ x0 &* w0; r[1] = r[1] &+ x0 &* w1
-                    r[2] = r[2] &+ x1 &* w0; r[3] = r[3] &+ x1 &* w1
-                    r[4] = r[4] &+ x2 &* w0; r[5] = r[5] &+ x2 &* w1
-                    r[6] = r[6] &+ x3 &* w0; r[7] = r[7] &+ x3 &* w1
-                    p += 1
-                }
-                c[i * n + j] = r[0]; c[i * n + j + 1] = r[1]
-                c[(i + 1) * n + j] = r[2]; c[(i + 1) * n + j + 1] = r[3]
-                c[(i + 2) * n + j] = r[4]; c[(i + 2) * n + j + 1] = r[5]
-                c[(i + 3) * n + j] = r[6]; c[(i + 3) * n + j + 1] = r[7]
-                j += 2
+    /// Packs `[n][k]` weights into `ceil(n / 8)` panels of `paddedDepth(k) / 2` depth pairs of
+    /// 16 values (see the type's description); padding channels and depth steps are 0.
+    public static func packB(_ b: UnsafeBufferPointer<Int16>, n: Int, k: Int) -> [Int16] {
+        let kp = paddedDepth(k)
+        let panels = (n + panelWidth - 1) / panelWidth
+        var out = [Int16](repeating: 0, count: panels * kp * panelWidth)
+        for j in 0..<n {
+            let panel = j / panelWidth, lane = j % panelWidth
+            for q in 0..<k {
+                out[(panel * (kp / 2) + q / 2) * 2 * panelWidth + lane * 2 + q % 2] = b[j * k + q]
             }
-            while j < n {
-                for r in 0..<4 { c[(i + r) * n + j] = dot(a + (i + r) * k, b + j * k, k) }
-                j += 1
-            }
-            i += 4
         }
-        while i < m {
-            for j in 0..<n { c[i * n + j] = dot(a + i * k, b + j * k, k) }
-            i += 1
+        return out
+    }
+
+    /// 8 Int16 products summed pairwise into 4 Int32 lanes; compiles to one `pmaddwd`.
+    @inline(__always)
+    static func multiplyAddAdjacentPairs(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
+        let t = widen(a) &* widen(b)
+        return t.evenHalf &+ t.oddHalf
+    }
+
+    /// Sign-extends 8 lanes. Written lane by lane (LLVM folds it into one vector extension)
+    /// rather than with the generic `SIMD8(truncatingIfNeeded:)`, which the optimizer sometimes
+    /// leaves as an out-of-line call in large functions, and then no `pmaddwd` is formed.
+    @inline(__always)
+    static func widen(_ a: SIMD8<Int16>) -> SIMD8<Int32> {
+        SIMD8<Int32>(Int32(a[0]), Int32(a[1]), Int32(a[2]), Int32(a[3]), Int32(a[4]), Int32(a[5]), Int32(a[6]), Int32(a[7]))
+    }
+
+    /// Lane `lane` of `v` (one depth pair of a row) repeated over all four 32-bit lanes.
+    @inline(__always)
+    static func splatPair(_ v: SIMD4<Int32>, _ lane: Int) -> SIMD8<Int16> {
+        unsafeBitCast(SIMD4<Int32>(repeating: v[lane]), to: SIMD8<Int16>.self)
+    }
+
+    /// The 4 × 8 accumulators of one register tile.
+    struct Accumulators {
+        var r0a = SIMD4<Int32>(), r0b = SIMD4<Int32>(), r1a = SIMD4<Int32>(), r1b = SIMD4<Int32>()
+        var r2a = SIMD4<Int32>(), r2b = SIMD4<Int32>(), r3a = SIMD4<Int32>(), r3b = SIMD4<Int32>()
+
+        /// Adds depth pair `lane` of the four rows times the panel's pair at `w` (16 values).
+        @inline(__always)
+        mutating func add(_ x0: SIMD4<Int32>, _ x1: SIMD4<Int32>, _ x2: SIMD4<Int32>, _ x3: SIMD4<Int32>,
+                          lane: Int, w: UnsafePointer<Int16>) {
+            let wa = UnsafeRawPointer(w).loadUnaligned(as: SIMD8<Int16>.self)
+            let wb = UnsafeRawPointer(w + 8).loadUnaligned(as: SIMD8<Int16>.self)
+            let s0 = splatPair(x0, lane)
+            r0a &+= multiplyAddAdjacentPairs(s0, wa); r0b &+= multiplyAddAdjacentPairs(s0, wb)
+            let s1 = splatPair(x1, lane)
+            r1a &+= multiplyAddAdjacentPairs(s1, wa); r1b &+= multiplyAddAdjacentPairs(s1, wb)
+            let s2 = splatPair(x2, lane)
+            r2a &+= multiplyAddAdjacentPairs(s2, wa); r2b &+= multiplyAddAdjacentPairs(s2, wb)
+            let s3 = splatPair(x3, lane)
+            r3a &+= multiplyAddAdjacentPairs(s3, wa); r3b &+= multiplyAddAdjacentPairs(s3, wb)
         }
     }
 
-    @inline(__always)
-    static func load8(_ p: UnsafePointer<Int16>) -> SIMD8<Int32> {
-        SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int16>.self))
+    /// `c[i * ldc + j] = Σ_q a[i * lda + q] · B[j][q]` for `i < m`, `j < n`, `q < kPadded`, with B
+    /// packed by `packB` and every A row zero-padded to `kPadded = paddedDepth(k)`.
+    /// Panel-outer order: one panel (`kPadded * 16` bytes) stays in cache while all rows pass.
+    public static func multiply(a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
+                                m: Int, n: Int, kPadded kp: Int, c: UnsafeMutablePointer<Int32>, ldc: Int) {
+        let panels = (n + panelWidth - 1) / panelWidth
+        for panel in 0..<panels {
+            let j0 = panel * panelWidth
+            var i = 0
+            while i < m {
+                registerTile(a: a + i * lda, lda: lda, rows: min(tileRows, m - i), panel: packedB + j0 * kp,
+                             kPadded: kp, c: c + i * ldc + j0, ldc: ldc, width: min(panelWidth, n - j0))
+                i += tileRows
+            }
+        }
     }
 
-    /// Σ x[p]·y[p] in wrapping Int32.
+    /// One 4-row × 8-channel tile over the whole depth: `rows` rows of A from `a`, one B panel,
+    /// the first `width` channels stored. Rows beyond `rows` re-read the first row and are not
+    /// stored.
+    @inline(never)
+    static func registerTile(a a0: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>,
+                             kPadded kp: Int, c out: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+        let a1 = rows > 1 ? a0 + lda : a0, a2 = rows > 2 ? a0 + 2 * lda : a0, a3 = rows > 3 ? a0 + 3 * lda : a0
+        var acc = Accumulators()
+        var q = 0
+        var w = panel
+        while q < kp {
+            let x0 = UnsafeRawPointer(a0 + q).loadUnaligned(as: SIMD4<Int32>.self)
+            let x1 = UnsafeRawPointer(a1 + q).loadUnaligned(as: SIMD4<Int32>.self)
+            let x2 = UnsafeRawPointer(a2 + q).loadUnaligned(as: SIMD4<Int32>.self)
+            let x3 = UnsafeRawPointer(a3 + q).loadUnaligned(as: SIMD4<Int32>.self)
+            acc.add(x0, x1, x2, x3, lane: 0, w: w)
+            acc.add(x0, x1, x2, x3, lane: 1, w: w + 16)
+            acc.add(x0, x1, x2, x3, lane: 2, w: w + 32)
+            acc.add(x0, x1, x2, x3, lane: 3, w: w + 48)
+            q &+= 8
+            w += 64
+        }
+        store(acc.r0a, acc.r0b, to: out, width: width)
+        if rows > 1 { store(acc.r1a, acc.r1b, to: out + ldc, width: width) }
+        if rows > 2 { store(acc.r2a, acc.r2b, to: out + 2 * ldc, width: width) }
+        if rows > 3 { store(acc.r3a, acc.r3b, to: out + 3 * ldc, width: width) }
+    }
+
+    /// Stores the first `width` of the 8 channel sums `lo ++ hi`.
     @inline(__always)
-    public static func dot(_ x: UnsafePointer<Int16>, _ y: UnsafePointer<Int16>, _ k: Int) -> Int32 {
-        var s = SIMD8<Int32>()
-        var p = 0
-        while p + 8 <= k { s &+= load8(x + p) &* load8(y + p); p += 8 }
-        var acc = s.wrappedSum()
-        while p < k { acc = acc &+ Int32(x[p]) &* Int32(y[p]); p += 1 }
-        return acc
+    static func store(_ lo: SIMD4<Int32>, _ hi: SIMD4<Int32>, to out: UnsafeMutablePointer<Int32>, width: Int) {
+        if width == panelWidth {
+            UnsafeMutableRawPointer(out).storeBytes(of: lo, as: SIMD4<Int32>.self)
+            UnsafeMutableRawPointer(out + 4).storeBytes(of: hi, as: SIMD4<Int32>.self)
+        } else {
+            for l in 0..<width { out[l] = l < 4 ? lo[l] : hi[l - 4] }
+        }
     }
 }

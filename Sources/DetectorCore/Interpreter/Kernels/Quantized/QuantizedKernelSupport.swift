@@ -101,7 +101,7 @@ extension PrepareContext {
     }
 
     /// Per-tensor quantization of an 8-bit activation whose zero point must lie in the 8-bit range
-    /// (the exact-Float GEMM relies on |x - zeroPoint| <= 255).
+    /// (the Int16 GEMM and depthwise kernels rely on |x - zeroPoint| <= 383).
     func activationQuantization(of t: TensorInfo, _ role: String) throws -> QuantizationParams {
         let q = try quantization(of: t, role)
         guard q.zeroPoint >= -128, q.zeroPoint <= 255 else {
@@ -143,7 +143,7 @@ extension PrepareContext {
         }
         guard q.scales.allSatisfy({ $0 > 0 && $0.isFinite }) else { throw invalid("filter has a non-positive scale") }
         let zps = q.zeroPoints.isEmpty ? [Int32(0)] : q.zeroPoints.map { Int32(clamping: $0) }
-        // The exact-Float GEMM relies on |w - zeroPoint| <= 255.
+        // The Int16 GEMM and depthwise kernels rely on |w - zeroPoint| <= 383.
         guard zps.allSatisfy({ $0 >= -128 && $0 <= 255 }) else {
             throw invalid("filter zero points \(zps.prefix(4)) are outside the 8-bit range")
         }

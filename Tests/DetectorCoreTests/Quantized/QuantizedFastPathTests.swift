@@ -270,4 +270,78 @@ extension QuantizedKernelTests {
             XCTAssertEqual(fast, expected, "in \(inShape) begin \(begin) step \(step) sizes \(sizes) es \(es)")
         }
     }
+
+    /// MUL(x, LOGISTIC(x)) / MUL(TANH(x), x) computed from x alone equals the two ops run
+    /// separately; the gate op is switched off only when nothing else can read its output.
+    func testGatedProductMatchesSeparateOps() throws {
+        var rng = TestRandom(seed: 20)
+        for trial in 0..<16 {
+            let int8 = trial % 2 == 0, sourceFirst = trial % 4 < 2, gateIsOutput = trial % 8 >= 4, preserve = trial >= 8
+            let gateOp = trial % 3 == 0 ? "TANH" : "LOGISTIC"
+            let type: TensorDataType = int8 ? .int8 : .uint8
+            let lo = int8 ? -128 : 0
+            let qx = QuantizationParams(scale: Float(rng.int(20...900)) / 10000, zeroPoint: Int32(lo + rng.int(0...255)))
+            let qf = QuantizationParams(scale: 1.0 / Float(rng.int(128...256)), zeroPoint: Int32(lo + rng.int(0...255)))
+            let qo = QuantizationParams(scale: Float(rng.int(10...500)) / 10000, zeroPoint: Int32(lo + rng.int(0...255)))
+            let shape = [1, 7, 9, 5]
+            var g = Q()
+            let x = g.input(shape, type, Q.q(qx.scale, Int(qx.zeroPoint)))
+            let f: Int
+            if gateIsOutput {
+                f = g.output(type, Q.q(qf.scale, Int(qf.zeroPoint)))
+            } else {
+                g.tensors.append(GraphTensor(name: "gate", type: type, shape: [0], quantization: Q.q(qf.scale, Int(qf.zeroPoint))))
+                f = g.tensors.count - 1
+            }
+            let o = g.output(type, Q.q(qo.scale, Int(qo.zeroPoint)))
+            g.op(gateOp, [x], [f])
+            g.op("MUL", sourceFirst ? [x, f] : [f, x], [o])
+            let interpreter = try Interpreter(graph: InterpreterGraph(tensors: g.tensors, operators: g.operators, inputs: g.inputs, outputs: g.outputs),
+                                              options: .init(preserveAllTensors: preserve))
+            let feed = (0..<Shape.count(shape)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            try interpreter.copyInput(feed, at: 0)
+            try interpreter.invoke()
+            let product = try interpreter.outputBytes(at: gateIsOutput ? 1 : 0)
+
+            func expected<T: QuantizedElement>(_: T.Type) -> (gate: [UInt8], product: [UInt8]) {
+                let table = gateOp == "TANH" ? QuantizedLookupTable.tanh(input: qx, output: qf, type: T.self)
+                                             : QuantizedLookupTable.logistic(input: qx, output: qf, type: T.self)
+                let xs = feed.map { T(truncatingIfNeeded: $0) }
+                let fx = feed.map { T(truncatingIfNeeded: table.table[Int($0)]) }
+                let m = QuantizedMulParams(input1: sourceFirst ? qx : qf, input2: sourceFirst ? qf : qx, output: qo, activation: .none, type: T.self)
+                let p = Self.naiveBroadcast(sourceFirst ? xs : fx, shape, sourceFirst ? fx : xs, shape, shape) { m.product($0, $1) }
+                return (fx.map { UInt8(truncatingIfNeeded: $0) }, p.map { UInt8(truncatingIfNeeded: $0) })
+            }
+            let want = int8 ? expected(Int8.self) : expected(UInt8.self)
+            XCTAssertEqual(product, want.product, "trial \(trial) \(gateOp)")
+            guard let mul = interpreter.kernels[1] as? QuantizedBinaryKernel, let gate = interpreter.kernels[0] as? QuantizedUnaryKernel else {
+                return XCTFail("unexpected kernels")
+            }
+            guard case .gatedProduct = mul.operation else { return XCTFail("trial \(trial): MUL did not use the gated product") }
+            XCTAssertEqual(gate.isElided, !gateIsOutput && !preserve, "trial \(trial)")
+            if gateIsOutput || preserve {
+                XCTAssertEqual(interpreter.tensorBytes(f)?.bytes, want.gate, "trial \(trial) gate tensor")
+            }
+        }
+    }
+
+    /// MUL(y, LOGISTIC(x)) with y != x is an ordinary product.
+    func testGatedProductNeedsTheGateInput() throws {
+        var g = Q()
+        let x = g.input([1, 4, 4, 3], .int8, Q.q(0.05, -10))
+        let y = g.input([1, 4, 4, 3], .int8, Q.q(0.05, -10))
+        g.tensors.append(GraphTensor(name: "gate", type: .int8, shape: [0], quantization: Q.q(1.0 / 256, -128)))
+        let f = g.tensors.count - 1
+        let o = g.output(.int8, Q.q(0.03, 5))
+        g.op("LOGISTIC", [x], [f])
+        g.op("MUL", [y, f], [o])
+        var rng = TestRandom(seed: 21)
+        let xs = (0..<48).map { _ in UInt8(truncatingIfNeeded: rng.next()) }, ys = (0..<48).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let result = try g.run([xs, ys]).bytes
+        let table = QuantizedLookupTable.logistic(input: .init(scale: 0.05, zeroPoint: -10), output: .init(scale: 1.0 / 256, zeroPoint: -128), type: Int8.self)
+        let m = QuantizedMulParams(input1: .init(scale: 0.05, zeroPoint: -10), input2: .init(scale: 1.0 / 256, zeroPoint: -128),
+                                   output: .init(scale: 0.03, zeroPoint: 5), activation: .none, type: Int8.self)
+        let want = (0..<48).map { i in UInt8(truncatingIfNeeded: m.product(Int32(Int8(bitPattern: ys[i])), Int32(Int8(bitPattern: table.table[Int(xs[i])])))) }
+        XCTAssertEqual(result, want)
+    }
 }

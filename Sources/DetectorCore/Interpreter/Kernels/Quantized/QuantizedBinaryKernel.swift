@@ -7,6 +7,8 @@ final class QuantizedBinaryKernel: PreparedKernel {
         case add(QuantizedAddSubParams), sub(QuantizedAddSubParams), mul(QuantizedMulParams)
         /// ADD, SUB or MUL on a large output: the tabulated results of the op.
         case table(QuantizedPairTable)
+        /// MUL(x, f(x)) with f an 8-bit table op: the product tabulated per value of x (tensor `source`).
+        case gatedProduct(QuantizedLookupTable, source: Int, count: Int)
         case maximum, minimum
     }
     let operation: Operation
@@ -29,6 +31,7 @@ final class QuantizedBinaryKernel: PreparedKernel {
         case .sub(let p): QuantizedSub.run(p, plan: plan, input1: x, input2: y, output: o)
         case .mul(let p): QuantizedMul.run(p, plan: plan, input1: x, input2: y, output: o)
         case .table(let t): t.apply(plan: plan, input1: x, input2: y, output: o)
+        case .gatedProduct(let t, let source, let count): t.apply(input: e.pointer(source, as: T.self), output: o, count: count)
         case .maximum: QuantizedMaximumMinimum.run(maximum: true, plan: plan, input1: x, input2: y, output: o)
         case .minimum: QuantizedMaximumMinimum.run(maximum: false, plan: plan, input1: x, input2: y, output: o)
         }
@@ -63,7 +66,12 @@ final class QuantizedBinaryKernel: PreparedKernel {
                     op = tabulate ? .table(QuantizedPairTable(A.self, p.difference)) : .sub(p)
                 default:
                     let p = QuantizedMulParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self)
-                    op = tabulate ? .table(QuantizedPairTable(A.self, p.product)) : .mul(p)
+                    if let gated = QuantizedGatedProduct(c), let t = gated.table(p, A.self) {
+                        op = .gatedProduct(t, source: gated.source, count: Shape.count(plan.outputShape))
+                        gated.elideGateIfUnobservable(c)
+                    } else {
+                        op = tabulate ? .table(QuantizedPairTable(A.self, p.product)) : .mul(p)
+                    }
                 }
             }
             return QuantizedBinaryKernel(int8: A.self == Int8.self, operation: op, plan: plan, a: x.index, b: y.index, out: out.index)

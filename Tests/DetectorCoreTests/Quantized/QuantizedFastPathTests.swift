@@ -344,4 +344,23 @@ extension QuantizedKernelTests {
         let want = (0..<48).map { i in UInt8(truncatingIfNeeded: m.product(Int32(Int8(bitPattern: ys[i])), Int32(Int8(bitPattern: table.table[Int(xs[i])])))) }
         XCTAssertEqual(result, want)
     }
+
+    /// SOFTMAX with tabulated exponentials equals the reference on random rows, including
+    /// scales where large differences fall below `diffMin`.
+    func testSoftmaxTableMatchesReference() {
+        var rng = TestRandom(seed: 22)
+        func check<T: QuantizedElement>(_: T.Type) {
+            let p = QuantizedSoftmaxParams(beta: [1, 0.5, 2][rng.below(3)], inputScale: Float(pow(10, Double(rng.int(-3000...500)) / 1000)))
+            let table = QuantizedSoftmaxTable(p)
+            let depth = rng.int(1...40), outer = rng.int(1...30)
+            let spread = [2, 16, 256][rng.below(3)]
+            let base = rng.int(0...255)
+            let input = (0..<(depth * outer)).map { _ in T(truncatingIfNeeded: UInt8(truncatingIfNeeded: base + rng.below(spread))) }
+            var expected = [T](repeating: 0, count: input.count), fast = expected
+            QuantizedSoftmax.run(p, input: input, output: &expected, outerCount: outer, depth: depth)
+            QuantizedSoftmax.run(table, input: input, output: &fast, outerCount: outer, depth: depth)
+            XCTAssertEqual(fast, expected, "\(p) depth \(depth)")
+        }
+        for _ in 0..<60 { check(Int8.self); check(UInt8.self) }
+    }
 }

@@ -363,4 +363,22 @@ extension QuantizedKernelTests {
         }
         for _ in 0..<60 { check(Int8.self); check(UInt8.self) }
     }
+
+    /// The inline small copy moves exactly `count` bytes for every size and misalignment.
+    func testCopyBytesEverySizeAndOffset() {
+        var rng = TestRandom(seed: 23)
+        let source = (0..<160).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        for count in 0...100 {
+            for (from, to) in [(0, 0), (1, 3), (7, 2), (13, 15)] {
+                var target = [UInt8](repeating: 0xEE, count: 160)
+                source.withUnsafeBytes { s in target.withUnsafeMutableBytes { t in
+                    guard let sb = s.baseAddress, let tb = t.baseAddress else { return }
+                    copyBytes(tb + to, sb + from, count)
+                } }
+                var want = [UInt8](repeating: 0xEE, count: 160)
+                for i in 0..<count { want[to + i] = source[from + i] }
+                XCTAssertEqual(target, want, "count \(count) from \(from) to \(to)")
+            }
+        }
+    }
 }

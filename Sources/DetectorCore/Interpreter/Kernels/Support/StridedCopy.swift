@@ -48,7 +48,7 @@ final class StridedCopyKernel: PreparedKernel {
         for _ in 0..<(Shape.count(sizes) / inner) {
             let s = src + base * es
             if innerStep == 1 {
-                o.copyMemory(from: s, byteCount: inner * es)
+                copyBytes(o, s, inner * es)
             } else {
                 switch es {
                 case 1: Self.gather(UInt8.self, s, innerStep, o, inner)

@@ -241,7 +241,7 @@ extension QuantizedKernelTests {
     func testMulTableMatchesDirectArithmetic() {
         let p = QuantizedMulParams(input1: .init(scale: 0.037, zeroPoint: -7), input2: .init(scale: 0.0041, zeroPoint: 12),
                                    output: .init(scale: 0.011, zeroPoint: 3), activation: .relu6, type: Int8.self)
-        let table = QuantizedMul.table(p, type: Int8.self)
+        let table = QuantizedPairTable(Int8.self, p.product).entries
         XCTAssertEqual(table.count, 65536)
         // Spot-check against the direct path, including the extremes.
         for (a, b) in [(Int8(-128), Int8(-128)), (127, 127), (-128, 127), (0, 0), (-7, 12), (55, -91)] {

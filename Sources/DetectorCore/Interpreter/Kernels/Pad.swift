@@ -8,10 +8,19 @@ final class PadKernel: PreparedKernel {
     /// Fill value bytes (one element).
     let fill: [UInt8]
     let valueInput: Int?
+    /// The copy as contiguous rows: the input splits into rows spanning every dimension from the
+    /// innermost padded one (`rowDimension`) inwards, each landing contiguously in the output.
+    let rowDimension: Int, rowBytes: Int
+    /// Output element strides.
+    let outStrides: [Int]
 
     init(input: Int, output: Int, inShape: [Int], outShape: [Int], before: [Int], elementSize: Int, fill: [UInt8], valueInput: Int?) {
         self.input = input; self.output = output; self.inShape = inShape; self.outShape = outShape
         self.before = before; self.elementSize = elementSize; self.fill = fill; self.valueInput = valueInput
+        outStrides = Shape.strides(outShape)
+        let padded = inShape.indices.last { inShape[$0] != outShape[$0] } ?? 0
+        rowDimension = padded
+        rowBytes = Shape.count(Array(inShape[padded...])) * elementSize
     }
 
     @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
@@ -48,36 +57,64 @@ final class PadKernel: PreparedKernel {
     }
 
     func eval(_ e: EvalContext) throws {
-        let dst = e.raw(output)
-        let total = Shape.count(outShape)
+        let dst = e.raw(output), src = e.raw(input)
         let es = elementSize
-        // Fill everything with the pad value, then copy the input rows in.
         var value = fill
         if let v = valueInput { value = Array(UnsafeRawBufferPointer(start: e.raw(v), count: es)) }
-        if value.allSatisfy({ $0 == 0 }) {
-            dst.initializeMemory(as: UInt8.self, repeating: 0, count: total * es)
-        } else {
-            value.withUnsafeBytes { v in
-                for i in 0..<total { (dst + i * es).copyMemory(from: v.baseAddress!, byteCount: es) }
+        Self.fill(dst, byteCount: Shape.count(outShape) * es, with: value)
+        if inShape.isEmpty { dst.copyMemory(from: src, byteCount: es); return }
+        guard rowBytes > 0 else { return }
+        // Walk the rows with an odometer over the dimensions outside the row.
+        let k = rowDimension
+        var index = [Int](repeating: 0, count: k)
+        var offset = 0
+        for d in 0...k { offset += before[d] * outStrides[d] }
+        let rows = Shape.count(Array(inShape[..<k]))
+        for r in 0..<rows {
+            (dst + offset * es).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
+            var d = k - 1
+            while d >= 0 {
+                index[d] += 1; offset += outStrides[d]
+                if index[d] < inShape[d] { break }
+                offset -= inShape[d] * outStrides[d]; index[d] = 0
+                d -= 1
             }
         }
-        let rank = inShape.count
-        if rank == 0 { dst.copyMemory(from: e.raw(input), byteCount: es); return }
-        let inner = inShape[rank - 1]
-        let rows = inner == 0 ? 0 : Shape.count(inShape) / inner
-        let outStrides = Shape.strides(outShape)
-        let src = e.raw(input)
-        var index = [Int](repeating: 0, count: rank)
-        for r in 0..<rows {
-            var off = before[rank - 1]
-            for d in 0..<(rank - 1) { off += (index[d] + before[d]) * outStrides[d] }
-            (dst + off * es).copyMemory(from: src + r * inner * es, byteCount: inner * es)
-            var d = rank - 2
-            while d >= 0 {
-                index[d] += 1
-                if index[d] < inShape[d] { break }
-                index[d] = 0
-                d -= 1
+    }
+
+    /// Writes `value` (one element's bytes) repeatedly over `byteCount` bytes: a memset when all
+    /// its bytes are equal, else the element once and then doubling copies.
+    static func fill(_ dst: UnsafeMutableRawPointer, byteCount: Int, with value: [UInt8]) {
+        guard byteCount > 0, let first = value.first else { return }
+        if value.allSatisfy({ $0 == first }) {
+            dst.initializeMemory(as: UInt8.self, repeating: first, count: byteCount)
+            return
+        }
+        var filled = min(value.count, byteCount)
+        value.withUnsafeBytes { if let v = $0.baseAddress { dst.copyMemory(from: v, byteCount: filled) } }
+        while filled < byteCount {
+            let n = min(filled, byteCount - filled)
+            (dst + filled).copyMemory(from: dst, byteCount: n)
+            filled += n
+        }
+    }
+
+    /// Reference PAD, element by element: every output element is the input element it maps to,
+    /// or the fill value. The oracle for `eval`.
+    static func reference(input: UnsafeRawPointer, inShape: [Int], before: [Int], output: UnsafeMutableRawPointer,
+                          outShape: [Int], elementSize es: Int, value: [UInt8]) {
+        let outStrides = Shape.strides(outShape), inStrides = Shape.strides(inShape)
+        for o in 0..<Shape.count(outShape) {
+            var source = 0, inside = true
+            for d in 0..<outShape.count {
+                let i = (o / outStrides[d]) % outShape[d] - before[d]
+                if i < 0 || i >= inShape[d] { inside = false; break }
+                source += i * inStrides[d]
+            }
+            if inside {
+                (output + o * es).copyMemory(from: input + source * es, byteCount: es)
+            } else {
+                value.withUnsafeBytes { if let v = $0.baseAddress { (output + o * es).copyMemory(from: v, byteCount: min(es, value.count)) } }
             }
         }
     }

@@ -38,6 +38,12 @@ public struct QuantizedAddSubParams: Sendable, Equatable {
         let v = stepOut.apply(raw) &+ outputZeroPoint
         return v < activationMin ? activationMin : (v > activationMax ? activationMax : v)
     }
+    /// The clamped ADD result for one pair of raw input values.
+    @inlinable @inline(__always)
+    public func sum(_ a: Int32, _ b: Int32) -> Int32 { finish(scaled1(a) &+ scaled2(b)) }
+    /// The clamped SUB result for one pair of raw input values.
+    @inlinable @inline(__always)
+    public func difference(_ a: Int32, _ b: Int32) -> Int32 { finish(scaled1(a) &- scaled2(b)) }
 }
 
 /// Quantized ADD with numpy broadcasting (TFLite reference `Add` / `BroadcastAdd6DSlow`).
@@ -47,8 +53,7 @@ public enum QuantizedAdd {
                                                 output: UnsafeMutablePointer<T>) {
         plan.forEachRow { o, i1, i2, n, s1, s2 in
             for j in 0..<n {
-                let raw = p.scaled1(Int32(input1[i1 + j * s1])) &+ p.scaled2(Int32(input2[i2 + j * s2]))
-                output[o + j] = T(truncatingIfNeeded: p.finish(raw))
+                output[o + j] = T(truncatingIfNeeded: p.sum(Int32(input1[i1 + j * s1]), Int32(input2[i2 + j * s2])))
             }
         }
     }

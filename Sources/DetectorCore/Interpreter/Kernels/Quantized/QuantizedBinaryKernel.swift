@@ -3,7 +3,14 @@
 final class QuantizedBinaryKernel: PreparedKernel {
     /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
     let int8: Bool
-    enum Operation { case add(QuantizedAddSubParams), sub(QuantizedAddSubParams), mul(QuantizedMulParams), mulTable([UInt8]), maximum, minimum }
+    enum Operation {
+        case add(QuantizedAddSubParams), sub(QuantizedAddSubParams), mul(QuantizedMulParams)
+        /// ADD, SUB or MUL on a large output: the tabulated results of the op.
+        case table(QuantizedPairTable)
+        /// MUL(x, f(x)) with f an 8-bit table op: the product tabulated per value of x (tensor `source`).
+        case gatedProduct(QuantizedLookupTable, source: Int, count: Int)
+        case maximum, minimum
+    }
     let operation: Operation
     let plan: BroadcastPlan
     let a: Int, b: Int, out: Int
@@ -23,7 +30,8 @@ final class QuantizedBinaryKernel: PreparedKernel {
         case .add(let p): QuantizedAdd.run(p, plan: plan, input1: x, input2: y, output: o)
         case .sub(let p): QuantizedSub.run(p, plan: plan, input1: x, input2: y, output: o)
         case .mul(let p): QuantizedMul.run(p, plan: plan, input1: x, input2: y, output: o)
-        case .mulTable(let t): t.withUnsafeBufferPointer { QuantizedMul.run(table: $0.baseAddress!, plan: plan, input1: x, input2: y, output: o) }
+        case .table(let t): t.apply(plan: plan, input1: x, input2: y, output: o)
+        case .gatedProduct(let t, let source, let count): t.apply(input: e.pointer(source, as: T.self), output: o, count: count)
         case .maximum: QuantizedMaximumMinimum.run(maximum: true, plan: plan, input1: x, input2: y, output: o)
         case .minimum: QuantizedMaximumMinimum.run(maximum: false, plan: plan, input1: x, input2: y, output: o)
         }
@@ -48,13 +56,22 @@ final class QuantizedBinaryKernel: PreparedKernel {
                 let q1 = try c.quantization(of: x, "input 1"), q2 = try c.quantization(of: y, "input 2")
                 let qo = try c.quantization(of: out, "output")
                 let act = try c.quantizedActivation()
+                let tabulate = (Shape.elementCount(plan.outputShape) ?? 0) >= QuantizedPairTable.minimumOutputCount
                 switch kind {
-                case .add: op = .add(QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self))
-                case .sub: op = .sub(QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self))
+                case .add:
+                    let p = QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self)
+                    op = tabulate ? .table(QuantizedPairTable(A.self, p.sum)) : .add(p)
+                case .sub:
+                    let p = QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self)
+                    op = tabulate ? .table(QuantizedPairTable(A.self, p.difference)) : .sub(p)
                 default:
                     let p = QuantizedMulParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self)
-                    // Large products amortize a 64 KiB result table; small ones compute directly.
-                    op = plan.outputShape.reduce(1, *) >= 1 << 16 ? .mulTable(QuantizedMul.table(p, type: A.self)) : .mul(p)
+                    if let gated = QuantizedGatedProduct(c), let t = gated.table(p, A.self) {
+                        op = .gatedProduct(t, source: gated.source, count: Shape.count(plan.outputShape))
+                        gated.elideGateIfUnobservable(c)
+                    } else {
+                        op = tabulate ? .table(QuantizedPairTable(A.self, p.product)) : .mul(p)
+                    }
                 }
             }
             return QuantizedBinaryKernel(int8: A.self == Int8.self, operation: op, plan: plan, a: x.index, b: y.index, out: out.index)

@@ -16,7 +16,7 @@ public enum QuantizedConcatenation {
                 let src = input.data + outer * input.copySize
                 let q = input.quantization
                 if q.zeroPoint == outputQuantization.zeroPoint && q.scale == outputQuantization.scale {
-                    (output + o).update(from: src, count: input.copySize)
+                    copyBytes(output + o, src, input.copySize * MemoryLayout<T>.stride)
                 } else {
                     let scale: Float = q.scale * inverseOutputScale
                     let bias: Float = -Float(q.zeroPoint) * scale

@@ -39,9 +39,11 @@ public struct QuantizedWindowGeometry: Sendable, Equatable {
 }
 
 /// Numpy-style broadcasting of two shapes (ranks up to 6), precomputed as per-input strides
-/// over a rank-6 output so kernels iterate without allocation.
+/// over a rank-6 output so kernels iterate without allocation. Adjacent dimensions that both
+/// inputs walk the same way (both contiguous, or one broadcast across both) are merged, so
+/// same-shape inputs become one contiguous row and broadcasts keep their rows as long as possible.
 public struct BroadcastPlan: Sendable, Equatable {
-    /// Output shape left-padded to rank 6.
+    /// Merged output dimensions, left-padded with 1 to rank 6 (same element count as the output).
     public var outputDims: [Int]
     /// Element strides of input 1 / input 2 over `outputDims` (0 on broadcast dimensions).
     public var strides1: [Int], strides2: [Int]
@@ -59,19 +61,29 @@ public struct BroadcastPlan: Sendable, Equatable {
             guard pa[d] >= 0, pb[d] >= 0 else { return nil }
             if pa[d] == pb[d] || pb[d] == 1 { out[d] = pa[d] } else if pa[d] == 1 { out[d] = pb[d] } else { return nil }
         }
-        func strides(_ p: [Int]) -> [Int] {
+        outputShape = Array(out.suffix(rank))
+        // Merge from the innermost dimension outwards; size-1 output dimensions vanish.
+        var sizes: [Int] = [], broadcast1: [Bool] = [], broadcast2: [Bool] = []
+        for d in stride(from: 5, through: 0, by: -1) where out[d] != 1 {
+            let b1 = pa[d] == 1, b2 = pb[d] == 1
+            if let last = sizes.indices.last, broadcast1[last] == b1, broadcast2[last] == b2 {
+                sizes[last] *= out[d]
+            } else {
+                sizes.append(out[d]); broadcast1.append(b1); broadcast2.append(b2)
+            }
+        }
+        func strides(_ broadcast: [Bool]) -> [Int] {
             var s = [Int](repeating: 0, count: 6)
             var acc = 1
-            for d in stride(from: 5, through: 0, by: -1) {
-                s[d] = (p[d] == 1 && out[d] != 1) ? 0 : acc
-                acc *= p[d]
+            for (g, size) in sizes.enumerated() {
+                s[5 - g] = broadcast[g] ? 0 : acc
+                if !broadcast[g] { acc *= size }
             }
             return s
         }
-        outputDims = out
-        strides1 = strides(pa)
-        strides2 = strides(pb)
-        outputShape = Array(out.suffix(rank))
+        outputDims = [Int](repeating: 1, count: 6 - sizes.count) + sizes.reversed()
+        strides1 = strides(broadcast1)
+        strides2 = strides(broadcast2)
     }
 
     /// Calls `body(outIndex, index1, index2, count, step1, step2)` for every contiguous run of

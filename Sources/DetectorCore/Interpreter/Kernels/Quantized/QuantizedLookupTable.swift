@@ -3,10 +3,16 @@ import Foundation
 /// A 256-entry table mapping every 8-bit input to its output, built as TFLite's `LUTPopulate`:
 /// dequantize in `Float`, apply the function in `Float`, `round(y / outputScale)` (half away
 /// from zero) + zero point, clamp; NaN/inf map to the type's minimum.
-/// Used by the reference LOGISTIC and TANH kernels for uint8/int8.
+/// Used by the reference LOGISTIC and TANH kernels for uint8/int8, and (tabulating its integer
+/// arithmetic) by the 8-bit → 8-bit QUANTIZE.
 public struct QuantizedLookupTable: Sendable, Equatable {
     /// Indexed by the input's bit pattern (`UInt8(truncatingIfNeeded:)`).
     public var table: [UInt8]
+
+    /// Tabulates `result` (an output value as `Int32`, stored by its low 8 bits) for every `In` value.
+    public init<In: QuantizedElement>(_: In.Type, tabulating result: (Int32) -> Int32) {
+        table = (0..<256).map { UInt8(truncatingIfNeeded: result(Int32(In(truncatingIfNeeded: UInt8($0))))) }
+    }
 
     public init<T: QuantizedElement>(input: QuantizationParams, output: QuantizationParams, type: T.Type,
                                      _ transform: (Float) -> Float) {
@@ -40,10 +46,11 @@ public struct QuantizedLookupTable: Sendable, Equatable {
     }
 
     /// Maps `count` values through the table.
-    public func apply<T: QuantizedElement>(input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, count: Int) {
+    public func apply<In: QuantizedElement, Out: QuantizedElement>(input: UnsafePointer<In>, output: UnsafeMutablePointer<Out>, count: Int) {
         table.withUnsafeBufferPointer { t in
+            guard let t = t.baseAddress, table.count == 256 else { return }
             for i in 0..<count {
-                output[i] = T(truncatingIfNeeded: t[Int(UInt8(truncatingIfNeeded: input[i]))])
+                output[i] = Out(truncatingIfNeeded: t[Int(UInt8(truncatingIfNeeded: input[i]))])
             }
         }
     }

@@ -13,50 +13,28 @@ public struct QuantizedMulParams: Sendable, Equatable {
         let real: Float = q1.scale * q2.scale / qo.scale
         multiplier = QuantizedMultiplier(Double(real))
         (activationMin, activationMax) = quantizedActivationRange(activation, output: qo, as: T.self)
+        step = RequantizationStep(multiplier)
+    }
+
+    /// `multiplier` unpacked for the element loop.
+    public var step: RequantizationStep
+
+    /// The clamped MUL result for one pair of raw input values.
+    @inlinable @inline(__always)
+    public func product(_ a: Int32, _ b: Int32) -> Int32 {
+        let v = step.apply((a &- input1ZeroPoint) &* (b &- input2ZeroPoint)) &+ outputZeroPoint
+        return v < activationMin ? activationMin : (v > activationMax ? activationMax : v)
     }
 }
 
 /// Quantized MUL with numpy broadcasting (TFLite reference `Mul` / `BroadcastMul6DSlow`).
 public enum QuantizedMul {
-    /// All 65,536 results of the op for one pair of 8-bit inputs, indexed by
-    /// `UInt8(bitPattern: a) << 8 | UInt8(bitPattern: b)`: built once at prepare from `run`'s
-    /// arithmetic, so the table path gives identical results with one load per element.
-    public static func table<T: QuantizedElement>(_ p: QuantizedMulParams, type: T.Type) -> [UInt8] {
-        var a = [T](), b = [T]()
-        a.reserveCapacity(65536); b.reserveCapacity(65536)
-        for i in 0..<256 { for j in 0..<256 {
-            a.append(T(truncatingIfNeeded: UInt8(i))); b.append(T(truncatingIfNeeded: UInt8(j)))
-        } }
-        var out = [T](repeating: 0, count: 65536)
-        guard let plan = BroadcastPlan([65536], [65536]) else { return [] }
-        a.withUnsafeBufferPointer { ap in b.withUnsafeBufferPointer { bp in out.withUnsafeMutableBufferPointer { op in
-            run(p, plan: plan, input1: ap.baseAddress!, input2: bp.baseAddress!, output: op.baseAddress!)
-        } } }
-        return out.map { UInt8(truncatingIfNeeded: $0) }
-    }
-
-    /// Table-driven MUL (see `table`).
-    public static func run<T: QuantizedElement>(table: UnsafePointer<UInt8>, plan: BroadcastPlan,
-                                                input1: UnsafePointer<T>, input2: UnsafePointer<T>,
-                                                output: UnsafeMutablePointer<T>) {
-        plan.forEachRow { o, i1, i2, n, s1, s2 in
-            for j in 0..<n {
-                let ia = Int(UInt8(truncatingIfNeeded: input1[i1 + j * s1])), ib = Int(UInt8(truncatingIfNeeded: input2[i2 + j * s2]))
-                output[o + j] = T(truncatingIfNeeded: table[ia << 8 | ib])
-            }
-        }
-    }
-
     public static func run<T: QuantizedElement>(_ p: QuantizedMulParams, plan: BroadcastPlan,
                                                 input1: UnsafePointer<T>, input2: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>) {
-        let m = RequantizationStep(p.multiplier)
         plan.forEachRow { o, i1, i2, n, s1, s2 in
             for j in 0..<n {
-                let a = Int32(input1[i1 + j * s1]) &- p.input1ZeroPoint
-                let b = Int32(input2[i2 + j * s2]) &- p.input2ZeroPoint
-                let v = m.apply(a &* b) &+ p.outputZeroPoint
-                output[o + j] = T.clamped(v, p.activationMin, p.activationMax)
+                output[o + j] = T(truncatingIfNeeded: p.product(Int32(input1[i1 + j * s1]), Int32(input2[i2 + j * s2])))
             }
         }
     }

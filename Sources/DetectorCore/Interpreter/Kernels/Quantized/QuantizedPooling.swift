@@ -17,6 +17,8 @@ public enum QuantizedPooling {
         }
     }
 
+    /// Reference MAX_POOL_2D: per channel, the maximum over the clipped window (starting from the
+    /// type's minimum), then the activation clamp. The oracle for `maxVectorized`.
     public static func max<T: QuantizedElement>(_ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
                                                 input: UnsafePointer<T>, output: UnsafeMutablePointer<T>) {
         window(g, depth: depth) { b, oy, ox, y0, y1, x0, x1 in
@@ -28,6 +30,46 @@ public enum QuantizedPooling {
             } }
             for c in 0..<depth { dst[c] = T.clamped(Int32(dst[c]), activationMin, activationMax) }
         }
+    }
+
+    /// MAX_POOL_2D with the same arithmetic as `max`, 16 channels at a time (max and clamp are
+    /// lane-wise, so the result is identical); the last `depth % 16` channels run the scalar loop.
+    /// Requires `T.quantizedMin <= activationMin <= activationMax <= T.quantizedMax` (see
+    /// `clampFitsType`); other bounds must use `max`.
+    public static func maxVectorized<T: QuantizedElement & SIMDScalar>(
+        _ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
+        input: UnsafePointer<T>, output: UnsafeMutablePointer<T>
+    ) {
+        let lo = T(truncatingIfNeeded: activationMin), hi = T(truncatingIfNeeded: activationMax)
+        let loVector = SIMD16<T>(repeating: lo), hiVector = SIMD16<T>(repeating: hi)
+        let vectorDepth = depth & ~15
+        window(g, depth: depth) { b, oy, ox, y0, y1, x0, x1 in
+            let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * depth
+            var c = 0
+            while c < vectorDepth {
+                var m = SIMD16<T>(repeating: T(truncatingIfNeeded: T.quantizedMin))
+                for iy in y0..<y1 { for ix in x0..<x1 {
+                    let src = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * depth + c
+                    m = pointwiseMax(m, UnsafeRawPointer(src).loadUnaligned(as: SIMD16<T>.self))
+                } }
+                UnsafeMutableRawPointer(dst + c).storeBytes(of: pointwiseMin(pointwiseMax(m, loVector), hiVector), as: SIMD16<T>.self)
+                c += 16
+            }
+            for c in vectorDepth..<depth {
+                var m = T(truncatingIfNeeded: T.quantizedMin)
+                for iy in y0..<y1 { for ix in x0..<x1 {
+                    let v = input[((b * g.inputHeight + iy) * g.inputWidth + ix) * depth + c]
+                    if v > m { m = v }
+                } }
+                dst[c] = T.clamped(Int32(m), activationMin, activationMax)
+            }
+        }
+    }
+
+    /// Whether an activation clamp is an ordered range inside `T`'s values (always so for
+    /// zero points inside the type's range), so a lane-wise min/max reproduces `T.clamped`.
+    static func clampFitsType<T: QuantizedElement>(_: T.Type, _ activationMin: Int32, _ activationMax: Int32) -> Bool {
+        T.quantizedMin <= activationMin && activationMin <= activationMax && activationMax <= T.quantizedMax
     }
 
     @inline(__always)
@@ -58,10 +100,12 @@ final class QuantizedPoolingKernel: PreparedKernel {
     }
 
     @inline(__always)
-    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
+    private func evalTyped<T: QuantizedElement & SIMDScalar>(_ e: EvalContext, _: T.Type) throws {
         let x = e.pointer(input, as: T.self), y = e.pointer(output, as: T.self)
-        if isMax {
+        if isMax && !QuantizedPooling.clampFitsType(T.self, activationMin, activationMax) {
             QuantizedPooling.max(geometry, depth: depth, activationMin: activationMin, activationMax: activationMax, input: x, output: y)
+        } else if isMax {
+            QuantizedPooling.maxVectorized(geometry, depth: depth, activationMin: activationMin, activationMax: activationMax, input: x, output: y)
         } else {
             QuantizedPooling.average(geometry, depth: depth, activationMin: activationMin, activationMax: activationMax, input: x, output: y)
         }

@@ -26,7 +26,6 @@ public struct QuantizedSoftmaxParams: Sendable, Equatable {
 public enum QuantizedSoftmax {
     public static func run<T: QuantizedElement>(_ p: QuantizedSoftmaxParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, outerCount: Int, depth: Int) {
-        let accumulationIntegerBits: Int32 = 12
         let outputBits = Int32(T.bitWidth)
         for i in 0..<outerCount {
             let row = input + i * depth
@@ -59,14 +58,74 @@ public enum QuantizedSoftmax {
     }
 }
 
+/// The per-element exponentials of the reference SOFTMAX tabulated by the row difference:
+/// `x - max(row)` of 8-bit values lies in -255...0, so `exp` and its sum term (both functions of
+/// the difference alone) are looked up instead of evaluated twice per element. The division by
+/// the sum stays per row and per element as in `QuantizedSoftmax.run`, so results are identical.
+public struct QuantizedSoftmaxTable: Sendable, Equatable {
+    /// `exps[-diff]`: the Q0.31 exponential, or -1 where `diff < diffMin` (the element gets the minimum).
+    public let exps: [Int32]
+    /// `terms[-diff]`: the exponential's contribution to the row sum (0 below `diffMin`).
+    public let terms: [Int32]
+
+    public init(_ p: QuantizedSoftmaxParams) {
+        var exps = [Int32](repeating: -1, count: 256), terms = [Int32](repeating: 0, count: 256)
+        for k in 0..<256 {
+            let diff = -Int32(k)
+            guard diff >= p.diffMin else { continue }
+            let rescaled = FixedPoint.multiplyByQuantizedMultiplierGreaterThanOne(diff, p.inputMultiplier, p.inputLeftShift)
+            let e = GemmlowpMath.expOnNegativeValues(rescaled, integerBits: 5)
+            exps[k] = e
+            terms[k] = FixedPoint.saturatingRoundingMultiplyByPOT(e, -QuantizedSoftmax.accumulationIntegerBits)
+        }
+        self.exps = exps; self.terms = terms
+    }
+}
+
+extension QuantizedSoftmax {
+    /// Integer bits of the sum of exponentials.
+    static let accumulationIntegerBits: Int32 = 12
+
+    /// SOFTMAX with the exponentials looked up in `table` (built from the same params); the
+    /// same results as `run`.
+    public static func run<T: QuantizedElement>(_ table: QuantizedSoftmaxTable, input: UnsafePointer<T>,
+                                                output: UnsafeMutablePointer<T>, outerCount: Int, depth: Int) {
+        let outputBits = Int32(T.bitWidth)
+        table.exps.withUnsafeBufferPointer { expsBuffer in table.terms.withUnsafeBufferPointer { termsBuffer in
+            guard let exps = expsBuffer.baseAddress, let terms = termsBuffer.baseAddress,
+                  expsBuffer.count == 256, termsBuffer.count == 256 else { return }
+            for i in 0..<outerCount {
+                let row = input + i * depth
+                let out = output + i * depth
+                var maxInRow = T.quantizedMin
+                for c in 0..<depth { maxInRow = max(maxInRow, Int32(row[c])) }
+                // maxInRow - row[c] is in 0...255 for 8-bit values.
+                var sumOfExps: Int32 = 0
+                for c in 0..<depth { sumOfExps = sumOfExps &+ terms[Int(maxInRow &- Int32(row[c]))] }
+                let (scale, bitsOverUnit) = GemmlowpMath.reciprocal(sumOfExps, integerDigits: accumulationIntegerBits)
+                let shift = bitsOverUnit + 31 - outputBits
+                for c in 0..<depth {
+                    let e = exps[Int(maxInRow &- Int32(row[c]))]
+                    if e >= 0 {
+                        let unsat = FixedPoint.roundingDivideByPOT(FixedPoint.saturatingRoundingDoublingHighMul(scale, e), shift)
+                        out[c] = T.clamped(unsat &+ T.quantizedMin, T.quantizedMin, T.quantizedMax)
+                    } else {
+                        out[c] = T(truncatingIfNeeded: T.quantizedMin)
+                    }
+                }
+            }
+        } }
+    }
+}
+
 /// Interpreter kernel for uint8/int8 SOFTMAX (over the last dimension).
 final class QuantizedSoftmaxKernel: PreparedKernel {
     /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
     let int8: Bool
-    let params: QuantizedSoftmaxParams
+    let table: QuantizedSoftmaxTable
     let input: Int, output: Int, outer: Int, depth: Int
-    init(int8: Bool, params: QuantizedSoftmaxParams, input: Int, output: Int, outer: Int, depth: Int) { self.int8 = int8;
-        self.params = params; self.input = input; self.output = output; self.outer = outer; self.depth = depth
+    init(int8: Bool, table: QuantizedSoftmaxTable, input: Int, output: Int, outer: Int, depth: Int) { self.int8 = int8;
+        self.table = table; self.input = input; self.output = output; self.outer = outer; self.depth = depth
     }
     func eval(_ e: EvalContext) throws {
         if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
@@ -74,7 +133,7 @@ final class QuantizedSoftmaxKernel: PreparedKernel {
 
     @inline(__always)
     private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
-        QuantizedSoftmax.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
+        QuantizedSoftmax.run(table, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
                              outerCount: outer, depth: depth)
     }
 }
@@ -86,9 +145,9 @@ extension QuantizedSoftmax {
         try c.setOutput(0, shape: x.shape, type: x.type)
         let out = try c.output(0)
         let qi = try c.quantization(of: x, "input")
-        let params = QuantizedSoftmaxParams(beta: c.parameters.beta, inputScale: qi.scale)
+        let table = QuantizedSoftmaxTable(QuantizedSoftmaxParams(beta: c.parameters.beta, inputScale: qi.scale))
         func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
-            QuantizedSoftmaxKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index, outer: x.elementCount / depth, depth: depth)
+            QuantizedSoftmaxKernel(int8: A.self == Int8.self, table: table, input: x.index, output: out.index, outer: x.elementCount / depth, depth: depth)
         }
         return try withQuantizedType(x.type, c) { build($0) }
     }

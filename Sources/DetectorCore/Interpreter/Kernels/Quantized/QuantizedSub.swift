@@ -6,8 +6,7 @@ public enum QuantizedSub {
                                                 output: UnsafeMutablePointer<T>) {
         plan.forEachRow { o, i1, i2, n, s1, s2 in
             for j in 0..<n {
-                let raw = p.scaled1(Int32(input1[i1 + j * s1])) &- p.scaled2(Int32(input2[i2 + j * s2]))
-                output[o + j] = T(truncatingIfNeeded: p.finish(raw))
+                output[o + j] = T(truncatingIfNeeded: p.difference(Int32(input1[i1 + j * s1]), Int32(input2[i2 + j * s2])))
             }
         }
     }

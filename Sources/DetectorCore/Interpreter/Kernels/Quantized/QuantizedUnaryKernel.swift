@@ -10,10 +10,14 @@ final class QuantizedUnaryKernel: PreparedKernel {
     }
     let operation: Operation
     let input: Int, output: Int, count: Int
+    /// Set by a later MUL that computes `x * f(x)` on its own and is the only reader of this
+    /// op's output (see `QuantizedGatedProduct`): eval then does nothing.
+    var isElided = false
     init(int8: Bool, operation: Operation, input: Int, output: Int, count: Int) { self.int8 = int8;
         self.operation = operation; self.input = input; self.output = output; self.count = count
     }
     func eval(_ e: EvalContext) throws {
+        if isElided { return }
         if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
     }
 

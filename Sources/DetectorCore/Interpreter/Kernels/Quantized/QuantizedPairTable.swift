@@ -1,0 +1,56 @@
+/// All 65,536 results of a quantized binary op (ADD, SUB, MUL) on two 8-bit inputs, indexed by
+/// `UInt8(bitPattern: a) << 8 | UInt8(bitPattern: b)`. Built at prepare by calling the op's
+/// scalar reference arithmetic once per input pair, so a lookup gives exactly the reference
+/// result; evaluating the op then costs one table load per element.
+public struct QuantizedPairTable: Sendable, Equatable {
+    /// The results' bit patterns.
+    public let entries: [UInt8]
+
+    /// Outputs of at least this many elements use the table: below it, building the table
+    /// (65,536 evaluations) costs more than a few invokes of direct arithmetic save.
+    public static let minimumOutputCount = 1 << 14
+
+    /// Tabulates `result(a, b)` (the op's clamped output as `Int32`) for every pair of `T` values.
+    public init<T: QuantizedElement>(_: T.Type, _ result: (Int32, Int32) -> Int32) {
+        var table = [UInt8](repeating: 0, count: 65536)
+        table.withUnsafeMutableBufferPointer { t in
+            for i in 0..<256 {
+                let a = Int32(T(truncatingIfNeeded: UInt8(i)))
+                for j in 0..<256 {
+                    t[i << 8 | j] = UInt8(truncatingIfNeeded: result(a, Int32(T(truncatingIfNeeded: UInt8(j)))))
+                }
+            }
+        }
+        entries = table
+    }
+
+    /// Evaluates the tabulated op with broadcasting: one table load per output element.
+    public func apply<T: QuantizedElement>(plan: BroadcastPlan, input1: UnsafePointer<T>, input2: UnsafePointer<T>,
+                                           output: UnsafeMutablePointer<T>) {
+        entries.withUnsafeBufferPointer { buffer in
+            guard let table = buffer.baseAddress, buffer.count == 65536 else { return }
+            plan.forEachRow { o, i1, i2, n, s1, s2 in
+                Self.row(table, input1 + i1, s1, input2 + i2, s2, output + o, n)
+            }
+        }
+    }
+
+    /// One broadcast row: both inputs contiguous, or one of them fixed for the whole row
+    /// (then the row reads a 256-entry slice of the table), else the general strided walk.
+    @inline(__always)
+    static func row<T: QuantizedElement>(_ table: UnsafePointer<UInt8>, _ x: UnsafePointer<T>, _ s1: Int,
+                                         _ y: UnsafePointer<T>, _ s2: Int, _ out: UnsafeMutablePointer<T>, _ n: Int) {
+        @inline(__always) func index(_ v: T) -> Int { Int(UInt8(truncatingIfNeeded: v)) }
+        if s1 == 1 && s2 == 1 {
+            for j in 0..<n { out[j] = T(truncatingIfNeeded: table[index(x[j]) << 8 | index(y[j])]) }
+        } else if s1 == 1 && s2 == 0 {
+            let column = table + index(y[0])
+            for j in 0..<n { out[j] = T(truncatingIfNeeded: column[index(x[j]) << 8]) }
+        } else if s1 == 0 && s2 == 1 {
+            let slice = table + index(x[0]) << 8
+            for j in 0..<n { out[j] = T(truncatingIfNeeded: slice[index(y[j])]) }
+        } else {
+            for j in 0..<n { out[j] = T(truncatingIfNeeded: table[index(x[j * s1]) << 8 | index(y[j * s2])]) }
+        }
+    }
+}

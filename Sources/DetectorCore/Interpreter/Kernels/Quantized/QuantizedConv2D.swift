@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Prepared parameters of a quantized CONV_2D (uint8 per-tensor or int8 per-channel), with the
 /// weights packed once as `Int16` (`w - filterZeroPoint`) in TFLite's `[out][fh][fw][in]` order.
 ///
@@ -247,24 +245,11 @@ public enum QuantizedConv2D {
     }
 }
 
-/// Runs `body(begin, end)` over `0..<count` split into at most `threads` contiguous chunks.
+/// Runs `body(begin, end)` over `0..<count` split into at most `threads` contiguous chunks
+/// (`KernelSupport.parallelChunks` in the (begin, end) form the quantized kernels use).
 func parallelChunks(count: Int, threads: Int, _ body: (Int, Int) -> Void) {
     guard count > 0 else { return }
-    let t = max(1, min(threads, count))
-    if t == 1 { body(0, count); return }
-    withoutActuallyEscaping(body) { escapable in
-        let box = QuantizedUncheckedSendable(escapable)
-        DispatchQueue.concurrentPerform(iterations: t) { i in
-            box.value(i * count / t, (i + 1) * count / t)
-        }
-    }
-}
-
-/// Carries a closure over raw tensor pointers into `concurrentPerform`; the chunks it is given
-/// write disjoint output ranges, which is what makes the unchecked conformance sound.
-struct QuantizedUncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+    KernelSupport.parallelChunks(count, parts: threads) { body($0.lowerBound, $0.upperBound) }
 }
 
 /// Interpreter kernel for uint8/int8 CONV_2D (and FULLY_CONNECTED through the same params).

@@ -76,7 +76,8 @@ final class ActivationFusionTests: XCTestCase {
             let input: [Float] = (0..<18).map { Float($0) * 1.37 - 11 }
             let (fused, a) = try run(g, preserve: false, input: input)
             let (_, b) = try run(g, preserve: true, input: input)
-            XCTAssertEqual(a, b)
+            // One-step SiLU vs the pair's two roundings and the LOGISTIC cut-off below -9.
+            for (u, v) in zip(a, b) { XCTAssertEqual(u, v, accuracy: 1e-6 * max(1, abs(v))) }
             XCTAssertEqual(fused.fusion.pairs.map(\.epilogue), [.multiplyByInput])
             XCTAssertNil(fused.kernels[1])
             for (v, x) in zip(a, input) {
@@ -95,5 +96,62 @@ final class ActivationFusionTests: XCTestCase {
         let (interpreter, out) = try run(g, preserve: false, input: [0, 0, 0, 0])
         XCTAssertEqual(interpreter.fusion.pairs.count, 0)
         XCTAssertEqual(out, [0.5, 0.5, 0.5, 0.5])
+    }
+
+    /// conv → LOGISTIC → MUL(conv, LOGISTIC): the convolution writes the SiLU itself.
+    private func convSiLUGraph(constantFilter: Bool, extraReader: Bool, hybrid: Bool = false) -> GraphBuilder {
+        var g = GraphBuilder()
+        let x = g.input([1, 5, 4, 3])
+        var rng = SplitMix64(seed: 11)
+        let weights = (0..<(6 * 3 * 3 * 3)).map { _ in Float.random(in: -1...1, using: &rng) }
+        let w: Int
+        if hybrid {
+            w = g.int8Constant(weights.map { Int8($0 * 127) }, shape: [6, 3, 3, 3],
+                               quantization: .init(scales: [1.0 / 127], zeroPoints: [0]))
+        } else {
+            w = constantFilter ? g.constant(weights, shape: [6, 3, 3, 3]) : g.input([6, 3, 3, 3])
+        }
+        let b = g.constant([0.5, -0.25, 0, 1, -1, 2], shape: [6])
+        let conv = g.op("CONV_2D", [x, w, b]) { $0.padding = .same }
+        let s = g.op("LOGISTIC", conv)
+        let m = g.op("MUL", [s[0], conv[0]])
+        g.outputs = extraReader ? g.op("ADD", [m[0], conv[0]]) : m
+        return g
+    }
+
+    private func runConvSiLU(_ g: GraphBuilder, preserve: Bool, constantFilter: Bool) throws -> (Interpreter, [Float]) {
+        let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: 1, preserveAllTensors: preserve))
+        try interpreter.copyInput((0..<60).map { Float($0 % 11) * 0.7 - 3 }, at: 0)
+        if !constantFilter {
+            var rng = SplitMix64(seed: 11)
+            try interpreter.copyInput((0..<(6 * 3 * 3 * 3)).map { _ in Float.random(in: -1...1, using: &rng) }, at: 1)
+        }
+        try interpreter.invoke()
+        return (interpreter, try interpreter.outputFloats(at: 0))
+    }
+
+    func testSiLUAfterAConvolutionMovesIntoTheConvolution() throws {
+        for (constantFilter, hybrid) in [(true, false), (false, false), (true, true)] {
+            let g = convSiLUGraph(constantFilter: constantFilter, extraReader: false, hybrid: hybrid)
+            let (fused, a) = try runConvSiLU(g, preserve: false, constantFilter: constantFilter)
+            let (plain, b) = try runConvSiLU(g, preserve: true, constantFilter: constantFilter)
+            XCTAssertEqual(plain.fusion.pairs.count, 0)
+            XCTAssertEqual(fused.fusion.pairs.map(\.epilogue), [.silu, .silu])
+            XCTAssertEqual(fused.fusion.pairs.map(\.activationOp).sorted(), [1, 2])
+            XCTAssertNil(fused.kernels[1]); XCTAssertNil(fused.kernels[2])
+            XCTAssertEqual(a.count, 5 * 4 * 6)
+            XCTAssertTrue(a.contains { $0 < -0.01 } && a.contains { $0 > 1 }, "SiLU of both signs")
+            for (u, v) in zip(a, b) { XCTAssertEqual(u, v, accuracy: 1e-6 * max(1, abs(v))) }
+        }
+    }
+
+    func testAConvolutionOutputReadOutsideTheSiLUKeepsItsOwnBuffer() throws {
+        let g = convSiLUGraph(constantFilter: true, extraReader: true)
+        let (fused, a) = try runConvSiLU(g, preserve: false, constantFilter: true)
+        let (_, b) = try runConvSiLU(g, preserve: true, constantFilter: true)
+        // Only the LOGISTIC/MUL pair is fused; the convolution output is still x.
+        XCTAssertEqual(fused.fusion.pairs.map(\.epilogue), [.multiplyByInput])
+        XCTAssertNotNil(fused.kernels[0]); XCTAssertNotNil(fused.kernels[1]); XCTAssertNil(fused.kernels[2])
+        for (u, v) in zip(a, b) { XCTAssertEqual(u, v, accuracy: 1e-6 * max(1, abs(v))) }
     }
 }

@@ -57,4 +57,29 @@ final class FloatVectorMathTests: XCTestCase {
         XCTAssertEqual(cut[5], 0.5)
         XCTAssertEqual(Double(cut[4]), exp(-20.0), accuracy: exp(-20.0) * 1e-6)
     }
+
+    func testSiLUIsWithinFourTenMillionthsOfTheExactValue() {
+        var worst = 0.0, worstX: Float = 0
+        var x: Float = -87
+        while x < 87 {
+            var v = SIMD8<Float>()
+            for l in 0..<8 { v[l] = x + Float(l) * 0.00071 }
+            let y = FloatVectorMath.silu(v)
+            for l in 0..<8 {
+                let d = Double(v[l]), exact = d / (1 + Foundation.exp(-d))
+                let rel = abs(Double(y[l]) - exact) / max(abs(exact), 1e-300)
+                if rel > worst { worst = rel; worstX = v[l] }
+            }
+            x += 0.00573
+        }
+        XCTAssertLessThan(worst, 4e-7, "worst at x = \(worstX)")
+        // Signs, zeros and the far ends: finite, the right sign, the right limit.
+        let e = FloatVectorMath.silu(SIMD8(0, -0.0, 1e-30, -1e-30, 200, -200, .infinity, -.infinity))
+        XCTAssertEqual(e[0], 0); XCTAssertEqual(e[1], 0)
+        XCTAssertEqual(e[2], 5e-31, accuracy: 1e-36); XCTAssertEqual(e[3], -5e-31, accuracy: 1e-36)
+        XCTAssertEqual(e[4], 200); XCTAssertEqual(e[6], .infinity)
+        XCTAssertTrue(e[5] <= 0 && e[5] > -1e-35, "\(e[5])")
+        XCTAssertTrue(e[7] <= 0 && e[7] > -1e-35, "\(e[7])")
+        XCTAssertEqual(Double(FloatVectorMath.silu(SIMD8(repeating: 1))[0]), 0.7310585786300049, accuracy: 3e-7)
+    }
 }

@@ -250,13 +250,16 @@ public final class Interpreter {
             for (k, op) in graph.operators.enumerated() {
                 if let pair = fusion.pair(activationOp: k), !foldedOps[pair.producer], kernels[pair.producer] != nil {
                     // The producer already clamps; its result goes straight to this op's output.
-                    shapes[pair.output] = shapes[pair.intermediate]
-                    types[pair.output] = types[pair.intermediate]
+                    shapes[pair.output] = shapes[pair.source]
+                    types[pair.output] = types[pair.source]
                     aliases[pair.intermediate] = pair.output
                     continue
                 }
+                // An op that is folded into a constant now gets no epilogue: the ops it would
+                // absorb then run on their own (a SiLU epilogue is not idempotent like a clamp).
+                let constantInputs = op.inputs.contains { $0 >= 0 } && op.inputs.allSatisfy { $0 < 0 || isConstant[$0] }
                 let context = PrepareContext(operatorIndex: k, node: op, threadCount: options.threadCount, interpreter: self,
-                                             epilogue: fusion.overrides[k])
+                                             epilogue: constantInputs ? nil : fusion.overrides[k])
                 outputsSet = []
                 let kernel = try registrations[k].prepare(context)
                 for t in op.outputs where t >= 0 && !outputsSet.contains(t) {

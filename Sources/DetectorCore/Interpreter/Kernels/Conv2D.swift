@@ -1,12 +1,15 @@
 /// `CONV_2D` (NHWC input, OHWI filter, optional bias): float32, grouped (input channels a
 /// multiple of the filter's), SAME/VALID padding, strides, dilation, fused activation; and the
 /// hybrid form (float32 input/output, int8 filter) computed like the official runtime's hybrid
-/// kernels. Fast path: im2col tiles + `FloatGEMM` over `threadCount` threads; `referenceFloat`
-/// and `referenceHybrid` are the plain loops kept as oracles.
+/// kernels. Fast paths: `WinogradConvolution` for 3×3 stride-1 float filters, else im2col
+/// tiles + `FloatGEMM`, over `threadCount` threads; `referenceFloat` and `referenceHybrid` are
+/// the plain loops kept as oracles.
 final class Conv2DKernel: PreparedKernel {
     enum Mode {
         /// Float weights packed for the GEMM.
         case gemm(FloatGEMM.PackedMatrix)
+        /// 3×3 stride-1 float weights, transformed for Winograd F(2×2, 3×3).
+        case winograd(WinogradConvolution)
         /// Plain loops (grouped conv, or weights that are not constant).
         case reference
         /// Hybrid: int8 weights.
@@ -34,6 +37,8 @@ final class Conv2DKernel: PreparedKernel {
     let act: (min: Float, max: Float)
     let threads: Int
     let mode: Mode
+    /// A SiLU folded in by `ActivationFusion`: the output is x · logistic(x).
+    let silu: Bool
     let tileRows = 60
     /// Per-thread scratch (im2col rows, hybrid accumulators).
     let scratch: [AlignedBuffer]
@@ -41,13 +46,15 @@ final class Conv2DKernel: PreparedKernel {
     let quantized: AlignedBuffer?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
-         act: (min: Float, max: Float), threads: Int, mode: Mode) {
+         act: (min: Float, max: Float), threads: Int, mode: Mode, silu: Bool = false) {
         self.input = input; self.filter = filter; self.bias = bias; self.output = output
         self.g = g; self.groups = groups; self.act = act; self.threads = threads; self.mode = mode
+        self.silu = silu
         let k = g.kH * g.kW * g.inC
         var perThread = 0
         switch mode {
         case .gemm: perThread = g.isPointwise ? 0 : tileRows * k * 4
+        case .winograd(let w): perThread = w.scratchBytes
         case .reference: perThread = 0
         case .hybrid: perThread = (g.isPointwise ? 0 : tileRows * k * 4) + tileRows * g.outC * 8
         }
@@ -106,10 +113,14 @@ final class Conv2DKernel: PreparedKernel {
             }
         } else if groups == 1, let bytes = c.constantData(input: 1) {
             let wf = bytes.bindMemory(to: Float.self)
-            mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC) { kk, n in wf[n * k + kk] })
+            if WinogradConvolution.applies(to: g, groups: groups), let base = wf.baseAddress {
+                mode = .winograd(WinogradConvolution(g: g, weights: base))
+            } else {
+                mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC) { kk, n in wf[n * k + kk] })
+            }
         }
         return Conv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: out.index, g: g, groups: groups,
-                            act: act, threads: c.threadCount, mode: mode)
+                            act: act, threads: c.threadCount, mode: mode, silu: c.epilogue == .silu)
     }
 
     func eval(_ e: EvalContext) throws {
@@ -119,10 +130,19 @@ final class Conv2DKernel: PreparedKernel {
         case .reference:
             Conv2DKernel.referenceFloat(g: g, groups: groups, input: src, filter: e.floats(filter), bias: biasPtr,
                                         output: dst, act: act)
+            if silu { FloatVectorMath.siluInPlace(dst, count: g.outputPixels * g.outC) }
         case .gemm(let packed):
             runGEMM(src: src, dst: dst, bias: biasPtr, packed: packed)
+        case .winograd(let w):
+            let tiles = w.tileCount, act = self.act, silu = self.silu, scratch = self.scratch
+            let p = min(parts(g.outputPixels * g.kH * g.kW * g.inC * g.outC), scratch.count)
+            KernelSupport.parallelFor(p, threads: p) { part in
+                w.run(tiles: (tiles * part / p)..<(tiles * (part + 1) / p), input: src, bias: biasPtr, output: dst,
+                      act: act, silu: silu, scratch: scratch[part].pointer)
+            }
         case .hybrid(let weights):
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights)
+            if silu { FloatVectorMath.siluInPlace(dst, count: g.outputPixels * g.outC) }
         }
     }
 
@@ -131,12 +151,12 @@ final class Conv2DKernel: PreparedKernel {
     private func runGEMM(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
                          packed: FloatGEMM.PackedMatrix) {
         let g = self.g, m = g.outputPixels, k = packed.k
-        let act = self.act, tile = tileRows, scratch = self.scratch
+        let act = self.act, tile = tileRows, scratch = self.scratch, silu = self.silu
         let work = m * k * g.outC
         if g.isPointwise {
             KernelSupport.parallelChunks(m, parts: parts(work)) { rows in
                 FloatGEMM.multiply(rows: rows, a: src, lda: k, b: packed, bias: bias, c: dst, ldc: g.outC,
-                                   clampMin: act.min, clampMax: act.max)
+                                   clampMin: act.min, clampMax: act.max, silu: silu)
             }
             return
         }
@@ -150,7 +170,7 @@ final class Conv2DKernel: PreparedKernel {
                 let p0 = t * tile, p1 = min(m, p0 + tile)
                 g.im2col(src, pixels: p0..<p1, channels: g.inC, padValue: 0, into: a)
                 FloatGEMM.multiply(rows: 0..<(p1 - p0), a: a, lda: k, b: packed, bias: bias, c: dst + p0 * g.outC,
-                                   ldc: g.outC, clampMin: act.min, clampMax: act.max)
+                                   ldc: g.outC, clampMin: act.min, clampMax: act.max, silu: silu)
                 t += 1
             }
         }

@@ -1,0 +1,106 @@
+import XCTest
+@testable import DetectorCore
+
+/// Winograd F(2×2, 3×3) against the plain convolution loop: random shapes (odd and even
+/// sizes, SAME and VALID, channel counts that are and are not multiples of 8, batches,
+/// 1 and 2 threads, fused activations), and the transforms on a case computed by hand.
+final class WinogradConvolutionTests: XCTestCase {
+    private typealias Rng = ConvolutionKernelTests.Rng
+
+    /// Runs CONV_2D through the interpreter; returns the output and whether Winograd ran.
+    private func conv(input: [Float], shape: [Int], filter: [Float], outC: Int, bias: [Float], same: Bool,
+                      activation: OperatorParameters.Activation, threads: Int) throws -> ([Float], Bool) {
+        var g = GraphBuilder()
+        let x = g.input(shape)
+        let w = g.constant(filter, shape: [outC, 3, 3, shape[3]])
+        let b = g.constant(bias, shape: [outC])
+        g.outputs = g.op("CONV_2D", [x, w, b]) { $0.padding = same ? .same : .valid; $0.activation = activation }
+        let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: threads))
+        try interpreter.copyInput(input, at: 0)
+        try interpreter.invoke()
+        var winograd = false
+        if let kernel = interpreter.kernels[0] as? Conv2DKernel, case .winograd = kernel.mode { winograd = true }
+        return (try interpreter.outputFloats(at: 0), winograd)
+    }
+
+    private func reference(input: [Float], shape: [Int], filter: [Float], outC: Int, bias: [Float], same: Bool,
+                           act: (min: Float, max: Float)) -> [Float] {
+        let (batch, h, w, c) = (shape[0], shape[1], shape[2], shape[3])
+        let outH = same ? h : h - 2, outW = same ? w : w - 2
+        let g = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: outH, outW: outW,
+                                                    filterH: 3, filterW: 3, strideH: 1, strideW: 1, dilationH: 1, dilationW: 1,
+                                                    padTop: same ? 1 : 0, padLeft: same ? 1 : 0), outC: outC)
+        var out = [Float](repeating: 0, count: batch * outH * outW * outC)
+        input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
+            out.withUnsafeMutableBufferPointer { op in
+                Conv2DKernel.referenceFloat(g: g, groups: 1, input: ip.baseAddress!, filter: fp.baseAddress!, bias: bp.baseAddress!,
+                                            output: op.baseAddress!, act: act)
+            }
+        } } }
+        return out
+    }
+
+    func testMatchesTheReferenceLoopOnRandomShapes() throws {
+        var rng = Rng(state: 2026)
+        var worst: Float = 0
+        for trial in 0..<40 {
+            let same = rng.int(3) != 0
+            let h = (same ? 2 : 4) + rng.int(15), w = (same ? 2 : 4) + rng.int(15)
+            let c = 8 + rng.int(40), oc = 8 + rng.int(40), batch = 1 + rng.int(2)
+            let activation: OperatorParameters.Activation = [.none, .relu, .relu6][rng.int(3)]
+            let shape = [batch, h, w, c]
+            let input = rng.floats(batch * h * w * c), filter = rng.floats(oc * 9 * c), bias = rng.floats(oc)
+            let (fast, winograd) = try conv(input: input, shape: shape, filter: filter, outC: oc, bias: bias, same: same,
+                                            activation: activation, threads: 1 + trial % 2)
+            XCTAssertTrue(winograd, "trial \(trial)")
+            let expected = reference(input: input, shape: shape, filter: filter, outC: oc, bias: bias, same: same,
+                                     act: KernelSupport.activationRange(activation))
+            XCTAssertEqual(fast.count, expected.count)
+            // Sums of up to 9·47 products of values in [-1, 1]: rounding differences stay far
+            // below 1e-4; a wrong tap or transform coefficient would be off by ~0.1 or more.
+            for (u, v) in zip(fast, expected) {
+                worst = max(worst, abs(u - v) / max(1, abs(v)))
+                XCTAssertEqual(u, v, accuracy: 1e-4, "trial \(trial) \(shape) → \(oc) same \(same)")
+            }
+            if activation == .relu6 { XCTAssertTrue(fast.allSatisfy { $0 >= 0 && $0 <= 6 }) }
+        }
+        // Float rounding of a ~400-term sum: a few ulp of the largest partial sums.
+        XCTAssertLessThan(worst, 3e-5)
+        print("[winograd] worst |Δ| / max(1, |ref|) = \(worst)")
+    }
+
+    func testOneChannelPatternComputedByHand() throws {
+        // 8 channels with the same plane; a filter that is 1 at (0, 0) and 2 at (2, 2) on
+        // channel 0 only, so out[y][x] = in[y-1][x-1] + 2·in[y+1][x+1] (SAME, zeros outside).
+        let h = 3, w = 4, c = 8, oc = 8
+        var input = [Float](repeating: 0, count: h * w * c)
+        for y in 0..<h { for x in 0..<w { input[(y * w + x) * c] = Float(y * 10 + x) } }
+        var filter = [Float](repeating: 0, count: oc * 9 * c)
+        for o in 0..<oc {
+            filter[((o * 3 + 0) * 3 + 0) * c] = 1
+            filter[((o * 3 + 2) * 3 + 2) * c] = 2 * Float(o + 1)
+        }
+        let (out, winograd) = try conv(input: input, shape: [1, h, w, c], filter: filter, outC: oc,
+                                       bias: [Float](repeating: 0.5, count: oc), same: true, activation: .none, threads: 1)
+        XCTAssertTrue(winograd)
+        func pixel(_ y: Int, _ x: Int) -> Float { y < 0 || y >= h || x < 0 || x >= w ? 0 : Float(y * 10 + x) }
+        for y in 0..<h {
+            for x in 0..<w {
+                for o in 0..<oc {
+                    let expected = pixel(y - 1, x - 1) + 2 * Float(o + 1) * pixel(y + 1, x + 1) + 0.5
+                    XCTAssertEqual(out[(y * w + x) * oc + o], expected, accuracy: 1e-4, "y \(y) x \(x) o \(o)")
+                }
+            }
+        }
+    }
+
+    func testSmallChannelCountsAndStridesKeepTheGEMMPath() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 6, 6, 4])
+        let w = g.constant([Float](repeating: 0.5, count: 16 * 9 * 4), shape: [16, 3, 3, 4])
+        g.outputs = g.op("CONV_2D", [x, w]) { $0.padding = .same }
+        let interpreter = try Interpreter(graph: g.build())
+        let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
+        if case .winograd = kernel.mode { XCTFail("4 input channels should not take the Winograd path") }
+    }
+}

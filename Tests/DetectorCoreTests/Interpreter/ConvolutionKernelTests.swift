@@ -208,6 +208,36 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
+    /// VALID convolutions read the input in place (runs of kW·C values per filter row), narrow
+    /// and wide (pre-broadcast) B, depth above one K block: bit-identical to the reference.
+    func testConvReadingTheInputInPlaceMatchesReference() throws {
+        var rng = Rng(state: 99)
+        for (k, stride, c, oc) in [(6, 2, 3, 16), (3, 2, 5, 70), (3, 1, 40, 64), (2, 2, 7, 9), (1, 2, 33, 100), (3, 2, 40, 12)] {
+            let h = 7 + rng.int(6), w = 7 + rng.int(6)
+            let input = rng.floats(h * w * c), filter = rng.floats(oc * k * k * c), bias = rng.floats(oc)
+            let (fast, shape) = try conv(input: input, inShape: [1, h, w, c], filter: filter, filterShape: [oc, k, k, c],
+                                         bias: bias) { $0.padding = .valid; $0.strideWidth = stride; $0.strideHeight = stride; $0.activation = .relu }
+            let outH = (h - k) / stride + 1, outW = (w - k) / stride + 1
+            XCTAssertEqual(shape, [1, outH, outW, oc])
+            let g = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k, filterW: k,
+                                                        strideH: stride, strideW: stride, dilationH: 1, dilationW: 1,
+                                                        padTop: 0, padLeft: 0), outC: oc)
+            XCTAssertTrue(g.readsInPlace)
+            var expected = [Float](repeating: 0, count: fast.count)
+            input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
+                expected.withUnsafeMutableBufferPointer { op in
+                    Conv2DKernel.referenceFloat(g: g, groups: 1, input: ip.baseAddress!, filter: fp.baseAddress!, bias: bp.baseAddress!,
+                                                output: op.baseAddress!, act: (0, .greatestFiniteMagnitude))
+                }
+            } } }
+            if WinogradConvolution.applies(to: g, groups: 1) {
+                for (u, v) in zip(fast, expected) { XCTAssertEqual(u, v, accuracy: 1e-5 * max(1, abs(v))) }
+            } else {
+                XCTAssertEqual(fast, expected, "k \(k) stride \(stride) c \(c) oc \(oc)")
+            }
+        }
+    }
+
     func testDepthwiseFastPathMatchesReferenceOnRandomShapes() throws {
         var rng = Rng(state: 11)
         for trial in 0..<20 {

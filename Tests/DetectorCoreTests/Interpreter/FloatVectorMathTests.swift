@@ -2,40 +2,38 @@ import Foundation
 import XCTest
 @testable import DetectorCore
 
-/// The vector exp/logistic against the C library (`expf`) and the scalar reference formula.
+/// The vector exponential, logistic and SiLU against double precision and the scalar reference formula.
 final class FloatVectorMathTests: XCTestCase {
     /// Distance in units in the last place between two positive finite floats.
     private func ulps(_ a: Float, _ b: Float) -> Int {
         abs(Int(a.bitPattern) - Int(b.bitPattern))
     }
 
-    func testExpIsWithinTwoUlpOfExpfOverTheWholeNormalRange() {
-        var worst = 0, worstX: Float = 0
-        var x: Float = FloatVectorMath.expMinArgument
-        while x < FloatVectorMath.expMaxArgument {
+    func testExpOfNegatedIsWithinTwoTenMillionthsOfExpfOverTheNormalRange() {
+        var worst = 0.0, worstA: Float = 0
+        var a: Float = 0
+        while a < 87 {
             var v = SIMD8<Float>()
-            for l in 0..<8 { v[l] = min(x + Float(l) * 0.0013, FloatVectorMath.expMaxArgument) }
-            let e = FloatVectorMath.exp(v)
+            for l in 0..<8 { v[l] = min(a + Float(l) * 0.0013, 87) }
+            let e = FloatVectorMath.expOfNegated(v)
             for l in 0..<8 {
-                let u = ulps(e[l], expf(v[l]))
-                if u > worst { worst = u; worstX = v[l] }
+                let exact = Foundation.exp(-Double(v[l]))
+                let rel = abs(Double(e[l]) - exact) / exact
+                if rel > worst { worst = rel; worstA = v[l] }
             }
-            x += 0.0104
+            a += 0.0104
         }
-        XCTAssertLessThanOrEqual(worst, 2, "worst at x = \(worstX)")
+        XCTAssertLessThan(worst, 2.5e-7, "worst at a = \(worstA)")
     }
 
-    func testExpHandlesTheEndsAndExactPoints() {
-        let e = FloatVectorMath.exp(SIMD8(0, 1, -1, 10, -10, 88.3, -87.3, 0.5))
+    func testExpOfNegatedHandlesTheEnds() {
+        let e = FloatVectorMath.expOfNegated(SIMD8(0, 1, 10, 86.9, 87, 88, 1000, .infinity))
         XCTAssertEqual(e[0], 1)
-        XCTAssertEqual(Double(e[1]), M_E, accuracy: 1e-6)
-        XCTAssertEqual(Double(e[2]), 1 / M_E, accuracy: 1e-7)
-        XCTAssertEqual(Double(e[3]), 22026.465794806718, accuracy: 22026.47 * 2.4e-7)
-        XCTAssertTrue(e[5].isFinite && e[5] > 2e38)
-        XCTAssertTrue(e[6].isNormal && e[6] < 1.3e-38)
-        // Clamped, not infinite or zero, far outside the range.
-        let far = FloatVectorMath.exp(SIMD8(1000, -1000, .infinity, -.infinity, 0, 0, 0, 0))
-        XCTAssertTrue(far[0].isFinite && far[1] > 0 && far[2].isFinite && far[3] > 0)
+        XCTAssertEqual(Double(e[1]), 1 / M_E, accuracy: 1e-7)
+        XCTAssertEqual(Double(e[2]), exp(-10.0), accuracy: exp(-10.0) * 2e-7)
+        XCTAssertTrue(e[3].isNormal && e[4].isNormal)
+        // Clamped at 87: normal, positive, never 0 or a denormal far outside the range.
+        for l in 5..<8 { XCTAssertEqual(e[l], e[4]) }
     }
 
     func testLogisticMatchesTheReferenceFormulaIncludingCutOffs() {

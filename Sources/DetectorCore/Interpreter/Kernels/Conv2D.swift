@@ -53,7 +53,7 @@ final class Conv2DKernel: PreparedKernel {
         let k = g.kH * g.kW * g.inC
         var perThread = 0
         switch mode {
-        case .gemm: perThread = g.isPointwise ? 0 : tileRows * k * 4
+        case .gemm: perThread = g.isPointwise || g.readsInPlace ? 0 : tileRows * k * 4
         case .winograd(let w): perThread = w.scratchBytes
         case .reference: perThread = 0
         case .hybrid: perThread = (g.isPointwise ? 0 : tileRows * k * 4) + tileRows * g.outC * 8
@@ -157,6 +157,19 @@ final class Conv2DKernel: PreparedKernel {
             KernelSupport.parallelChunks(m, parts: parts(work)) { rows in
                 FloatGEMM.multiply(rows: rows, a: src, lda: k, b: packed, bias: bias, c: dst, ldc: g.outC,
                                    clampMin: act.min, clampMax: act.max, silu: silu)
+            }
+            return
+        }
+        if g.readsInPlace {
+            // No padding: each output row is one GEMM reading the input where it is.
+            let layout = FloatGEMM.RowLayout(count: g.kH, length: g.kW * g.inC, stride: g.inW * g.inC)
+            KernelSupport.parallelChunks(g.batch * g.outH, parts: parts(work)) { outputRows in
+                for row in outputRows {
+                    let b = row / g.outH, y = row - b * g.outH
+                    FloatGEMM.multiply(rows: 0..<g.outW, a: src + ((b * g.inH + y * g.strideH) * g.inW) * g.inC,
+                                       lda: g.strideW * g.inC, b: packed, bias: bias, c: dst + row * g.outW * g.outC,
+                                       ldc: g.outC, clampMin: act.min, clampMax: act.max, silu: silu, layout: layout)
+                }
             }
             return
         }

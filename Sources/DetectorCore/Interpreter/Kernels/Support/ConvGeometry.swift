@@ -22,6 +22,14 @@ struct ConvGeometry {
     /// Whether the conv is a plain matrix product over the input (1×1, stride 1, no padding).
     var isPointwise: Bool { kH == 1 && kW == 1 && strideH == 1 && strideW == 1 && padTop == 0 && padLeft == 0 }
 
+    /// Whether every window lies inside the input with unit dilation (VALID padding, or SAME
+    /// where it pads nothing): then a filter row's taps of an output pixel are `kW × inC`
+    /// contiguous input values, and a GEMM can read them in place (`FloatGEMM.RowLayout`).
+    var readsInPlace: Bool {
+        padTop == 0 && padLeft == 0 && dilationH == 1 && dilationW == 1 && outH > 0 && outW > 0 &&
+            (outH - 1) * strideH + kH <= inH && (outW - 1) * strideW + kW <= inW
+    }
+
     /// Writes the im2col rows of output pixels `pixels` (row = kH·kW·C values in
     /// filter order (ky, kx, c); `c` spans `channels` starting at `channelOffset`;
     /// out-of-bounds taps are `padValue`). The output position advances pixel by pixel

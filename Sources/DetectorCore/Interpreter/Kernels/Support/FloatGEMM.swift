@@ -40,18 +40,44 @@ enum FloatGEMM {
         deinit { storage.deallocate() }
     }
 
+    /// How a row of A lies in memory: `count` runs of `length` values, run s starting
+    /// `stride` values after run s - 1 (so A[r, s·length + j] = a[r·lda + s·stride + j]).
+    /// A convolution without padding reads its input this way directly, one run per filter
+    /// row (`length` = filter width × channels), instead of copying im2col rows.
+    struct RowLayout {
+        let count: Int, length: Int, stride: Int
+    }
+
     /// `C = A · B (+ bias), clamped`, for rows `rows` of A/C. `a` is row-major with row stride
-    /// `lda`; `c` has row stride `ldc`. K is processed in blocks, C holding the partial sums.
-    /// `silu` replaces the clamp by `FloatVectorMath.silu` (a SiLU folded into a convolution).
+    /// `lda` (rows laid out as `layout` when given); `c` has row stride `ldc`. K is processed
+    /// in blocks, C holding the partial sums. `silu` replaces the clamp by
+    /// `FloatVectorMath.silu` (a SiLU folded into a convolution).
     static func multiply(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, b: PackedMatrix,
                          bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
-                         clampMin: Float, clampMax: Float, silu: Bool = false) {
+                         clampMin: Float, clampMax: Float, silu: Bool = false, layout: RowLayout? = nil) {
         let k = b.k, n = b.n
+        let layout = layout.flatMap { $0.count * $0.length == k ? $0 : nil } ?? RowLayout(count: 1, length: k, stride: 0)
         if b.panels >= broadcastPanels {
             withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: max(1, min(k, kBlock) * tileRows)) { strip in
                 guard let strip = strip.baseAddress else { return }
-                multiplyBroadcast(rows: rows, a: a, lda: lda, b: b, bias: bias, c: c, ldc: ldc,
+                multiplyBroadcast(rows: rows, a: a, lda: lda, layout: layout, b: b, bias: bias, c: c, ldc: ldc,
                                   clampMin: clampMin, clampMax: clampMax, silu: silu, strip: strip)
+            }
+            return
+        }
+        if layout.count > 1 {
+            // Runs of A: one pass over the whole depth (the runs are the blocks).
+            var m = rows.lowerBound
+            while m < rows.upperBound {
+                let mr = min(tileRows, rows.upperBound - m)
+                for p in 0..<b.panels {
+                    let cols = min(8, n - p * 8)
+                    kernel(mr: mr, runs: layout.count, runLength: layout.length, runStride: layout.stride,
+                           a: a + m * lda, lda: lda, panel: b.storage + p * k * 8,
+                           c: c + m * ldc + p * 8, ldc: ldc, cols: cols, bias: bias.map { $0 + p * 8 }, accumulate: false,
+                           clamp: true, lo: clampMin, hi: clampMax, silu: silu)
+                }
+                m += mr
             }
             return
         }
@@ -65,7 +91,7 @@ enum FloatGEMM {
                 for p in 0..<b.panels {
                     let panel = b.storage + (p * k + k0) * 8
                     let cols = min(8, n - p * 8)
-                    kernel(mr: mr, kc: k1 - k0, a: a + m * lda + k0, lda: lda, panel: panel,
+                    kernel(mr: mr, runs: 1, runLength: k1 - k0, runStride: 0, a: a + m * lda + k0, lda: lda, panel: panel,
                            c: c + m * ldc + p * 8, ldc: ldc, cols: cols,
                            bias: last ? bias.map { $0 + p * 8 } : nil, accumulate: !first,
                            clamp: last, lo: clampMin, hi: clampMax, silu: silu && last)
@@ -81,7 +107,7 @@ enum FloatGEMM {
     static let broadcastPanels = 8
 
     /// `multiply` with each 6-row strip of A copied to `strip` as `[k][row]` broadcast vectors.
-    private static func multiplyBroadcast(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, b: PackedMatrix,
+    private static func multiplyBroadcast(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, layout: RowLayout, b: PackedMatrix,
                                           bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
                                           clampMin: Float, clampMax: Float, silu: Bool,
                                           strip: UnsafeMutablePointer<SIMD4<Float>>) {
@@ -95,8 +121,17 @@ enum FloatGEMM {
                 let mr = min(tileRows, rows.upperBound - m)
                 for r in 0..<tileRows {
                     if r < mr {
-                        let row = a + (m + r) * lda + k0
-                        for kk in 0..<kc { strip[kk &* tileRows &+ r] = SIMD4(repeating: row[kk]) }
+                        let row = a + (m + r) * lda
+                        // Depth k0 ..< k1 of the row, run by run.
+                        var kk = k0
+                        while kk < k1 {
+                            let run = kk / layout.length, j = kk - run * layout.length
+                            let count = min(layout.length - j, k1 - kk)
+                            let src = row + (run * layout.stride + j)
+                            let dst = strip + ((kk - k0) &* tileRows &+ r)
+                            for i in 0..<count { dst[i &* tileRows] = SIMD4(repeating: src[i]) }
+                            kk += count
+                        }
                     } else {
                         for kk in 0..<kc { strip[kk &* tileRows &+ r] = SIMD4() }
                     }
@@ -201,9 +236,10 @@ enum FloatGEMM {
     /// Rows per micro-tile: 6 rows × 8 columns keeps 12 SSE accumulators in registers.
     static let tileRows = 6
 
-    /// One micro-tile: up to 6 rows × one 8-column panel.
+    /// One micro-tile: up to 6 rows × one 8-column panel, over `runs` runs of A (`RowLayout`).
     @inline(__always)
-    private static func kernel(mr: Int, kc: Int, a: UnsafePointer<Float>, lda: Int, panel: UnsafePointer<Float>,
+    private static func kernel(mr: Int, runs: Int, runLength: Int, runStride: Int,
+                               a: UnsafePointer<Float>, lda: Int, panel: UnsafePointer<Float>,
                                c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
                                bias: UnsafePointer<Float>?, accumulate: Bool, clamp: Bool, lo: Float, hi: Float,
                                silu: Bool) {
@@ -217,30 +253,35 @@ enum FloatGEMM {
             if mr > 4 { c4 = loadPartial(c + 4 &* ldc, cols) }
             if mr > 5 { c5 = loadPartial(c + 5 &* ldc, cols) }
         }
-        if mr == 6 {
-            let a0 = a, a1 = a + lda, a2 = a + 2 &* lda, a3 = a + 3 &* lda, a4 = a + 4 &* lda, a5 = a + 5 &* lda
-            var kk = 0
-            while kk < kc {
-                let bv = load(panel + kk &* 8)
-                c0 += SIMD8(repeating: a0[kk]) * bv
-                c1 += SIMD8(repeating: a1[kk]) * bv
-                c2 += SIMD8(repeating: a2[kk]) * bv
-                c3 += SIMD8(repeating: a3[kk]) * bv
-                c4 += SIMD8(repeating: a4[kk]) * bv
-                c5 += SIMD8(repeating: a5[kk]) * bv
-                kk &+= 1
+        var pb = panel
+        for run in 0..<runs {
+            let a = a + run &* runStride
+            if mr == 6 {
+                let a0 = a, a1 = a + lda, a2 = a + 2 &* lda, a3 = a + 3 &* lda, a4 = a + 4 &* lda, a5 = a + 5 &* lda
+                var kk = 0
+                while kk < runLength {
+                    let bv = load(pb + kk &* 8)
+                    c0 += SIMD8(repeating: a0[kk]) * bv
+                    c1 += SIMD8(repeating: a1[kk]) * bv
+                    c2 += SIMD8(repeating: a2[kk]) * bv
+                    c3 += SIMD8(repeating: a3[kk]) * bv
+                    c4 += SIMD8(repeating: a4[kk]) * bv
+                    c5 += SIMD8(repeating: a5[kk]) * bv
+                    kk &+= 1
+                }
+            } else {
+                var kk = 0
+                while kk < runLength {
+                    let bv = load(pb + kk &* 8)
+                    c0 += SIMD8(repeating: a[kk]) * bv
+                    if mr > 1 { c1 += SIMD8(repeating: a[lda &+ kk]) * bv }
+                    if mr > 2 { c2 += SIMD8(repeating: a[2 &* lda &+ kk]) * bv }
+                    if mr > 3 { c3 += SIMD8(repeating: a[3 &* lda &+ kk]) * bv }
+                    if mr > 4 { c4 += SIMD8(repeating: a[4 &* lda &+ kk]) * bv }
+                    kk &+= 1
+                }
             }
-        } else {
-            var kk = 0
-            while kk < kc {
-                let bv = load(panel + kk &* 8)
-                c0 += SIMD8(repeating: a[kk]) * bv
-                if mr > 1 { c1 += SIMD8(repeating: a[lda &+ kk]) * bv }
-                if mr > 2 { c2 += SIMD8(repeating: a[2 &* lda &+ kk]) * bv }
-                if mr > 3 { c3 += SIMD8(repeating: a[3 &* lda &+ kk]) * bv }
-                if mr > 4 { c4 += SIMD8(repeating: a[4 &* lda &+ kk]) * bv }
-                kk &+= 1
-            }
+            pb += runLength &* 8
         }
         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
         let doClamp = clamp && (lo > -.greatestFiniteMagnitude || hi < .greatestFiniteMagnitude)

@@ -1,65 +1,32 @@
-/// Vectorized float32 transcendental functions for the activation kernels.
-///
-/// `exp` reduces x = n·ln 2 + r with |r| ≤ ln 2 / 2 (ln 2 split in two so n·ln2hi is exact
-/// without FMA), evaluates a degree-7 polynomial for eʳ (Cephes' expf coefficients) and
-/// scales by 2ⁿ through the exponent bits. Within 2 ulp of `expf` on [-87.3, 88.7]; inputs
-/// outside are clamped to that range (so huge arguments give ≈ 2¹²⁸·… finite values, not ∞).
-/// The scalar `expf` loops stay in `FloatActivations` as the test oracle.
+/// Vectorized float32 transcendental functions for the activation kernels: logistic and
+/// SiLU, both from one exponential of a non-positive argument (`expOfNegated`), which
+/// reduces -a = n·ln 2 + r with |r| ≤ ln 2 / 2 (ln 2 split in two so n·ln2hi is exact
+/// without FMA) and scales a polynomial for eʳ by 2ⁿ through the exponent bits. The scalar
+/// `expf` formulas stay in `FloatActivations` as the test oracle.
 enum FloatVectorMath {
-    static let expMinArgument: Float = -87.33654
-    static let expMaxArgument: Float = 88.37626
-
-    @inline(__always)
-    static func exp(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        var x = select(negativeMask(x - SIMD8(repeating: expMinArgument)), SIMD8(repeating: expMinArgument), x)
-        x = select(negativeMask(SIMD8(repeating: expMaxArgument) - x), SIMD8(repeating: expMaxArgument), x)
-        // n = round(x / ln 2) with the 1.5·2²³ rounding trick.
-        let magic = SIMD8<Float>(repeating: 12582912.0)
-        let shifted = x * SIMD8(repeating: 1.44269504088896341) + magic
-        let n = shifted - magic
-        let r = (x - n * SIMD8(repeating: 0.693359375)) - n * SIMD8(repeating: -2.12194440e-4)
-        var p = SIMD8<Float>(repeating: 1.9875691500e-4)
-        p = p * r + SIMD8(repeating: 1.3981999507e-3)
-        p = p * r + SIMD8(repeating: 8.3334519073e-3)
-        p = p * r + SIMD8(repeating: 4.1665795894e-2)
-        p = p * r + SIMD8(repeating: 1.6666665459e-1)
-        p = p * r + SIMD8(repeating: 5.0000001201e-1)
-        let er = p * (r * r) + r + SIMD8(repeating: 1)
-        // 2ⁿ from the exponent bits: n + 127 is in [1, 254] after the clamp. `n` is split in
-        // two halves so that 2^(n/2) stays a normal number even at the ends of the range.
-        let ni = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- SIMD8(repeating: 0x4B40_0000)
-        let half = ni &>> 1
-        let scale1 = unsafeBitCast((half &+ 127) &<< 23, to: SIMD8<Float>.self)
-        let scale2 = unsafeBitCast((ni &- half &+ 127) &<< 23, to: SIMD8<Float>.self)
-        return er * scale1 * scale2
-    }
-
     /// Logistic with the reference kernel's cut-offs: 1 above 16.619…, exp(x) below -9,
-    /// else 1 / (1 + exp(-x)).
+    /// else 1 / (1 + exp(-x)), computed as e / (1 + e) for x < 0 with e = e^-|x|
+    /// (`expOfNegated`), so one exponential serves both signs.
     @inline(__always)
     static func logistic(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        // One exp for both branches: exp(x) below -9, exp(-x) elsewhere.
-        let below = negativeMask(x + SIMD8(repeating: 9))
-        let e = exp(select(below, x, -x))
+        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
+        let e = expOfNegated(unsafeBitCast(bits & SIMD8(repeating: 0x7FFF_FFFF), to: SIMD8<Float>.self))
         let one = SIMD8<Float>(repeating: 1)
-        var y = select(below, e, one / (one + e))
+        let r = one / (one + e)
+        var y = select(bits &>> 31, e * r, r)
+        y = select(negativeMask(x + SIMD8(repeating: 9)), e, y)
         y = select(negativeMask(SIMD8(repeating: 16.619047164916992188) - x), one, y)
         return y
     }
 
-    /// SiLU, x · logistic(x), within 4e-7 relative of the exact value (|x| ≤ 87; beyond,
-    /// x for large x and ≈ -1e-36 for very negative x). Cheaper than `x * logistic(x)`: one
-    /// exponential e = e^-|x| whose argument is never positive (so no upper clamp and a
-    /// single 2ⁿ scale, n in [-126, 0]), a degree-5 polynomial for eʳ (fitted for this
-    /// kernel, 1.7e-7 relative), and one division: x / (1 + e) for x ≥ 0, x·e / (1 + e) below.
-    /// It does not reproduce the reference LOGISTIC's cut-offs (above 16.6 and below -9),
-    /// which change the product by less than 2e-7 of |x|.
+    /// e^-a for a ≥ 0 (NaN-free input), within 2e-7 relative; a is clamped to 87 so the
+    /// result stays a normal number. The argument is never positive, so unlike `exp` there
+    /// is no upper clamp and a single 2ⁿ scale (n in [-126, 0]) suffices; eʳ is a degree-5
+    /// polynomial fitted for this kernel (1.7e-7 relative on |r| ≤ ln 2 / 2).
     @inline(__always)
-    static func silu(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
+    static func expOfNegated(_ a: SIMD8<Float>) -> SIMD8<Float> {
         let limit = SIMD8<Float>(repeating: 87)
-        var a = unsafeBitCast(bits & SIMD8(repeating: 0x7FFF_FFFF), to: SIMD8<Float>.self)
-        a = select(negativeMask(limit - a), limit, a)
+        let a = select(negativeMask(limit - a), limit, a)
         // n = round(-a / ln 2) with the 1.5·2²³ trick; r = -a - n·ln 2 (ln 2 in two parts).
         let magic = SIMD8<Float>(repeating: 12582912.0)
         let shifted = a * SIMD8(repeating: -1.44269504088896341) + magic
@@ -74,7 +41,18 @@ enum FloatVectorMath {
         // the bits of 1.0 gives 2ⁿ (the magic number's own bits shift out).
         let scale = unsafeBitCast((unsafeBitCast(shifted, to: SIMD8<Int32>.self) &<< 23) &+ SIMD8(repeating: 0x3F80_0000),
                                   to: SIMD8<Float>.self)
-        let e = er * scale
+        return er * scale
+    }
+
+    /// SiLU, x · logistic(x), within 4e-7 relative of the exact value (|x| ≤ 87; beyond,
+    /// x for large x and ≈ -1e-36 for very negative x). Cheaper than `x * logistic(x)`: one
+    /// `expOfNegated` e = e^-|x| and one division, x / (1 + e) for x ≥ 0 and x·e / (1 + e)
+    /// below. It does not reproduce the reference LOGISTIC's cut-offs (above 16.6 and below
+    /// -9), which change the product by less than 2e-7 of |x|.
+    @inline(__always)
+    static func silu(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
+        let e = expOfNegated(unsafeBitCast(bits & SIMD8(repeating: 0x7FFF_FFFF), to: SIMD8<Float>.self))
         let floor = SIMD8<Float>(repeating: -87)
         let xc = select(negativeMask(x - floor), floor, x)
         let numerator = select(bits &>> 31, xc * e, xc)

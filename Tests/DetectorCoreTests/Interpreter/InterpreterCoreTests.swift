@@ -23,6 +23,44 @@ final class InterpreterCoreTests: XCTestCase {
         XCTAssertLessThanOrEqual(interpreter.arenaByteCount, 4 * 64)
     }
 
+    /// A reshaped tensor read by nothing else shares the reshape's output buffer (chains
+    /// too); one with a second reader, or a graph input, keeps its own.
+    func testReshapeInputsShareTheOutputBufferWhenNothingElseReadsThem() throws {
+        var g = GraphBuilder()
+        let x = g.input([2, 3])
+        let c = g.constant([1, 2, 3, 4, 5, 6], shape: [2, 3])
+        let sum = g.op("ADD", [x, c])[0]
+        let flat = g.op("RESHAPE", [sum]) { $0.newShape = [6] }[0]
+        let back = g.op("RESHAPE", [flat]) { $0.newShape = [3, 2] }[0]
+        let doubled = g.op("ADD", [back, back])[0]
+        let fromInput = g.op("RESHAPE", [x]) { $0.newShape = [6] }[0]
+        let twice = g.op("MUL", [flat, flat])   // a second reader of `flat`
+        _ = twice
+        g.outputs = [doubled, fromInput]
+        // `flat` has two readers (RESHAPE and MUL): only `sum` → `flat` is aliased.
+        let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: 1))
+        XCTAssertEqual(interpreter.aliases[sum], flat)
+        XCTAssertNil(interpreter.aliases[flat])
+        XCTAssertNil(interpreter.aliases[x])
+        try interpreter.copyInput([0, 1, 2, 3, 4, 5] as [Float], at: 0)
+        try interpreter.invoke()
+        XCTAssertEqual(try interpreter.outputFloats(at: 0), [2, 6, 10, 14, 18, 22])
+        XCTAssertEqual(try interpreter.outputFloats(at: 1), [0, 1, 2, 3, 4, 5])
+
+        // Without the MUL, the chain sum → flat → back shares one buffer.
+        g.operators.removeAll { $0.opName == "MUL" }
+        let chained = try Interpreter(graph: g.build(), options: .init(threadCount: 1))
+        XCTAssertEqual(chained.aliases[sum], flat)
+        XCTAssertEqual(chained.aliases[flat], back)
+        XCTAssertEqual(chained.pointerTable[sum], chained.pointerTable[back])
+        try chained.copyInput([0, 1, 2, 3, 4, 5] as [Float], at: 0)
+        try chained.invoke()
+        XCTAssertEqual(try chained.outputFloats(at: 0), [2, 6, 10, 14, 18, 22])
+        // preserveAllTensors keeps every tensor readable: no aliases.
+        let preserved = try Interpreter(graph: g.build(), options: .init(threadCount: 1, preserveAllTensors: true))
+        XCTAssertTrue(preserved.aliases.isEmpty)
+    }
+
     func testUnsupportedOpFailsAtLoadNamingOpIndexAndTypes() {
         var g = GraphBuilder()
         let a = g.input([2])

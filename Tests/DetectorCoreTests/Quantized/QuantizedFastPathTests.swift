@@ -367,15 +367,15 @@ extension QuantizedKernelTests {
     /// The inline small copy moves exactly `count` bytes for every size and misalignment.
     func testCopyBytesEverySizeAndOffset() {
         var rng = TestRandom(seed: 23)
-        let source = (0..<160).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-        for count in 0...100 {
+        let source = (0..<340).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        for count in 0...300 {
             for (from, to) in [(0, 0), (1, 3), (7, 2), (13, 15)] {
-                var target = [UInt8](repeating: 0xEE, count: 160)
+                var target = [UInt8](repeating: 0xEE, count: 340)
                 source.withUnsafeBytes { s in target.withUnsafeMutableBytes { t in
                     guard let sb = s.baseAddress, let tb = t.baseAddress else { return }
                     copyBytes(tb + to, sb + from, count)
                 } }
-                var want = [UInt8](repeating: 0xEE, count: 160)
+                var want = [UInt8](repeating: 0xEE, count: 340)
                 for i in 0..<count { want[to + i] = source[from + i] }
                 XCTAssertEqual(target, want, "count \(count) from \(from) to \(to)")
             }

@@ -75,7 +75,8 @@ public final class Interpreter {
     var foldedOps: [Bool]
     /// RELU ops folded into their producers (planned at prepare).
     var fusion = ActivationFusion()
-    /// Intermediate tensor → the activation output whose buffer it shares (fused pairs).
+    /// Tensor → the tensor whose buffer it shares: fused pairs' intermediates, and the inputs
+    /// of RESHAPE / SQUEEZE / EXPAND_DIMS read by nothing else (the copy then has nothing to do).
     var aliases: [Int: Int] = [:]
     var arena: AlignedBuffer?
     var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
@@ -289,8 +290,30 @@ public final class Interpreter {
                 foldedOps[k] = true
             }
         }
+        if !options.preserveAllTensors { aliasCopiedInputs() }
         try planArena()
         needsPrepare = false
+    }
+
+    /// A shape-only op (`CopyKernel`) whose input has no other reader and is not a graph
+    /// input, output or constant: the input is stored in the output's buffer.
+    private func aliasCopiedInputs() {
+        let n = graph.tensors.count
+        var readers = [Int](repeating: 0, count: n)
+        for op in graph.operators { for t in op.inputs where t >= 0 && t < n { readers[t] += 1 } }
+        let boundary = Set(graph.inputs).union(graph.outputs)
+        for (k, op) in graph.operators.enumerated() where !foldedOps[k] && kernels[k] is CopyKernel {
+            guard let t = op.inputs.first, let u = op.outputs.first, t >= 0, t < n, u >= 0, u < n, t != u,
+                  readers[t] == 1, !boundary.contains(t), !isConstant[t], !isConstant[u], aliases[t] == nil else { continue }
+            aliases[t] = u
+        }
+    }
+
+    /// The tensor at the end of `t`'s alias chain (the one that owns the buffer).
+    private func aliasRoot(_ t: Int) -> Int {
+        var r = t, steps = 0
+        while let u = aliases[r], steps <= aliases.count { r = u; steps += 1 }
+        return r
     }
 
     private func planArena() throws {
@@ -304,10 +327,11 @@ public final class Interpreter {
             for t in op.outputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
         }
         for t in graph.outputs { last[t] = end; first[t] = min(first[t], end) }
-        for (t, u) in aliases {
-            first[u] = min(first[u], first[t]); last[u] = max(last[u], last[t])
-            first[t] = Int.max
+        for t in aliases.keys {
+            let r = aliasRoot(t)
+            first[r] = min(first[r], first[t]); last[r] = max(last[r], last[t])
         }
+        for t in aliases.keys { first[t] = Int.max }
         if options.preserveAllTensors {
             for t in 0..<n where first[t] != Int.max { first[t] = -1; last[t] = end }
         }
@@ -326,9 +350,10 @@ public final class Interpreter {
             storage[r.tensor] = .arena(offset: plan.offsets[i])
             pointerTable[r.tensor] = base + plan.offsets[i]
         }
-        for (t, u) in aliases {
-            storage[t] = storage[u]
-            pointerTable[t] = pointerTable[u]
+        for t in aliases.keys {
+            let r = aliasRoot(t)
+            storage[t] = storage[r]
+            pointerTable[t] = pointerTable[r]
         }
         for t in 0..<n {
             switch storage[t] {

@@ -47,7 +47,7 @@ final class ConcatenationKernel: PreparedKernel {
         for o in 0..<outer {
             for (k, t) in inputs.enumerated() {
                 let n = chunkBytes[k]
-                if n > 0 { dst.copyMemory(from: e.raw(t) + o * n, byteCount: n) }
+                copyBytes(dst, e.raw(t) + o * n, n)
                 dst += n
             }
         }

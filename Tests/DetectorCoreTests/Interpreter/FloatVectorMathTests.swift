@@ -2,11 +2,40 @@ import Foundation
 import XCTest
 @testable import DetectorCore
 
-/// The vector exponential, logistic and SiLU against double precision and the scalar reference formula.
+/// The vector exponentials, logistic and SiLU against `expf`, double precision and the scalar reference formula.
 final class FloatVectorMathTests: XCTestCase {
     /// Distance in units in the last place between two positive finite floats.
     private func ulps(_ a: Float, _ b: Float) -> Int {
         abs(Int(a.bitPattern) - Int(b.bitPattern))
+    }
+
+    func testExpIsWithinTwoUlpOfExpfOverTheWholeNormalRange() {
+        var worst = 0, worstX: Float = 0
+        var x: Float = FloatVectorMath.expMinArgument
+        while x < FloatVectorMath.expMaxArgument {
+            var v = SIMD8<Float>()
+            for l in 0..<8 { v[l] = min(x + Float(l) * 0.0013, FloatVectorMath.expMaxArgument) }
+            let e = FloatVectorMath.exp(v)
+            for l in 0..<8 {
+                let u = ulps(e[l], expf(v[l]))
+                if u > worst { worst = u; worstX = v[l] }
+            }
+            x += 0.0104
+        }
+        XCTAssertLessThanOrEqual(worst, 2, "worst at x = \(worstX)")
+    }
+
+    func testExpHandlesTheEndsAndExactPoints() {
+        let e = FloatVectorMath.exp(SIMD8(0, 1, -1, 10, -10, 88.3, -87.3, 0.5))
+        XCTAssertEqual(e[0], 1)
+        XCTAssertEqual(Double(e[1]), M_E, accuracy: 1e-6)
+        XCTAssertEqual(Double(e[2]), 1 / M_E, accuracy: 1e-7)
+        XCTAssertEqual(Double(e[3]), 22026.465794806718, accuracy: 22026.47 * 2.4e-7)
+        XCTAssertTrue(e[5].isFinite && e[5] > 2e38)
+        XCTAssertTrue(e[6].isNormal && e[6] < 1.3e-38)
+        // Clamped, not infinite or zero, far outside the range.
+        let far = FloatVectorMath.exp(SIMD8(1000, -1000, .infinity, -.infinity, 0, 0, 0, 0))
+        XCTAssertTrue(far[0].isFinite && far[1] > 0 && far[2].isFinite && far[3] > 0)
     }
 
     func testExpOfNegatedIsWithinTwoTenMillionthsOfExpfOverTheNormalRange() {
@@ -79,5 +108,16 @@ final class FloatVectorMathTests: XCTestCase {
         XCTAssertTrue(e[5] <= 0 && e[5] > -1e-35, "\(e[5])")
         XCTAssertTrue(e[7] <= 0 && e[7] > -1e-35, "\(e[7])")
         XCTAssertEqual(Double(FloatVectorMath.silu(SIMD8(repeating: 1))[0]), 0.7310585786300049, accuracy: 3e-7)
+    }
+
+    func testLogisticProductRoundsLikeLogisticThenMul() {
+        var x: Float = -20
+        while x < 20 {
+            var v = SIMD8<Float>()
+            for l in 0..<8 { v[l] = x + Float(l) * 0.00041 }
+            let p = FloatVectorMath.logisticProduct(v), l = FloatVectorMath.logistic(v)
+            for i in 0..<8 { XCTAssertEqual(p[i], v[i] * l[i]) }
+            x += 0.0173
+        }
     }
 }

@@ -103,4 +103,20 @@ final class WinogradConvolutionTests: XCTestCase {
         let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
         if case .winograd = kernel.mode { XCTFail("4 input channels should not take the Winograd path") }
     }
+
+    /// In a graph with hybrid kernels a float 3×3 convolution keeps the GEMM (reference
+    /// summation order): its output may be quantized on the fly downstream.
+    func testGraphsWithHybridKernelsKeepReferenceRounding() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 6, 6, 8])
+        let w = g.constant((0..<(8 * 9 * 8)).map { Float($0 % 7) * 0.1 - 0.3 }, shape: [8, 3, 3, 8])
+        let conv = g.op("CONV_2D", [x, w]) { $0.padding = .same }
+        let q = g.int8Constant((0..<(4 * 8)).map { Int8($0 % 9 - 4) }, shape: [4, 1, 1, 8],
+                               quantization: .init(scales: [0.05], zeroPoints: [0]))
+        g.outputs = g.op("CONV_2D", [conv[0], q])
+        let interpreter = try Interpreter(graph: g.build())
+        XCTAssertTrue(interpreter.roundsLikeReference)
+        let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
+        guard case .gemm = kernel.mode else { return XCTFail("expected the GEMM path, got \(kernel.mode)") }
+    }
 }

@@ -6,12 +6,12 @@
 /// so outputs are unchanged.
 ///
 /// Likewise SiLU written as `MUL(x, LOGISTIC(x))` (YOLO's activation): the LOGISTIC op
-/// multiplies by its input as it writes and the MUL is skipped. It computes the product in
-/// one step (`FloatVectorMath.silu`, within 4e-7 relative of exact) rather than the pair's
-/// two roundings and the reference LOGISTIC's cut-offs, a difference far inside the float
-/// conformance tolerance. When x itself comes from a float `CONV_2D` with no activation and
-/// is read only by that LOGISTIC and MUL, the whole SiLU moves into the convolution, which
-/// writes x · logistic(x) while its output tile is still in cache; LOGISTIC and MUL are both
+/// multiplies by its input as it writes and the MUL is skipped; it computes the same two
+/// roundings (logistic, then the product) as the pair of ops. When x itself comes from a
+/// float `CONV_2D` with no activation and is read only by that LOGISTIC and MUL, the whole
+/// SiLU moves into the convolution, which writes x · logistic(x) while its output tile is
+/// still in cache (`FloatVectorMath.silu`, within 4e-7 relative, unless the graph needs
+/// reference rounding: see `Interpreter.roundsLikeReference`); LOGISTIC and MUL are both
 /// skipped.
 ///
 /// Only when nothing else can observe the intermediate tensor: it has exactly one reader (the

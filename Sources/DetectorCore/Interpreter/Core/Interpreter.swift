@@ -75,6 +75,20 @@ public final class Interpreter {
     var foldedOps: [Bool]
     /// RELU ops folded into their producers (planned at prepare).
     var fusion = ActivationFusion()
+    /// The graph has hybrid kernels (float activations, int8 weights), which quantize their
+    /// input on the fly: float kernels then keep the reference kernels' rounding (no Winograd,
+    /// SiLU as LOGISTIC then MUL), since a last-bit difference there can become a whole
+    /// quantum. Set at prepare.
+    var roundsLikeReference = false
+
+    static func containsHybridKernels(_ graph: InterpreterGraph, types: [TensorDataType]) -> Bool {
+        graph.operators.contains { op in
+            guard ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"].contains(op.opName), op.inputs.count >= 2,
+                  let x = op.inputs.first, x >= 0, x < types.count, op.inputs[1] >= 0, op.inputs[1] < types.count else { return false }
+            return types[x] == .float32 && (types[op.inputs[1]] == .int8 || types[op.inputs[1]] == .uint8)
+        }
+    }
+
     /// Tensor → the tensor whose buffer it shares: fused pairs' intermediates, and the inputs
     /// of RESHAPE / SQUEEZE / EXPAND_DIMS read by nothing else (the copy then has nothing to do).
     var aliases: [Int: Int] = [:]
@@ -243,6 +257,7 @@ public final class Interpreter {
         }
         for k in kernels.indices { kernels[k] = nil; foldedOps[k] = false }
         fusion = options.preserveAllTensors ? ActivationFusion() : ActivationFusion(graph: graph, types: types)
+        roundsLikeReference = Interpreter.containsHybridKernels(graph, types: types)
         aliases = [:]
         var ownedBytes = 0
         try withModelBytes { (raw: UnsafeRawBufferPointer) in

@@ -46,6 +46,9 @@ public final class PrepareContext {
 
     /// A LOGISTIC op whose output is multiplied by its input (a folded SiLU `MUL`).
     var multipliesByInput: Bool { epilogue == .multiplyByInput }
+    /// Float kernels must round like the reference kernels (the graph has hybrid kernels,
+    /// see `Interpreter.roundsLikeReference`).
+    var roundsLikeReference: Bool { interpreter.roundsLikeReference }
     public var inputCount: Int { node.inputs.count }
     public var outputCount: Int { node.outputs.count }
 

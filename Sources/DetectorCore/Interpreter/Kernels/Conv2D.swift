@@ -37,8 +37,11 @@ final class Conv2DKernel: PreparedKernel {
     let act: (min: Float, max: Float)
     let threads: Int
     let mode: Mode
-    /// A SiLU folded in by `ActivationFusion`: the output is x · logistic(x).
-    let silu: Bool
+    /// A SiLU folded in by `ActivationFusion`: the output is x · logistic(x), computed by
+    /// the fast `FloatVectorMath.silu` in the GEMM/Winograd epilogue (`silu`), or after the
+    /// convolution with LOGISTIC's and MUL's roundings (`siluAfter`, hybrid kernels and
+    /// graphs that contain them).
+    let silu: Bool, siluAfter: Bool
     let tileRows = 60
     /// Per-thread scratch (im2col rows, hybrid accumulators).
     let scratch: [AlignedBuffer]
@@ -46,10 +49,10 @@ final class Conv2DKernel: PreparedKernel {
     let quantized: AlignedBuffer?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
-         act: (min: Float, max: Float), threads: Int, mode: Mode, silu: Bool = false) {
+         act: (min: Float, max: Float), threads: Int, mode: Mode, silu: Bool = false, siluAfter: Bool = false) {
         self.input = input; self.filter = filter; self.bias = bias; self.output = output
         self.g = g; self.groups = groups; self.act = act; self.threads = threads; self.mode = mode
-        self.silu = silu
+        self.silu = silu; self.siluAfter = siluAfter
         let k = g.kH * g.kW * g.inC
         var perThread = 0
         switch mode {
@@ -113,14 +116,19 @@ final class Conv2DKernel: PreparedKernel {
             }
         } else if groups == 1, let bytes = c.constantData(input: 1) {
             let wf = bytes.bindMemory(to: Float.self)
-            if WinogradConvolution.applies(to: g, groups: groups), let base = wf.baseAddress {
+            if !c.roundsLikeReference, WinogradConvolution.applies(to: g, groups: groups), let base = wf.baseAddress {
                 mode = .winograd(WinogradConvolution(g: g, weights: base))
             } else {
                 mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC) { kk, n in wf[n * k + kk] })
             }
         }
+        // The epilogue SiLU only where nothing needs reference rounding and the fast path runs.
+        var fastSiLU = !c.roundsLikeReference
+        if case .reference = mode { fastSiLU = false }
+        if case .hybrid = mode { fastSiLU = false }
         return Conv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: out.index, g: g, groups: groups,
-                            act: act, threads: c.threadCount, mode: mode, silu: c.epilogue == .silu)
+                            act: act, threads: c.threadCount, mode: mode, silu: c.epilogue == .silu && fastSiLU,
+                            siluAfter: c.epilogue == .silu && !fastSiLU)
     }
 
     func eval(_ e: EvalContext) throws {
@@ -130,7 +138,6 @@ final class Conv2DKernel: PreparedKernel {
         case .reference:
             Conv2DKernel.referenceFloat(g: g, groups: groups, input: src, filter: e.floats(filter), bias: biasPtr,
                                         output: dst, act: act)
-            if silu { FloatVectorMath.siluInPlace(dst, count: g.outputPixels * g.outC) }
         case .gemm(let packed):
             runGEMM(src: src, dst: dst, bias: biasPtr, packed: packed)
         case .winograd(let w):
@@ -142,8 +149,8 @@ final class Conv2DKernel: PreparedKernel {
             }
         case .hybrid(let weights):
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights)
-            if silu { FloatVectorMath.siluInPlace(dst, count: g.outputPixels * g.outC) }
         }
+        if siluAfter { FloatVectorMath.siluInPlace(dst, count: g.outputPixels * g.outC, faithful: true) }
     }
 
     private func parts(_ work: Int) -> Int { work >= 1 << 16 ? threads : 1 }

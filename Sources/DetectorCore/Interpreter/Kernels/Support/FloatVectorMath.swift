@@ -1,20 +1,57 @@
-/// Vectorized float32 transcendental functions for the activation kernels: logistic and
-/// SiLU, both from one exponential of a non-positive argument (`expOfNegated`), which
-/// reduces -a = n·ln 2 + r with |r| ≤ ln 2 / 2 (ln 2 split in two so n·ln2hi is exact
-/// without FMA) and scales a polynomial for eʳ by 2ⁿ through the exponent bits. The scalar
-/// `expf` formulas stay in `FloatActivations` as the test oracle.
+/// Vectorized float32 transcendental functions for the activation kernels.
+///
+/// Two families, for two accuracy needs:
+/// - `exp` and `logistic` follow the reference kernels' formulas step by step (the same
+///   cut-offs, 1 / (1 + e^-x) with e^-x from an exp within 2 ulp of `expf`), so they mostly
+///   round like them. LOGISTIC uses these, and so does SiLU where its result feeds the input
+///   quantization of hybrid kernels, which turns a last-bit difference into a whole quantum.
+/// - `expOfNegated` and `silu` are cheaper (one exponential of a non-positive argument, a
+///   shorter polynomial, one division) and within 4e-7 relative, not bit-faithful: for SiLU
+///   in float convolutions.
+///
+/// `exp` reduces x = n·ln 2 + r with |r| ≤ ln 2 / 2 (ln 2 split in two so n·ln2hi is exact
+/// without FMA), evaluates a degree-7 polynomial for eʳ (Cephes' expf coefficients) and
+/// scales by 2ⁿ through the exponent bits; inputs outside [-87.3, 88.7] are clamped (so huge
+/// arguments give ≈ 2¹²⁸·… finite values, not ∞). The scalar `expf` formulas stay in
+/// `FloatActivations` as the test oracle.
 enum FloatVectorMath {
+    static let expMinArgument: Float = -87.33654
+    static let expMaxArgument: Float = 88.37626
+
+    @inline(__always)
+    static func exp(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        var x = select(negativeMask(x - SIMD8(repeating: expMinArgument)), SIMD8(repeating: expMinArgument), x)
+        x = select(negativeMask(SIMD8(repeating: expMaxArgument) - x), SIMD8(repeating: expMaxArgument), x)
+        // n = round(x / ln 2) with the 1.5·2²³ rounding trick.
+        let magic = SIMD8<Float>(repeating: 12582912.0)
+        let shifted = x * SIMD8(repeating: 1.44269504088896341) + magic
+        let n = shifted - magic
+        let r = (x - n * SIMD8(repeating: 0.693359375)) - n * SIMD8(repeating: -2.12194440e-4)
+        var p = SIMD8<Float>(repeating: 1.9875691500e-4)
+        p = p * r + SIMD8(repeating: 1.3981999507e-3)
+        p = p * r + SIMD8(repeating: 8.3334519073e-3)
+        p = p * r + SIMD8(repeating: 4.1665795894e-2)
+        p = p * r + SIMD8(repeating: 1.6666665459e-1)
+        p = p * r + SIMD8(repeating: 5.0000001201e-1)
+        let er = p * (r * r) + r + SIMD8(repeating: 1)
+        // 2ⁿ from the exponent bits: n + 127 is in [1, 254] after the clamp. `n` is split in
+        // two halves so that 2^(n/2) stays a normal number even at the ends of the range.
+        let ni = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- SIMD8(repeating: 0x4B40_0000)
+        let half = ni &>> 1
+        let scale1 = unsafeBitCast((half &+ 127) &<< 23, to: SIMD8<Float>.self)
+        let scale2 = unsafeBitCast((ni &- half &+ 127) &<< 23, to: SIMD8<Float>.self)
+        return er * scale1 * scale2
+    }
+
     /// Logistic with the reference kernel's cut-offs: 1 above 16.619…, exp(x) below -9,
-    /// else 1 / (1 + exp(-x)), computed as e / (1 + e) for x < 0 with e = e^-|x|
-    /// (`expOfNegated`), so one exponential serves both signs.
+    /// else 1 / (1 + exp(-x)).
     @inline(__always)
     static func logistic(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
-        let e = expOfNegated(unsafeBitCast(bits & SIMD8(repeating: 0x7FFF_FFFF), to: SIMD8<Float>.self))
+        // One exp for both branches: exp(x) below -9, exp(-x) elsewhere.
+        let below = negativeMask(x + SIMD8(repeating: 9))
+        let e = exp(select(below, x, -x))
         let one = SIMD8<Float>(repeating: 1)
-        let r = one / (one + e)
-        var y = select(bits &>> 31, e * r, r)
-        y = select(negativeMask(x + SIMD8(repeating: 9)), e, y)
+        var y = select(below, e, one / (one + e))
         y = select(negativeMask(SIMD8(repeating: 16.619047164916992188) - x), one, y)
         return y
     }
@@ -59,15 +96,23 @@ enum FloatVectorMath {
         return numerator / (SIMD8(repeating: 1) + e)
     }
 
-    /// Replaces `count` floats at `p` by their SiLU (`silu`), 8 at a time.
-    static func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int) {
+    /// x · logistic(x) with LOGISTIC's and MUL's roundings (`logistic`, then the product).
+    @inline(__always)
+    static func logisticProduct(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        x * logistic(x)
+    }
+
+    /// Replaces `count` floats at `p` by their SiLU: `logisticProduct` when `faithful`,
+    /// else `silu`. 8 at a time.
+    static func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int, faithful: Bool) {
+        @inline(__always) func f(_ v: SIMD8<Float>) -> SIMD8<Float> { faithful ? logisticProduct(v) : silu(v) }
         var i = 0
         while i &+ 8 <= count {
             let v = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(p + i).storeBytes(of: silu(v), as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(p + i).storeBytes(of: f(v), as: SIMD8<Float>.self)
             i &+= 8
         }
-        while i < count { p[i] = silu(SIMD8(repeating: p[i]))[0]; i &+= 1 }
+        while i < count { p[i] = f(SIMD8(repeating: p[i]))[0]; i &+= 1 }
     }
 
     // Lane masks and selects written with integer bit operations: the generic `.<`,

@@ -8,8 +8,8 @@ final class UnaryFloatKernel: PreparedKernel {
         case clamp(min: Float, max: Float)
         case leakyRelu(alpha: Float)
         case logistic, tanh, hardSwish
-        /// x · logistic(x): LOGISTIC with a folded `MUL` by its input (`ActivationFusion`),
-        /// through `FloatVectorMath.silu` (within 4e-7 relative of the exact product).
+        /// x · logistic(x): LOGISTIC with a folded `MUL` by its input (`ActivationFusion`), with
+        /// the two ops' roundings (`FloatVectorMath.logisticProduct`).
         case silu
     }
 
@@ -61,10 +61,10 @@ final class UnaryFloatKernel: PreparedKernel {
                 var i = range.lowerBound
                 while i + 8 <= range.upperBound {
                     let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
-                    UnsafeMutableRawPointer(dst + i).storeBytes(of: FloatVectorMath.silu(v), as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(dst + i).storeBytes(of: FloatVectorMath.logisticProduct(v), as: SIMD8<Float>.self)
                     i += 8
                 }
-                while i < range.upperBound { dst[i] = FloatVectorMath.silu(SIMD8(repeating: src[i]))[0]; i += 1 }
+                while i < range.upperBound { dst[i] = src[i] * FloatActivations.logistic(src[i]); i += 1 }
             case .tanh:
                 for i in range { dst[i] = tanhf(src[i]) }
             case .hardSwish:

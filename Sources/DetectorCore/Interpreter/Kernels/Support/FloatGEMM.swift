@@ -6,9 +6,9 @@
 ///
 /// B is packed once at prepare (`PackedMatrix`): panels of 8 columns, each `k × 8`
 /// contiguous, so the micro-kernels stream B with vector loads. K is processed in blocks so
-/// a panel slice stays in L1/L2. Two micro-kernels, both 6 rows × 8 columns:
-/// - few panels (n ≤ 56): A is read in place, each A value broadcast as it is used;
-/// - wider B: the 6-row strip of A is first copied with every value already broadcast to
+/// a panel slice stays in L1/L2. Two micro-kernels:
+/// - few panels (n ≤ 24), 6 × 8 tiles: A is read in place, each A value broadcast as used;
+/// - wider B, 5 × 8 tiles: the 5-row strip of A is first copied with every value already broadcast to
 ///   4 lanes (`[k][row][4]`), so the inner loop is loads, multiplies and adds only (SSE2
 ///   has no broadcast load; the shuffles and register copies otherwise limit the loop).
 ///   The copy costs about one broadcast per A value and is shared by all the panels.
@@ -58,7 +58,7 @@ enum FloatGEMM {
         let k = b.k, n = b.n
         let layout = layout.flatMap { $0.count * $0.length == k ? $0 : nil } ?? RowLayout(count: 1, length: k, stride: 0)
         if b.panels >= broadcastPanels {
-            withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: max(1, min(k, kBlock) * tileRows)) { strip in
+            withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: max(1, min(k, kBlock) * broadcastRows)) { strip in
                 guard let strip = strip.baseAddress else { return }
                 multiplyBroadcast(rows: rows, a: a, lda: lda, layout: layout, b: b, bias: bias, c: c, ldc: ldc,
                                   clampMin: clampMin, clampMax: clampMax, silu: silu, strip: strip)
@@ -102,11 +102,16 @@ enum FloatGEMM {
         } while k0 < k
     }
 
-    /// From this many panels on, A strips are copied pre-broadcast (measured: 25–40% faster
-    /// at 16+ panels, about even at 8).
-    static let broadcastPanels = 8
+    /// From this many panels on, A strips are copied pre-broadcast. Measured against the
+    /// direct kernel in one process, alternating: 10–60% faster from 4 panels (32 columns)
+    /// on, mixed at 2 panels.
+    static let broadcastPanels = 4
+    /// Rows of the pre-broadcast micro-tile: 5 × 8 keeps its 10 accumulators, both B vectors
+    /// and the A operand and product in the 16 SSE registers (at 6 rows one accumulator was
+    /// spilled to the stack, and its store-load chain limited the loop).
+    static let broadcastRows = 5
 
-    /// `multiply` with each 6-row strip of A copied to `strip` as `[k][row]` broadcast vectors.
+    /// `multiply` with each 5-row strip of A copied to `strip` as `[k][row]` broadcast vectors.
     private static func multiplyBroadcast(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, layout: RowLayout, b: PackedMatrix,
                                           bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
                                           clampMin: Float, clampMax: Float, silu: Bool,
@@ -118,23 +123,29 @@ enum FloatGEMM {
             let first = k0 == 0, last = k1 == k
             var m = rows.lowerBound
             while m < rows.upperBound {
-                let mr = min(tileRows, rows.upperBound - m)
-                for r in 0..<tileRows {
-                    if r < mr {
-                        let row = a + (m + r) * lda
-                        // Depth k0 ..< k1 of the row, run by run.
-                        var kk = k0
-                        while kk < k1 {
-                            let run = kk / layout.length, j = kk - run * layout.length
-                            let count = min(layout.length - j, k1 - kk)
-                            let src = row + (run * layout.stride + j)
-                            let dst = strip + ((kk - k0) &* tileRows &+ r)
-                            for i in 0..<count { dst[i &* tileRows] = SIMD4(repeating: src[i]) }
-                            kk += count
+                let mr = min(broadcastRows, rows.upperBound - m)
+                // Depth k0 ..< k1 of the strip, run by run, one depth step (5 rows) at a time.
+                var kk = k0
+                while kk < k1 {
+                    let run = kk / layout.length, j = kk - run * layout.length
+                    let count = min(layout.length - j, k1 - kk)
+                    let src = a + (m * lda + run * layout.stride + j)
+                    var dst = strip + (kk - k0) &* broadcastRows
+                    if mr == broadcastRows {
+                        let s1 = src + lda, s2 = src + 2 &* lda, s3 = src + 3 &* lda, s4 = src + 4 &* lda
+                        for i in 0..<count {
+                            dst[0] = SIMD4(repeating: src[i]); dst[1] = SIMD4(repeating: s1[i])
+                            dst[2] = SIMD4(repeating: s2[i]); dst[3] = SIMD4(repeating: s3[i])
+                            dst[4] = SIMD4(repeating: s4[i])
+                            dst += broadcastRows
                         }
                     } else {
-                        for kk in 0..<kc { strip[kk &* tileRows &+ r] = SIMD4() }
+                        for i in 0..<count {
+                            for r in 0..<broadcastRows { dst[r] = r < mr ? SIMD4(repeating: src[r &* lda &+ i]) : SIMD4() }
+                            dst += broadcastRows
+                        }
                     }
+                    kk += count
                 }
                 for p in 0..<b.panels {
                     let panel = b.storage + (p * k + k0) * 8
@@ -149,15 +160,15 @@ enum FloatGEMM {
         } while k0 < k
     }
 
-    /// One 6×8 tile from a pre-broadcast A strip: 12 `SIMD4` accumulators, each step two B
-    /// loads and six A loads. Same summation order as `kernel` (and the reference).
+    /// One 5×8 tile from a pre-broadcast A strip: 10 `SIMD4` accumulators, each step two B
+    /// loads and five A loads. Same summation order as `kernel` (and the reference).
     @inline(__always)
     private static func broadcastKernel(mr: Int, kc: Int, strip: UnsafePointer<SIMD4<Float>>, panel: UnsafePointer<Float>,
                                         c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
                                         bias: UnsafePointer<Float>?, accumulate: Bool, clamp: Bool, lo: Float, hi: Float,
                                         silu: Bool) {
         let z = SIMD4<Float>()
-        var c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z, c40 = z, c41 = z, c50 = z, c51 = z
+        var c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z, c40 = z, c41 = z
         if accumulate {
             @inline(__always) func partial(_ r: Int) -> (SIMD4<Float>, SIMD4<Float>) {
                 guard r < mr else { return (z, z) }
@@ -165,7 +176,7 @@ enum FloatGEMM {
                 return (v.lowHalf, v.highHalf)
             }
             (c00, c01) = partial(0); (c10, c11) = partial(1); (c20, c21) = partial(2)
-            (c30, c31) = partial(3); (c40, c41) = partial(4); (c50, c51) = partial(5)
+            (c30, c31) = partial(3); (c40, c41) = partial(4)
         }
         var pa = strip, pb = panel
         var kk = 0
@@ -182,9 +193,7 @@ enum FloatGEMM {
             c30 += t * b0; c31 += t * b1
             t = pa[4]
             c40 += t * b0; c41 += t * b1
-            t = pa[5]
-            c50 += t * b0; c51 += t * b1
-            pa += 6; pb += 8
+            pa += 5; pb += 8
             kk &+= 1
         }
         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
@@ -198,7 +207,7 @@ enum FloatGEMM {
             storePartial(v, c + r &* ldc, cols)
         }
         finish(c00, c01, 0); finish(c10, c11, 1); finish(c20, c21, 2)
-        finish(c30, c31, 3); finish(c40, c41, 4); finish(c50, c51, 5)
+        finish(c30, c31, 3); finish(c40, c41, 4)
     }
 
     @inline(__always)

@@ -165,25 +165,13 @@ final class WinogradConvolution {
         while c < outC {
             let n = min(8, outC - c)
             @inline(__always) func mv(_ xi: Int) -> SIMD8<Float> { WinogradConvolution.load(products + xi * stride + c, n) }
-            // Rows: s[0][j] = m0j + m1j + m2j, s[1][j] = m1j - m2j - m3j.
-            var s0 = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
-            var s1 = s0
-            do {
-                let a0 = mv(0), a1 = mv(4), a2 = mv(8), a3 = mv(12)
-                s0.0 = a0 + a1 + a2; s1.0 = a1 - a2 - a3
+            // Rows: s[0][j] = m0j + m1j + m2j, s[1][j] = m1j - m2j - m3j (m_ij at ξ = 4i + j).
+            @inline(__always) func column(_ j: Int) -> (SIMD8<Float>, SIMD8<Float>) {
+                let a0 = mv(j), a1 = mv(4 &+ j), a2 = mv(8 &+ j), a3 = mv(12 &+ j)
+                return (a0 + a1 + a2, a1 - a2 - a3)
             }
-            do {
-                let a0 = mv(1), a1 = mv(5), a2 = mv(9), a3 = mv(13)
-                s0.1 = a0 + a1 + a2; s1.1 = a1 - a2 - a3
-            }
-            do {
-                let a0 = mv(2), a1 = mv(6), a2 = mv(10), a3 = mv(14)
-                s0.2 = a0 + a1 + a2; s1.2 = a1 - a2 - a3
-            }
-            do {
-                let a0 = mv(3), a1 = mv(7), a2 = mv(11), a3 = mv(15)
-                s0.3 = a0 + a1 + a2; s1.3 = a1 - a2 - a3
-            }
+            let (t0, u0) = column(0), (t1, u1) = column(1), (t2, u2) = column(2), (t3, u3) = column(3)
+            let s0 = (t0, t1, t2, t3), s1 = (u0, u1, u2, u3)
             let biasVector = bias.map { WinogradConvolution.load($0 + c, n) } ?? SIMD8()
             @inline(__always) func finish(_ v: SIMD8<Float>) -> SIMD8<Float> {
                 let x = v + biasVector

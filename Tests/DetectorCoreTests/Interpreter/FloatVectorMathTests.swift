@@ -120,4 +120,25 @@ final class FloatVectorMathTests: XCTestCase {
             x += 0.0173
         }
     }
+
+    func testFastLogisticMatchesTheReferenceFormulaIncludingCutOffs() {
+        var worst: Float = 0
+        var x: Float = -30
+        while x < 30 {
+            var v = SIMD8<Float>()
+            for l in 0..<8 { v[l] = x + Float(l) * 0.00037 }
+            let y = FloatVectorMath.fastLogistic(v)
+            for l in 0..<8 {
+                let r = FloatActivations.logistic(v[l])
+                worst = max(worst, abs(y[l] - r) / max(r, Float.leastNormalMagnitude))
+            }
+            x += 0.0031
+        }
+        XCTAssertLessThan(worst, 4e-7, "relative error")
+        let cut = FloatVectorMath.fastLogistic(SIMD8(16.62, 17, 100, -9.5, -20, 0, -100, .infinity))
+        XCTAssertEqual(cut[0], 1); XCTAssertEqual(cut[1], 1); XCTAssertEqual(cut[2], 1); XCTAssertEqual(cut[7], 1)
+        XCTAssertEqual(cut[5], 0.5)
+        XCTAssertEqual(Double(cut[4]), exp(-20.0), accuracy: exp(-20.0) * 1e-6)
+        XCTAssertTrue(cut[6] >= 0 && cut[6] < 1e-37)
+    }
 }

@@ -113,10 +113,19 @@ final class WinogradConvolutionTests: XCTestCase {
         let conv = g.op("CONV_2D", [x, w]) { $0.padding = .same }
         let q = g.int8Constant((0..<(4 * 8)).map { Int8($0 % 9 - 4) }, shape: [4, 1, 1, 8],
                                quantization: .init(scales: [0.05], zeroPoints: [0]))
-        g.outputs = g.op("CONV_2D", [conv[0], q])
+        let hybrid = g.op("CONV_2D", [conv[0], q])
+        g.outputs = g.op("LOGISTIC", hybrid)
         let interpreter = try Interpreter(graph: g.build())
         XCTAssertTrue(interpreter.roundsLikeReference)
         let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
         guard case .gemm = kernel.mode else { return XCTFail("expected the GEMM path, got \(kernel.mode)") }
+        // LOGISTIC keeps the reference formula's rounding too; without hybrid kernels it is the fast form.
+        let logistic = try XCTUnwrap(interpreter.kernels[2] as? UnaryFloatKernel)
+        guard case .logistic = logistic.function else { return XCTFail("\(logistic.function)") }
+        var plain = GraphBuilder()
+        let y = plain.input([4])
+        plain.outputs = plain.op("LOGISTIC", [y])
+        let fast = try XCTUnwrap(try Interpreter(graph: plain.build()).kernels[0] as? UnaryFloatKernel)
+        guard case .fastLogistic = fast.function else { return XCTFail("\(fast.function)") }
     }
 }

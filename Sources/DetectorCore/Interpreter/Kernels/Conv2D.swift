@@ -37,11 +37,10 @@ final class Conv2DKernel: PreparedKernel {
     let act: (min: Float, max: Float)
     let threads: Int
     let mode: Mode
-    /// A SiLU folded in by `ActivationFusion`: the output is x · logistic(x), computed by
-    /// the fast `FloatVectorMath.silu` in the GEMM/Winograd epilogue (`silu`), or after the
-    /// convolution with LOGISTIC's and MUL's roundings (`siluAfter`, hybrid kernels and
-    /// graphs that contain them).
-    let silu: Bool, siluAfter: Bool
+    /// A SiLU folded in by `ActivationFusion`: the output is x · logistic(x), computed in the
+    /// GEMM/Winograd epilogue (`silu`), or in a pass after the other paths (`siluAfter`),
+    /// with LOGISTIC's and MUL's own roundings in graphs with hybrid kernels.
+    let silu: Bool, siluAfter: Bool, faithfulSiLU: Bool
     let tileRows = 60
     /// Per-thread scratch (im2col rows, hybrid accumulators).
     let scratch: [AlignedBuffer]
@@ -49,10 +48,11 @@ final class Conv2DKernel: PreparedKernel {
     let quantized: AlignedBuffer?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
-         act: (min: Float, max: Float), threads: Int, mode: Mode, silu: Bool = false, siluAfter: Bool = false) {
+         act: (min: Float, max: Float), threads: Int, mode: Mode, silu: Bool = false, siluAfter: Bool = false,
+         faithfulSiLU: Bool = false) {
         self.input = input; self.filter = filter; self.bias = bias; self.output = output
         self.g = g; self.groups = groups; self.act = act; self.threads = threads; self.mode = mode
-        self.silu = silu; self.siluAfter = siluAfter
+        self.silu = silu; self.siluAfter = siluAfter; self.faithfulSiLU = faithfulSiLU
         let k = g.kH * g.kW * g.inC
         var perThread = 0
         switch mode {
@@ -122,13 +122,13 @@ final class Conv2DKernel: PreparedKernel {
                 mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC) { kk, n in wf[n * k + kk] })
             }
         }
-        // The epilogue SiLU only where nothing needs reference rounding and the fast path runs.
+        // The epilogue SiLU where nothing needs reference rounding and a fast path runs.
         var fastSiLU = !c.roundsLikeReference
         if case .reference = mode { fastSiLU = false }
         if case .hybrid = mode { fastSiLU = false }
         return Conv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: out.index, g: g, groups: groups,
                             act: act, threads: c.threadCount, mode: mode, silu: c.epilogue == .silu && fastSiLU,
-                            siluAfter: c.epilogue == .silu && !fastSiLU)
+                            siluAfter: c.epilogue == .silu && !fastSiLU, faithfulSiLU: c.roundsLikeReference)
     }
 
     func eval(_ e: EvalContext) throws {
@@ -150,7 +150,7 @@ final class Conv2DKernel: PreparedKernel {
         case .hybrid(let weights):
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights)
         }
-        if siluAfter { FloatVectorMath.siluInPlace(dst, count: g.outputPixels * g.outC, faithful: true) }
+        if siluAfter { FloatVectorMath.siluInPlace(dst, count: g.outputPixels * g.outC, faithful: faithfulSiLU) }
     }
 
     private func parts(_ work: Int) -> Int { work >= 1 << 16 ? threads : 1 }

@@ -8,9 +8,12 @@ final class UnaryFloatKernel: PreparedKernel {
         case clamp(min: Float, max: Float)
         case leakyRelu(alpha: Float)
         case logistic, tanh, hardSwish
+        /// LOGISTIC through `FloatVectorMath.fastLogistic` (graphs that need no reference rounding).
+        case fastLogistic
         /// x · logistic(x): LOGISTIC with a folded `MUL` by its input (`ActivationFusion`), with
-        /// the two ops' roundings (`FloatVectorMath.logisticProduct`).
-        case silu
+        /// the two ops' roundings (`FloatVectorMath.logisticProduct`) when `faithful` (graphs
+        /// with hybrid kernels), else `FloatVectorMath.silu`.
+        case silu(faithful: Bool)
     }
 
     let input: Int, output: Int, count: Int
@@ -27,7 +30,13 @@ final class UnaryFloatKernel: PreparedKernel {
         let x = try c.input(0, types: [.float32])
         try c.setOutput(0, shape: x.shape, type: .float32)
         let fused: Function
-        if case .logistic = function, c.multipliesByInput { fused = .silu } else { fused = function }
+        if case .logistic = function, c.multipliesByInput {
+            fused = .silu(faithful: c.roundsLikeReference)
+        } else if case .logistic = function, !c.roundsLikeReference {
+            fused = .fastLogistic
+        } else {
+            fused = function
+        }
         return UnaryFloatKernel(input: x.index, output: try c.output(0).index, count: x.elementCount,
                                 threads: c.threadCount, function: fused)
     }
@@ -57,14 +66,27 @@ final class UnaryFloatKernel: PreparedKernel {
                     i += 8
                 }
                 while i < range.upperBound { dst[i] = FloatActivations.logistic(src[i]); i += 1 }
-            case .silu:
+            case .fastLogistic:
                 var i = range.lowerBound
                 while i + 8 <= range.upperBound {
                     let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
-                    UnsafeMutableRawPointer(dst + i).storeBytes(of: FloatVectorMath.logisticProduct(v), as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(dst + i).storeBytes(of: FloatVectorMath.fastLogistic(v), as: SIMD8<Float>.self)
                     i += 8
                 }
-                while i < range.upperBound { dst[i] = src[i] * FloatActivations.logistic(src[i]); i += 1 }
+                while i < range.upperBound { dst[i] = FloatVectorMath.fastLogistic(SIMD8(repeating: src[i]))[0]; i += 1 }
+            case .silu(let faithful):
+                var i = range.lowerBound
+                while i + 8 <= range.upperBound {
+                    let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
+                    let y = faithful ? FloatVectorMath.logisticProduct(v) : FloatVectorMath.silu(v)
+                    UnsafeMutableRawPointer(dst + i).storeBytes(of: y, as: SIMD8<Float>.self)
+                    i += 8
+                }
+                while i < range.upperBound {
+                    let v = SIMD8<Float>(repeating: src[i])
+                    dst[i] = (faithful ? FloatVectorMath.logisticProduct(v) : FloatVectorMath.silu(v))[0]
+                    i += 1
+                }
             case .tanh:
                 for i in range { dst[i] = tanhf(src[i]) }
             case .hardSwish:

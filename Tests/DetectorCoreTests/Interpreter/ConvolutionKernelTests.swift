@@ -212,11 +212,15 @@ final class ConvolutionKernelTests: XCTestCase {
     /// and wide (pre-broadcast) B, depth above one K block: bit-identical to the reference.
     func testConvReadingTheInputInPlaceMatchesReference() throws {
         var rng = Rng(state: 99)
-        for (k, stride, c, oc) in [(6, 2, 3, 16), (3, 2, 5, 70), (3, 1, 40, 64), (2, 2, 7, 9), (1, 2, 33, 100), (3, 2, 40, 12)] {
+        let cases = [(6, 2, 3, 16), (3, 2, 5, 70), (3, 1, 40, 64), (2, 2, 7, 9), (1, 2, 33, 100), (3, 2, 40, 12), (3, 2, 40, 64)]
+        for (trial, (k, stride, c, oc)) in cases.enumerated() {
             let h = 7 + rng.int(6), w = 7 + rng.int(6)
             let input = rng.floats(h * w * c), filter = rng.floats(oc * k * k * c), bias = rng.floats(oc)
+            // Odd trials on 2 threads (output rows split between them).
             let (fast, shape) = try conv(input: input, inShape: [1, h, w, c], filter: filter, filterShape: [oc, k, k, c],
-                                         bias: bias) { $0.padding = .valid; $0.strideWidth = stride; $0.strideHeight = stride; $0.activation = .relu }
+                                         bias: bias, threads: 1 + trial % 2) {
+                $0.padding = .valid; $0.strideWidth = stride; $0.strideHeight = stride; $0.activation = .relu
+            }
             let outH = (h - k) / stride + 1, outW = (w - k) / stride + 1
             XCTAssertEqual(shape, [1, outH, outW, oc])
             let g = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k, filterW: k,

@@ -242,6 +242,36 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
+    /// SAME padding: the input is copied once with its padding written out and read in
+    /// place (BlazeFace's first layer: 5×5, stride 2, 3 channels), batches, 2 threads.
+    func testPaddedConvolutionCopiesThePaddingOnceAndMatchesReference() throws {
+        var rng = Rng(state: 5)
+        for (k, stride, h, w, c, oc, batch) in [(5, 2, 17, 14, 3, 24, 2), (3, 2, 9, 9, 8, 40, 1), (3, 1, 6, 7, 5, 12, 1), (2, 1, 5, 4, 3, 9, 2)] {
+            let input = rng.floats(batch * h * w * c), filter = rng.floats(oc * k * k * c), bias = rng.floats(oc)
+            var g = GraphBuilder()
+            let x = g.input([batch, h, w, c])
+            let wt = g.constant(filter, shape: [oc, k, k, c])
+            let bt = g.constant(bias, shape: [oc])
+            g.outputs = g.op("CONV_2D", [x, wt, bt]) { $0.padding = .same; $0.strideWidth = stride; $0.strideHeight = stride }
+            let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: 2))
+            let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
+            XCTAssertNotNil(kernel.paddedInput, "k \(k) stride \(stride)")
+            for _ in 0..<2 {   // the interior is rewritten, the borders stay zero
+                try interpreter.copyInput(input, at: 0)
+                try interpreter.invoke()
+            }
+            let fast = try interpreter.outputFloats(at: 0)
+            var expected = [Float](repeating: 0, count: fast.count)
+            input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
+                expected.withUnsafeMutableBufferPointer { op in
+                    Conv2DKernel.referenceFloat(g: kernel.g, groups: 1, input: ip.baseAddress!, filter: fp.baseAddress!,
+                                                bias: bp.baseAddress!, output: op.baseAddress!, act: kernel.act)
+                }
+            } } }
+            XCTAssertEqual(fast, expected, "k \(k) stride \(stride) \(h)×\(w)×\(c) → \(oc)")
+        }
+    }
+
     func testDepthwiseFastPathMatchesReferenceOnRandomShapes() throws {
         var rng = Rng(state: 11)
         for trial in 0..<20 {

@@ -46,6 +46,9 @@ final class Conv2DKernel: PreparedKernel {
     let scratch: [AlignedBuffer]
     /// Hybrid: quantized input as floats (q - offset) and per-batch scale/offset.
     let quantized: AlignedBuffer?
+    /// GEMM path with padding: the input with its padding written out, read in place
+    /// instead of through im2col rows.
+    let paddedInput: PaddedInput?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
          act: (min: Float, max: Float), threads: Int, mode: Mode, silu: Bool = false, siluAfter: Bool = false,
@@ -56,11 +59,17 @@ final class Conv2DKernel: PreparedKernel {
         let k = g.kH * g.kW * g.inC
         var perThread = 0
         switch mode {
-        case .gemm: perThread = g.isPointwise || g.readsInPlace ? 0 : tileRows * k * 4
+        case .gemm: perThread = 0
         case .winograd(let w): perThread = w.scratchBytes
         case .reference: perThread = 0
         case .hybrid: perThread = (g.isPointwise ? 0 : tileRows * k * 4) + tileRows * g.outC * 8
         }
+        var padded: PaddedInput?
+        if case .gemm = mode, !g.isPointwise, !g.readsInPlace {
+            padded = PaddedInput(g)
+            if padded == nil { perThread = tileRows * k * 4 }
+        }
+        paddedInput = padded
         scratch = (0..<max(1, threads)).map { _ in AlignedBuffer(byteCount: perThread) }
         if case .hybrid = mode {
             quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * g.inC * 5)
@@ -167,13 +176,15 @@ final class Conv2DKernel: PreparedKernel {
             }
             return
         }
-        if g.readsInPlace {
-            // No padding: each output row is one GEMM reading the input where it is.
+        if g.readsInPlace || paddedInput != nil {
+            // Each output row is one GEMM reading the (padded) input where it is.
+            let input = paddedInput.map { $0.fill(from: src) } ?? src
+            let g = paddedInput?.padded ?? g
             let layout = FloatGEMM.RowLayout(count: g.kH, length: g.kW * g.inC, stride: g.inW * g.inC)
             KernelSupport.parallelChunks(g.batch * g.outH, parts: parts(work)) { outputRows in
                 for row in outputRows {
                     let b = row / g.outH, y = row - b * g.outH
-                    FloatGEMM.multiply(rows: 0..<g.outW, a: src + ((b * g.inH + y * g.strideH) * g.inW) * g.inC,
+                    FloatGEMM.multiply(rows: 0..<g.outW, a: input + ((b * g.inH + y * g.strideH) * g.inW) * g.inC,
                                        lda: g.strideW * g.inC, b: packed, bias: bias, c: dst + row * g.outW * g.outC,
                                        ldc: g.outC, clampMin: act.min, clampMax: act.max, silu: silu, layout: layout)
                 }

@@ -1,11 +1,11 @@
 /// Everything CONV_2D / DEPTHWISE_CONV_2D resolve at prepare.
 struct ConvGeometry {
-    let batch: Int, inH: Int, inW: Int, inC: Int
-    let outH: Int, outW: Int, outC: Int
-    let kH: Int, kW: Int
-    let strideH: Int, strideW: Int
-    let dilationH: Int, dilationW: Int
-    let padTop: Int, padLeft: Int
+    private(set) var batch: Int, inH: Int, inW: Int, inC: Int
+    private(set) var outH: Int, outW: Int, outC: Int
+    private(set) var kH: Int, kW: Int
+    private(set) var strideH: Int, strideW: Int
+    private(set) var dilationH: Int, dilationW: Int
+    private(set) var padTop: Int, padLeft: Int
 
     init(window g: WindowGeometry, outC: Int) {
         batch = g.batch; inH = g.inH; inW = g.inW; inC = g.inC
@@ -21,6 +21,18 @@ struct ConvGeometry {
 
     /// Whether the conv is a plain matrix product over the input (1×1, stride 1, no padding).
     var isPointwise: Bool { kH == 1 && kW == 1 && strideH == 1 && strideW == 1 && padTop == 0 && padLeft == 0 }
+
+    /// The same convolution over the input copied into a zero-filled `paddedH × paddedW`
+    /// image with the padding written out (`PaddedInput`): no padding left, so it reads in
+    /// place. Nil with dilation (windows would skip rows) or an empty output.
+    var overPaddedInput: ConvGeometry? {
+        guard dilationH == 1, dilationW == 1, outH > 0, outW > 0 else { return nil }
+        var g = self
+        g.inH = (outH - 1) * strideH + kH
+        g.inW = (outW - 1) * strideW + kW
+        g.padTop = 0; g.padLeft = 0
+        return g
+    }
 
     /// Whether every window lies inside the input with unit dilation (VALID padding, or SAME
     /// where it pads nothing): then a filter row's taps of an output pixel are `kW × inC`
@@ -81,5 +93,41 @@ struct ConvGeometry {
             ox &+= 1
             if ox == outW { ox = 0; oy &+= 1; if oy == outH { oy = 0; b &+= 1 } }
         }
+    }
+}
+
+/// A zero-filled buffer holding a convolution's input with its padding written out
+/// (`ConvGeometry.overPaddedInput`). The borders are zeroed once at creation; `fill` copies
+/// the image rows into the interior at each invoke, a fraction of what im2col rows copy
+/// (kH·kW / (strideH·strideW) times the input).
+final class PaddedInput {
+    let original: ConvGeometry, padded: ConvGeometry
+    let buffer: AlignedBuffer
+
+    init?(_ g: ConvGeometry, maxBytes: Int = 32 << 20) {
+        guard let p = g.overPaddedInput else { return nil }
+        let (plane, o1) = p.inH.multipliedReportingOverflow(by: p.inW)
+        let (count, o2) = plane.multipliedReportingOverflow(by: p.inC * p.batch)
+        guard !o1, !o2, count <= maxBytes / 4 else { return nil }
+        original = g; padded = p
+        buffer = AlignedBuffer(byteCount: count * 4)
+    }
+
+    /// Copies `input` (the original geometry) into the interior; returns the padded image.
+    func fill(from input: UnsafePointer<Float>) -> UnsafePointer<Float> {
+        let g = original, p = padded, c = g.inC
+        let dst = buffer.pointer.assumingMemoryBound(to: Float.self)
+        // Output column x' reads input column x' - padLeft: the columns that exist.
+        let x0 = max(0, g.padLeft), x1 = min(p.inW, g.padLeft + g.inW)
+        guard x1 > x0 else { return UnsafePointer(dst) }
+        for b in 0..<g.batch {
+            for y in 0..<p.inH {
+                let sy = y - g.padTop
+                guard sy >= 0, sy < g.inH else { continue }
+                let from = input + ((b * g.inH + sy) * g.inW + (x0 - g.padLeft)) * c
+                (dst + ((b * p.inH + y) * p.inW + x0) * c).update(from: from, count: (x1 - x0) * c)
+            }
+        }
+        return UnsafePointer(dst)
     }
 }

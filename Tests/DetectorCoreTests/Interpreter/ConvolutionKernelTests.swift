@@ -379,6 +379,39 @@ final class ConvolutionKernelTests: XCTestCase {
         XCTAssertEqual(q[0], -128); XCTAssertEqual(q[2], 127); XCTAssertEqual(q[1], -28)
     }
 
+    /// The integer GEMM path of hybrid convolutions: pointwise rows padded to the GEMM depth,
+    /// im2col rows whose depth is already a multiple of 8, batches, both quantization modes.
+    func testHybridConvIntegerPathsMatchReferenceLoops() throws {
+        var rng = Rng(state: 31)
+        for (k, c, oc, batch, perChannel) in [(1, 13, 20, 2, true), (1, 16, 9, 1, false), (3, 8, 33, 2, true), (3, 8, 12, 1, false)] {
+            let h = 6, w = 5
+            let input = rng.floats(batch * h * w * c).map { $0 * 3 + 0.5 }   // asymmetric range
+            let filter: [Int8] = (0..<(oc * k * k * c)).map { _ in Int8(rng.int(255) - 127) }
+            let bias = rng.floats(oc)
+            let scales: [Float] = perChannel ? (0..<oc).map { Float($0 + 1) * 0.01 } : [0.02]
+            var g = GraphBuilder()
+            let x = g.input([batch, h, w, c])
+            let wt = g.int8Constant(filter, shape: [oc, k, k, c], quantization: .init(scales: scales, zeroPoints: scales.map { _ in 0 }))
+            g.outputs = g.op("CONV_2D", [x, wt, g.constant(bias, shape: [oc])]) { $0.padding = .same }
+            let r = try g.run([input], threads: 2)
+            XCTAssertEqual(r.shape, [batch, h, w, oc])
+            let pad = (k - 1) / 2
+            let geo = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: h, outW: w, filterH: k, filterW: k,
+                                                          strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, padTop: pad, padLeft: pad), outC: oc)
+            XCTAssertEqual(geo.isPointwise, k == 1)
+            var expected = [Float](repeating: 0, count: r.values.count)
+            input.withUnsafeBufferPointer { ip in bias.withUnsafeBufferPointer { bp in
+                expected.withUnsafeMutableBufferPointer { op in
+                    Conv2DKernel.referenceHybrid(g: geo, input: ip.baseAddress!, filter: filter,
+                                                 scales: perChannel ? scales : [Float](repeating: scales[0], count: oc),
+                                                 perChannel: perChannel, bias: bp.baseAddress!, output: op.baseAddress!,
+                                                 act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
+                }
+            } }
+            XCTAssertEqual(r.values, expected, "k \(k) c \(c) oc \(oc) batch \(batch) perChannel \(perChannel)")
+        }
+    }
+
     func testHybridConvMatchesReferenceLoops() throws {
         var rng = Rng(state: 3)
         for perChannel in [false, true] {

@@ -16,19 +16,19 @@ final class Conv2DKernel: PreparedKernel {
         case hybrid(HybridWeights)
     }
 
-    /// int8 weights of a hybrid conv, packed in K chunks small enough that float sums of
-    /// int8 products stay exact (≤ 2^24).
+    /// int8 weights of a hybrid conv, packed for `IntegerGemm` (exact Int32 sums of the
+    /// int8 weight × (quantized input − offset) products, like the runtime's hybrid kernels).
     final class HybridWeights {
-        let chunks: [(k0: Int, matrix: FloatGEMM.PackedMatrix)]
+        let packed: [Int16]
         let raw: [Int8]
         /// Per output channel scale (all equal for per-tensor filters).
         let scales: [Float]
         /// TFLite uses the asymmetric per-channel path only when the channel scales differ.
         let perChannel: Bool
-        init(chunks: [(k0: Int, matrix: FloatGEMM.PackedMatrix)], raw: [Int8], scales: [Float], perChannel: Bool) {
-            self.chunks = chunks; self.raw = raw; self.scales = scales; self.perChannel = perChannel
+        init(raw: [Int8], outC: Int, k: Int, scales: [Float], perChannel: Bool) {
+            self.raw = raw; self.scales = scales; self.perChannel = perChannel
+            packed = raw.map { Int16($0) }.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outC, k: k) }
         }
-        static let chunkK = 512
     }
 
     let input: Int, filter: Int, bias: Int?, output: Int
@@ -62,7 +62,7 @@ final class Conv2DKernel: PreparedKernel {
         case .gemm: perThread = 0
         case .winograd(let w): perThread = w.scratchBytes
         case .reference: perThread = 0
-        case .hybrid: perThread = (g.isPointwise ? 0 : tileRows * k * 4) + tileRows * g.outC * 8
+        case .hybrid: perThread = (g.isPointwise ? 0 : tileRows * IntegerGemm.paddedDepth(k) * 2) + tileRows * g.outC * 4
         }
         var padded: PaddedInput?
         if case .gemm = mode, !g.isPointwise, !g.readsInPlace {
@@ -72,7 +72,9 @@ final class Conv2DKernel: PreparedKernel {
         paddedInput = padded
         scratch = (0..<max(1, threads)).map { _ in AlignedBuffer(byteCount: perThread) }
         if case .hybrid = mode {
-            quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * g.inC * 5)
+            // int8 input, then (q − offset) as Int16 rows (padded to the GEMM depth when pointwise).
+            let rowStride = g.isPointwise ? IntegerGemm.paddedDepth(k) : g.inC
+            quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * (g.inC + 2 * rowStride))
         } else {
             quantized = nil
         }
@@ -107,15 +109,7 @@ final class Conv2DKernel: PreparedKernel {
             if scales.count == 1 { scales = [Float](repeating: scales[0], count: outC) }
             guard scales.count == outC else { throw c.invalid("filter has \(q.scales.count) scales for \(outC) channels") }
             let perChannel = q.scales.count > 1 && Set(q.scales).count > 1
-            var chunks: [(Int, FloatGEMM.PackedMatrix)] = []
-            var k0 = 0
-            while k0 < k {
-                let k1 = min(k, k0 + HybridWeights.chunkK)
-                let base = k0
-                chunks.append((k0, FloatGEMM.PackedMatrix(k: k1 - k0, n: outC) { kk, n in Float(raw[n * k + base + kk]) }))
-                k0 = k1
-            }
-            mode = .hybrid(HybridWeights(chunks: chunks, raw: raw, scales: scales, perChannel: perChannel))
+            mode = .hybrid(HybridWeights(raw: raw, outC: outC, k: k, scales: scales, perChannel: perChannel))
             // The runtime's hybrid conv ignores dilation when computing (it forces 1).
             if p.dilationHeightFactor != 1 || p.dilationWidthFactor != 1 {
                 g = ConvGeometry(window: WindowGeometry(batch: window.batch, inH: window.inH, inW: window.inW, inC: window.inC,
@@ -209,11 +203,12 @@ final class Conv2DKernel: PreparedKernel {
 
     private func runHybrid(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
                            weights: HybridWeights) {
-        let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC
+        let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC, kp = IntegerGemm.paddedDepth(k)
         let batchSize = g.inH * g.inW * g.inC
         guard let quantized else { return }
-        let qf = quantized.pointer.assumingMemoryBound(to: Float.self)
-        let q8 = (quantized.pointer + g.batch * batchSize * 4).assumingMemoryBound(to: Int8.self)
+        let q8 = quantized.pointer.assumingMemoryBound(to: Int8.self)
+        let x16 = (quantized.pointer + g.batch * batchSize).assumingMemoryBound(to: Int16.self)
+        let rowStride = g.isPointwise ? kp : g.inC
         var batchScale = [Float](repeating: 1, count: g.batch)
         for b in 0..<g.batch {
             let s = src + b * batchSize, q = q8 + b * batchSize
@@ -224,7 +219,12 @@ final class Conv2DKernel: PreparedKernel {
             } else {
                 batchScale[b] = HybridQuantization.symmetric(s, count: batchSize, into: q) * weights.scales[0]
             }
-            for i in 0..<batchSize { qf[b * batchSize + i] = Float(Int32(q[i]) - offset) }
+            // (q − offset) ∈ [-255, 255]; pointwise rows keep their zero tail up to kp.
+            let pixels = g.inH * g.inW
+            for pixel in 0..<pixels {
+                let from = q + pixel * g.inC, to = x16 + (b * pixels + pixel) * rowStride
+                for c in 0..<g.inC { to[c] = Int16(Int32(from[c]) - offset) }
+            }
         }
         let act = self.act, tile = tileRows, scratch = self.scratch, outC = g.outC
         let tiles = (m + tile - 1) / tile
@@ -232,28 +232,32 @@ final class Conv2DKernel: PreparedKernel {
         let pixelsPerBatch = g.outH * g.outW
         let scales = weights.scales, perChannel = weights.perChannel
         batchScale.withUnsafeBufferPointer { batchScale in
+        weights.packed.withUnsafeBufferPointer { packed in
+            guard let w = packed.baseAddress else { return }
             KernelSupport.parallelFor(p, threads: p) { part in
                 let base = scratch[part].pointer
                 let acc = base.assumingMemoryBound(to: Int32.self)
-                let partial = (base + tile * outC * 4).assumingMemoryBound(to: Float.self)
-                let a = g.isPointwise ? nil : (base + tile * outC * 8).assumingMemoryBound(to: Float.self)
+                // im2col rows of kp values; the tail beyond k stays zero (never written).
+                let patch = g.isPointwise ? nil : (base + tile * outC * 4).assumingMemoryBound(to: Int16.self)
                 var t = tiles * part / p
                 let tEnd = tiles * (part + 1) / p
                 while t < tEnd {
                     let p0 = t * tile, p1 = min(m, p0 + tile), rows = p1 - p0
-                    let aRows: UnsafePointer<Float>
-                    if let a {
-                        g.im2col(UnsafePointer(qf), pixels: p0..<p1, channels: g.inC, padValue: 0, into: a)
-                        aRows = UnsafePointer(a)
+                    let aRows: UnsafePointer<Int16>
+                    if let patch {
+                        if kp == k {
+                            g.im2col(UnsafePointer(x16), pixels: p0..<p1, channels: g.inC, padValue: 0, into: patch)
+                        } else {
+                            for r in 0..<rows {
+                                g.im2col(UnsafePointer(x16), pixels: (p0 + r)..<(p0 + r + 1), channels: g.inC, padValue: 0,
+                                         into: patch + r * kp)
+                            }
+                        }
+                        aRows = UnsafePointer(patch)
                     } else {
-                        aRows = UnsafePointer(qf + p0 * k)
+                        aRows = UnsafePointer(x16 + p0 * kp)
                     }
-                    acc.update(repeating: 0, count: rows * outC)
-                    for (k0, matrix) in weights.chunks {
-                        FloatGEMM.multiply(rows: 0..<rows, a: aRows + k0, lda: k, b: matrix, bias: nil, c: partial,
-                                           ldc: outC, clampMin: -.greatestFiniteMagnitude, clampMax: .greatestFiniteMagnitude)
-                        for i in 0..<(rows * outC) { acc[i] &+= Int32(partial[i]) }
-                    }
+                    IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC)
                     for r in 0..<rows {
                         let pixel = p0 + r
                         let sf = batchScale[pixel / pixelsPerBatch]
@@ -267,6 +271,7 @@ final class Conv2DKernel: PreparedKernel {
                     t += 1
                 }
             }
+        }
         }
     }
 

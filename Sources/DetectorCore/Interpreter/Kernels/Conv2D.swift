@@ -151,7 +151,8 @@ final class Conv2DKernel: PreparedKernel {
                       act: act, silu: silu, scratch: scratch[part].pointer)
             }
         case .hybrid(let weights):
-            runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights)
+            runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights, silu: siluAfter)
+            return
         }
         if siluAfter { FloatVectorMath.siluInPlace(dst, count: g.outputPixels * g.outC, faithful: faithfulSiLU) }
     }
@@ -201,8 +202,10 @@ final class Conv2DKernel: PreparedKernel {
         }
     }
 
+    /// `silu`: the folded SiLU, as `FloatVectorMath.logisticProduct` (LOGISTIC's and MUL's
+    /// roundings), in the rescaling loop.
     private func runHybrid(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
-                           weights: HybridWeights) {
+                           weights: HybridWeights, silu: Bool) {
         let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC, kp = IntegerGemm.paddedDepth(k)
         let batchSize = g.inH * g.inW * g.inC
         guard let quantized else { return }
@@ -230,10 +233,11 @@ final class Conv2DKernel: PreparedKernel {
         let tiles = (m + tile - 1) / tile
         let p = min(parts(m * k * outC), scratch.count)
         let pixelsPerBatch = g.outH * g.outW
-        let scales = weights.scales, perChannel = weights.perChannel
+        let perChannel = weights.perChannel
         batchScale.withUnsafeBufferPointer { batchScale in
+        weights.scales.withUnsafeBufferPointer { scales in
         weights.packed.withUnsafeBufferPointer { packed in
-            guard let w = packed.baseAddress else { return }
+            guard let w = packed.baseAddress, let scales = scales.baseAddress else { return }
             KernelSupport.parallelFor(p, threads: p) { part in
                 let base = scratch[part].pointer
                 let acc = base.assumingMemoryBound(to: Int32.self)
@@ -260,18 +264,43 @@ final class Conv2DKernel: PreparedKernel {
                     IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC)
                     for r in 0..<rows {
                         let pixel = p0 + r
-                        let sf = batchScale[pixel / pixelsPerBatch]
-                        let o = dst + pixel * outC
-                        for oc in 0..<outC {
-                            var v = perChannel ? Float(acc[r * outC + oc]) * scales[oc] * sf : Float(acc[r * outC + oc]) * sf
-                            if let bias { v += bias[oc] }
-                            o[oc] = min(max(v, act.min), act.max)
-                        }
+                        Conv2DKernel.rescaleHybrid(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
+                                                   batchScale: batchScale[pixel / pixelsPerBatch], bias: bias,
+                                                   act: act, silu: silu, into: dst + pixel * outC)
                     }
                     t += 1
                 }
             }
         }
+        }
+        }
+    }
+
+    /// One output row of a hybrid convolution: Int32 sums → float (× channel scale × input
+    /// scale, the reference kernel's order), + bias, clamp, then the folded SiLU if any;
+    /// 8 channels at a time, the same float operations per value as the scalar tail.
+    @inline(__always)
+    static func rescaleHybrid(_ acc: UnsafePointer<Int32>, count: Int, scales: UnsafePointer<Float>, perChannel: Bool,
+                              batchScale sf: Float, bias: UnsafePointer<Float>?, act: (min: Float, max: Float), silu: Bool,
+                              into o: UnsafeMutablePointer<Float>) {
+        let sfv = SIMD8<Float>(repeating: sf)
+        let lo = SIMD8<Float>(repeating: act.min), hi = SIMD8<Float>(repeating: act.max)
+        var oc = 0
+        while oc &+ 8 <= count {
+            var v = SIMD8<Float>(UnsafeRawPointer(acc + oc).loadUnaligned(as: SIMD8<Int32>.self))
+            v = perChannel ? v * UnsafeRawPointer(scales + oc).loadUnaligned(as: SIMD8<Float>.self) * sfv : v * sfv
+            if let bias { v += UnsafeRawPointer(bias + oc).loadUnaligned(as: SIMD8<Float>.self) }
+            v = KernelSupport.clamp(v, lo, hi)
+            if silu { v = FloatVectorMath.logisticProduct(v) }
+            UnsafeMutableRawPointer(o + oc).storeBytes(of: v, as: SIMD8<Float>.self)
+            oc &+= 8
+        }
+        while oc < count {
+            var v = perChannel ? Float(acc[oc]) * scales[oc] * sf : Float(acc[oc]) * sf
+            if let bias { v += bias[oc] }
+            v = min(max(v, act.min), act.max)
+            o[oc] = silu ? FloatVectorMath.logisticProduct(SIMD8(repeating: v))[0] : v
+            oc &+= 1
         }
     }
 

@@ -379,6 +379,21 @@ final class ConvolutionKernelTests: XCTestCase {
         XCTAssertEqual(q[0], -128); XCTAssertEqual(q[2], 127); XCTAssertEqual(q[1], -28)
     }
 
+    /// `Conv2DKernel.referenceHybrid` on arrays, no activation (per-tensor `scales` has one value).
+    private func referenceHybrid(_ geo: ConvGeometry, input: [Float], filter: [Int8], scales: [Float], perChannel: Bool,
+                                 bias: [Float]) -> [Float] {
+        var expected = [Float](repeating: 0, count: geo.outputPixels * geo.outC)
+        input.withUnsafeBufferPointer { ip in bias.withUnsafeBufferPointer { bp in
+            expected.withUnsafeMutableBufferPointer { op in
+                Conv2DKernel.referenceHybrid(g: geo, input: ip.baseAddress!, filter: filter,
+                                             scales: perChannel ? scales : [Float](repeating: scales[0], count: geo.outC),
+                                             perChannel: perChannel, bias: bp.baseAddress!, output: op.baseAddress!,
+                                             act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
+            }
+        } }
+        return expected
+    }
+
     /// The integer GEMM path of hybrid convolutions: pointwise rows padded to the GEMM depth,
     /// im2col rows whose depth is already a multiple of 8, batches, both quantization modes.
     func testHybridConvIntegerPathsMatchReferenceLoops() throws {
@@ -399,15 +414,7 @@ final class ConvolutionKernelTests: XCTestCase {
             let geo = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: h, outW: w, filterH: k, filterW: k,
                                                           strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, padTop: pad, padLeft: pad), outC: oc)
             XCTAssertEqual(geo.isPointwise, k == 1)
-            var expected = [Float](repeating: 0, count: r.values.count)
-            input.withUnsafeBufferPointer { ip in bias.withUnsafeBufferPointer { bp in
-                expected.withUnsafeMutableBufferPointer { op in
-                    Conv2DKernel.referenceHybrid(g: geo, input: ip.baseAddress!, filter: filter,
-                                                 scales: perChannel ? scales : [Float](repeating: scales[0], count: oc),
-                                                 perChannel: perChannel, bias: bp.baseAddress!, output: op.baseAddress!,
-                                                 act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
-                }
-            } }
+            let expected = referenceHybrid(geo, input: input, filter: filter, scales: scales, perChannel: perChannel, bias: bias)
             XCTAssertEqual(r.values, expected, "k \(k) c \(c) oc \(oc) batch \(batch) perChannel \(perChannel)")
         }
     }
@@ -430,15 +437,7 @@ final class ConvolutionKernelTests: XCTestCase {
             XCTAssertEqual(shape, [1, h, 3, oc])
             let geo = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: h, outW: 3, filterH: k, filterW: k,
                                                           strideH: 1, strideW: 2, dilationH: 1, dilationW: 1, padTop: 1, padLeft: 0), outC: oc)
-            var expected = [Float](repeating: 0, count: fast.count)
-            input.withUnsafeBufferPointer { ip in bias.withUnsafeBufferPointer { bp in
-                expected.withUnsafeMutableBufferPointer { op in
-                    Conv2DKernel.referenceHybrid(g: geo, input: ip.baseAddress!, filter: filter,
-                                                 scales: perChannel ? scales : [Float](repeating: scales[0], count: oc),
-                                                 perChannel: perChannel, bias: bp.baseAddress!, output: op.baseAddress!,
-                                                 act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
-                }
-            } }
+            let expected = referenceHybrid(geo, input: input, filter: filter, scales: scales, perChannel: perChannel, bias: bias)
             XCTAssertEqual(fast, expected, "perChannel \(perChannel)")
             // And the result is close to the float convolution with dequantized weights.
             let wf: [Float] = filter.enumerated().map { Float($0.element) * scales[perChannel ? $0.offset / (k * k * c) : 0] }

@@ -419,6 +419,23 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
+    /// Infinite or NaN activations reaching a hybrid kernel (its input range, scale and zero
+    /// point become infinite or NaN) give some output, never a trap.
+    func testHybridConvWithNonFiniteInputDoesNotTrap() throws {
+        for perChannel in [false, true] {
+            let scales: [Float] = perChannel ? [0.01, 0.02] : [0.02]
+            var g = GraphBuilder()
+            let x = g.input([1, 2, 2, 3])
+            let wt = g.int8Constant([Int8](repeating: 3, count: 2 * 3), shape: [2, 1, 1, 3],
+                                    quantization: .init(scales: scales, zeroPoints: scales.map { _ in 0 }))
+            g.outputs = g.op("CONV_2D", [x, wt])
+            for bad: Float in [.infinity, -.infinity, .nan] {
+                let r = try g.run([[1, bad, 2, 0, -1, 3, 0.5, 0.25, 4, 2, 2, 1]])
+                XCTAssertEqual(r.values.count, 8)
+            }
+        }
+    }
+
     func testHybridConvMatchesReferenceLoops() throws {
         var rng = Rng(state: 3)
         for perChannel in [false, true] {

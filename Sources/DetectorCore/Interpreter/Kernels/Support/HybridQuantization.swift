@@ -44,7 +44,10 @@ enum HybridQuantization {
         let errMax = abs(qmax) + abs(rmax / scaleD)
         let zp = errMin < errMax ? zpFromMin : zpFromMax
         let nudged: Int32
-        if zp <= qmin { nudged = -128 } else if zp >= qmax { nudged = 127 } else { nudged = Int32(zp.rounded(.toNearestOrAwayFromZero)) }
+        // An infinite input makes the range infinite and zp NaN: no meaningful offset, but no trap.
+        if zp.isNaN { nudged = 0 } else if zp <= qmin { nudged = -128 } else if zp >= qmax { nudged = 127 } else {
+            nudged = Int32(zp.rounded(.toNearestOrAwayFromZero))
+        }
         let scale = Float(scaleD)
         let inverse = 1 / scale
         let offset = Float(nudged)

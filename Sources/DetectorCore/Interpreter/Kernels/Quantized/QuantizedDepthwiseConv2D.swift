@@ -167,14 +167,8 @@ public enum QuantizedDepthwiseConv2D {
     /// (layers without a `VectorRequantization`).
     static func requantizeRow<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, acc: UnsafePointer<Int32>,
                                                    output: UnsafeMutablePointer<T>) {
-        p.bias.withUnsafeBufferPointer { bias in
-            p.steps.withUnsafeBufferPointer { mul in
-                for c in 0..<p.outputDepth {
-                    let v = mul[c].apply(acc[c] &+ bias[c]) &+ p.outputZeroPoint
-                    output[c] = T.clamped(v, p.activationMin, p.activationMax)
-                }
-            }
-        }
+        RequantizationStep.requantizeRow(acc, count: p.outputDepth, bias: p.bias, steps: p.steps, outputZeroPoint: p.outputZeroPoint,
+                                         activationMin: p.activationMin, activationMax: p.activationMax, into: output)
     }
 
     /// Plain reference implementation (test oracle), loop order of TFLite's reference kernel.

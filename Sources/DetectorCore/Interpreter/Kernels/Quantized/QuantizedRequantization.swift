@@ -148,3 +148,20 @@ public struct VectorRequantization: Sendable {
         return (result ^ sign) &- sign
     }
 }
+
+extension RequantizationStep {
+    /// Scalar requantization of one output pixel's `count` Int32 sums: + bias, × step, +
+    /// output zero point, clamp (the layers without a `VectorRequantization`).
+    static func requantizeRow<T: QuantizedElement>(_ acc: UnsafePointer<Int32>, count: Int, bias: [Int32],
+                                                   steps: [RequantizationStep], outputZeroPoint: Int32,
+                                                   activationMin: Int32, activationMax: Int32, into output: UnsafeMutablePointer<T>) {
+        bias.withUnsafeBufferPointer { bias in
+            steps.withUnsafeBufferPointer { mul in
+                for c in 0..<count {
+                    let v = mul[c].apply(acc[c] &+ bias[c]) &+ outputZeroPoint
+                    output[c] = T.clamped(v, activationMin, activationMax)
+                }
+            }
+        }
+    }
+}

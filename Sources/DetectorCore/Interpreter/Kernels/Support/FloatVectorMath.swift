@@ -118,16 +118,28 @@ enum FloatVectorMath {
     }
 
     /// Replaces `count` floats at `p` by their SiLU: `logisticProduct` when `faithful`,
-    /// else `silu`. 8 at a time.
+    /// else `silu`.
     static func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int, faithful: Bool) {
-        @inline(__always) func f(_ v: SIMD8<Float>) -> SIMD8<Float> { faithful ? logisticProduct(v) : silu(v) }
-        var i = 0
-        while i &+ 8 <= count {
-            let v = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(p + i).storeBytes(of: f(v), as: SIMD8<Float>.self)
+        if faithful {
+            map(UnsafePointer(p), to: p, range: 0..<count, logisticProduct)
+        } else {
+            map(UnsafePointer(p), to: p, range: 0..<count, silu)
+        }
+    }
+
+    /// `dst[i] = f(src[i])` over `range`, 8 lanes at a time; the last few values go through
+    /// `tail` (default: `f` on one lane, so every value gets the same arithmetic). `src` may
+    /// equal `dst`.
+    @inline(__always)
+    static func map(_ src: UnsafePointer<Float>, to dst: UnsafeMutablePointer<Float>, range: Range<Int>,
+                    _ f: (SIMD8<Float>) -> SIMD8<Float>, tail: ((Float) -> Float)? = nil) {
+        var i = range.lowerBound
+        while i &+ 8 <= range.upperBound {
+            UnsafeMutableRawPointer(dst + i).storeBytes(of: f(UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)),
+                                                        as: SIMD8<Float>.self)
             i &+= 8
         }
-        while i < count { p[i] = f(SIMD8(repeating: p[i]))[0]; i &+= 1 }
+        while i < range.upperBound { dst[i] = tail.map { $0(src[i]) } ?? f(SIMD8(repeating: src[i]))[0]; i &+= 1 }
     }
 
     // Lane masks and selects written with integer bit operations: the generic `.<`,

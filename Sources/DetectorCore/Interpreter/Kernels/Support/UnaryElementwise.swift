@@ -49,43 +49,18 @@ final class UnaryFloatKernel: PreparedKernel {
             switch function {
             case let .clamp(lo, hi):
                 let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
-                var i = range.lowerBound
-                while i + 8 <= range.upperBound {
-                    let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
-                    UnsafeMutableRawPointer(dst + i).storeBytes(of: KernelSupport.clamp(v, vlo, vhi), as: SIMD8<Float>.self)
-                    i += 8
-                }
-                while i < range.upperBound { dst[i] = min(max(src[i], lo), hi); i += 1 }
+                FloatVectorMath.map(src, to: dst, range: range, { KernelSupport.clamp($0, vlo, vhi) }, tail: { min(max($0, lo), hi) })
             case let .leakyRelu(alpha):
                 for i in range { let v = src[i]; dst[i] = v > 0 ? v : v * alpha }
             case .logistic:
-                var i = range.lowerBound
-                while i + 8 <= range.upperBound {
-                    let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
-                    UnsafeMutableRawPointer(dst + i).storeBytes(of: FloatVectorMath.logistic(v), as: SIMD8<Float>.self)
-                    i += 8
-                }
-                while i < range.upperBound { dst[i] = FloatActivations.logistic(src[i]); i += 1 }
+                FloatVectorMath.map(src, to: dst, range: range, FloatVectorMath.logistic, tail: FloatActivations.logistic)
             case .fastLogistic:
-                var i = range.lowerBound
-                while i + 8 <= range.upperBound {
-                    let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
-                    UnsafeMutableRawPointer(dst + i).storeBytes(of: FloatVectorMath.fastLogistic(v), as: SIMD8<Float>.self)
-                    i += 8
-                }
-                while i < range.upperBound { dst[i] = FloatVectorMath.fastLogistic(SIMD8(repeating: src[i]))[0]; i += 1 }
+                FloatVectorMath.map(src, to: dst, range: range, FloatVectorMath.fastLogistic)
             case .silu(let faithful):
-                var i = range.lowerBound
-                while i + 8 <= range.upperBound {
-                    let v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
-                    let y = faithful ? FloatVectorMath.logisticProduct(v) : FloatVectorMath.silu(v)
-                    UnsafeMutableRawPointer(dst + i).storeBytes(of: y, as: SIMD8<Float>.self)
-                    i += 8
-                }
-                while i < range.upperBound {
-                    let v = SIMD8<Float>(repeating: src[i])
-                    dst[i] = (faithful ? FloatVectorMath.logisticProduct(v) : FloatVectorMath.silu(v))[0]
-                    i += 1
+                if faithful {
+                    FloatVectorMath.map(src, to: dst, range: range, FloatVectorMath.logisticProduct)
+                } else {
+                    FloatVectorMath.map(src, to: dst, range: range, FloatVectorMath.silu)
                 }
             case .tanh:
                 for i in range { dst[i] = tanhf(src[i]) }

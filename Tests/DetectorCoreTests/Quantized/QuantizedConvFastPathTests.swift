@@ -43,11 +43,9 @@ final class QuantizedConvFastPathTests: XCTestCase {
                                 outputType: T.self, floatProductMultiplier: !perChannel)
         } })
         let count = g.batches * g.outputHeight * g.outputWidth * cout
-        var fast = [T](repeating: 1, count: count), ref = [T](repeating: 2, count: count)
-        input.withUnsafeBufferPointer { x in
-            fast.withUnsafeMutableBufferPointer { QuantizedConv2D.run(p, input: x.baseAddress!, output: $0.baseAddress!, threads: 1 + trial % 2) }
-            ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
-        }
+        let (fast, ref) = Self.fastAndReference(count: count, input: input,
+                                                fast: { QuantizedConv2D.run(p, input: $0, output: $1, threads: 1 + trial % 2) },
+                                                reference: { QuantizedConv2D.reference(p, input: $0, output: $1) })
         XCTAssertEqual(fast, ref, "conv \(T.self) trial \(trial): \(g.batches)x\(h)x\(w)x\(cin) -> \(cout), filter \(fh)x\(fw) s\(s) d\(d)")
         XCTAssertEqual(p.vectorRequantization == nil, leftShift)
         if count >= 50, !leftShift { XCTAssertGreaterThan(Set(ref.map { Int($0) }).count, 3, "conv trial \(trial) output is degenerate") }
@@ -141,11 +139,9 @@ final class QuantizedConvFastPathTests: XCTestCase {
                                          outputType: T.self, floatProductMultiplier: !perChannel)
         } })
         let count = g.batches * g.outputHeight * g.outputWidth * od
-        var fast = [T](repeating: 1, count: count), ref = [T](repeating: 2, count: count)
-        input.withUnsafeBufferPointer { x in
-            fast.withUnsafeMutableBufferPointer { QuantizedDepthwiseConv2D.run(p, input: x.baseAddress!, output: $0.baseAddress!, threads: 1 + trial % 2) }
-            ref.withUnsafeMutableBufferPointer { QuantizedDepthwiseConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
-        }
+        let (fast, ref) = Self.fastAndReference(count: count, input: input,
+                                                fast: { QuantizedDepthwiseConv2D.run(p, input: $0, output: $1, threads: 1 + trial % 2) },
+                                                reference: { QuantizedDepthwiseConv2D.reference(p, input: $0, output: $1) })
         XCTAssertEqual(fast, ref, "depthwise \(T.self) trial \(trial): \(g.batches)x\(h)x\(w)x\(cin) dm \(dm), filter \(fh)x\(fw) s\(s) d\(d)")
         if count >= 50 { XCTAssertGreaterThan(Set(ref.map { Int($0) }).count, 2, "depthwise trial \(trial) output is degenerate") }
     }
@@ -185,5 +181,18 @@ final class QuantizedConvFastPathTests: XCTestCase {
         }
         XCTAssertNil(VectorRequantization(multipliers: [QuantizedMultiplier(3.0)], bias: [0], outputZeroPoint: 0,
                                           activationMin: 0, activationMax: 255), "left shifts stay on the scalar path")
+    }
+
+    /// Outputs of a fast path and its reference on the same input (pre-filled differently, so
+    /// an unwritten value shows).
+    static func fastAndReference<T: QuantizedElement>(count: Int, input: [T],
+                                                      fast: (UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void,
+                                                      reference: (UnsafePointer<T>, UnsafeMutablePointer<T>) -> Void) -> ([T], [T]) {
+        var a = [T](repeating: 1, count: count), b = [T](repeating: 2, count: count)
+        input.withUnsafeBufferPointer { x in
+            a.withUnsafeMutableBufferPointer { fast(x.baseAddress!, $0.baseAddress!) }
+            b.withUnsafeMutableBufferPointer { reference(x.baseAddress!, $0.baseAddress!) }
+        }
+        return (a, b)
     }
 }

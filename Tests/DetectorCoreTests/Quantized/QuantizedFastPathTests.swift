@@ -208,6 +208,16 @@ extension QuantizedKernelTests {
     func testMaxPoolVectorizedMatchesReferenceUInt8() { checkMaxPoolVectorized(UInt8.self, seed: 17) }
 
     /// Runs a data-movement kernel on raw tensors 0 (input), 1 (output) and optionally 2.
+    /// `count` bytes written by a reference implementation `body(input, output)`.
+    static func referenceBytes(_ count: Int, input: [UInt8], _ body: (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count + 1), x = input + [0]   // never empty: non-nil base addresses
+        x.withUnsafeBytes { i in out.withUnsafeMutableBytes { o in
+            guard let ib = i.baseAddress, let ob = o.baseAddress else { return }
+            body(ib, ob)
+        } }
+        return Array(out.prefix(count))
+    }
+
     static func evalKernel(_ kernel: any PreparedKernel, input: [UInt8], outputBytes: Int, extra: [UInt8] = []) throws -> [UInt8] {
         var x = input + [0], y = [UInt8](repeating: 0xA5, count: outputBytes + 1), z = extra + [0]
         try x.withUnsafeMutableBytes { xp in try y.withUnsafeMutableBytes { yp in try z.withUnsafeMutableBytes { zp in
@@ -236,11 +246,9 @@ extension QuantizedKernelTests {
             let kernel = PadKernel(input: 0, output: 1, inShape: inShape, outShape: outShape, before: before, elementSize: es,
                                    fill: useValueInput ? [UInt8](repeating: 0, count: es) : fill, valueInput: useValueInput ? 2 : nil)
             let fast = try Self.evalKernel(kernel, input: input, outputBytes: Shape.count(outShape) * es, extra: fill)
-            var expected = [UInt8](repeating: 0, count: Shape.count(outShape) * es)
-            input.withUnsafeBytes { i in expected.withUnsafeMutableBytes { o in
-                guard let ib = i.baseAddress, let ob = o.baseAddress else { return }
-                PadKernel.reference(input: ib, inShape: inShape, before: before, output: ob, outShape: outShape, elementSize: es, value: fill)
-            } }
+            let expected = Self.referenceBytes(Shape.count(outShape) * es, input: input) {
+                PadKernel.reference(input: $0, inShape: inShape, before: before, output: $1, outShape: outShape, elementSize: es, value: fill)
+            }
             XCTAssertEqual(fast, expected, "in \(inShape) before \(before) after \(after) es \(es)")
         }
     }
@@ -262,11 +270,9 @@ extension QuantizedKernelTests {
             let input = (0..<(Shape.count(inShape) * es)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let kernel = StridedCopyKernel(input: 0, output: 1, inShape: inShape, begin: begin, step: step, sizes: sizes, elementSize: es)
             let fast = try Self.evalKernel(kernel, input: input, outputBytes: Shape.count(sizes) * es)
-            var expected = [UInt8](repeating: 0, count: Shape.count(sizes) * es)
-            input.withUnsafeBytes { i in expected.withUnsafeMutableBytes { o in
-                guard let ib = i.baseAddress, let ob = o.baseAddress else { return }
-                StridedCopyKernel.reference(input: ib, inShape: inShape, begin: begin, step: step, sizes: sizes, output: ob, elementSize: es)
-            } }
+            let expected = Self.referenceBytes(Shape.count(sizes) * es, input: input) {
+                StridedCopyKernel.reference(input: $0, inShape: inShape, begin: begin, step: step, sizes: sizes, output: $1, elementSize: es)
+            }
             XCTAssertEqual(fast, expected, "in \(inShape) begin \(begin) step \(step) sizes \(sizes) es \(es)")
         }
     }

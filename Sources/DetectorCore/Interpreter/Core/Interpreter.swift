@@ -44,9 +44,13 @@ public final class Interpreter {
         /// Keep every intermediate tensor alive after `invoke()` (no memory reuse), so
         /// `tensorBytes(_:)` can read any of them (debugging; uses more memory).
         public var preserveAllTensors: Bool
+        /// Instruction-set tier of the kernels; nil picks `InstructionSetTier.best`. A tier
+        /// the CPU cannot run is lowered to `InstructionSetTier.supported`.
+        public var tier: InstructionSetTier?
 
         public init(threadCount: Int = 1, registry: KernelRegistry = .standard, maxMemoryBytes: Int = 4 << 30,
-                    preserveAllTensors: Bool = false) {
+                    preserveAllTensors: Bool = false, tier: InstructionSetTier? = nil) {
+            self.tier = tier
             self.threadCount = max(1, threadCount)
             self.registry = registry
             self.maxMemoryBytes = maxMemoryBytes
@@ -64,6 +68,8 @@ public final class Interpreter {
     /// The graph being run.
     public let graph: InterpreterGraph
     public let options: Options
+    /// The instruction-set tier the kernels run with (from `options.tier`).
+    public var tier: InstructionSetTier { InstructionSetTier.resolved(options.tier) }
 
     var shapes: [[Int]]
     var types: [TensorDataType]

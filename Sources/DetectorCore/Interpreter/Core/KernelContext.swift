@@ -49,6 +49,11 @@ public final class PrepareContext {
     /// Float kernels must round like the reference kernels (the graph has hybrid kernels,
     /// see `Interpreter.roundsLikeReference`).
     var roundsLikeReference: Bool { interpreter.roundsLikeReference }
+    /// Instruction-set tier the kernels are prepared for (packing layouts depend on it).
+    var tier: InstructionSetTier { interpreter.tier }
+    /// Float sums may use fused multiply-adds: the tier has them and nothing needs the
+    /// reference kernels' rounding.
+    var fusesMultiplyAdd: Bool { tier >= .avx2 && !roundsLikeReference }
     public var inputCount: Int { node.inputs.count }
     public var outputCount: Int { node.outputs.count }
 

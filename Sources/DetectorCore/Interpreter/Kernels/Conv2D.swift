@@ -120,9 +120,9 @@ final class Conv2DKernel: PreparedKernel {
         } else if groups == 1, let bytes = c.constantData(input: 1) {
             let wf = bytes.bindMemory(to: Float.self)
             if !c.roundsLikeReference, WinogradConvolution.applies(to: g, groups: groups), let base = wf.baseAddress {
-                mode = .winograd(WinogradConvolution(g: g, weights: base))
+                mode = .winograd(WinogradConvolution(g: g, weights: base, tier: c.tier, fused: c.fusesMultiplyAdd))
             } else {
-                mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC) { kk, n in wf[n * k + kk] })
+                mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC, tier: c.tier, fused: c.fusesMultiplyAdd) { kk, n in wf[n * k + kk] })
             }
         }
         // The epilogue SiLU where nothing needs reference rounding and a fast path runs.

@@ -1,3 +1,8 @@
+#if arch(x86_64)
+import KernelsAVX2
+import KernelsAVX512
+#endif
+
 /// Single-precision matrix multiply used by the fast paths of CONV_2D, FULLY_CONNECTED and
 /// the hybrid kernels: `C[m, n] = (Σ_k A[m, k] · B[k, n]) + bias[n]`, then a clamp (or SiLU).
 ///
@@ -12,26 +17,40 @@
 ///   4 lanes (`[k][row][4]`), so the inner loop is loads, multiplies and adds only (SSE2
 ///   has no broadcast load; the shuffles and register copies otherwise limit the loop).
 ///   The copy costs about one broadcast per A value and is shared by all the panels.
+/// At the AVX2 and AVX-512 tiers (`PackedMatrix.tier`) the tier modules' `TierFloatGEMM` runs
+/// instead: 16-column panels, `6 × 16` / `8 × 16` tiles over the whole depth, fused
+/// multiply-adds unless reference rounding is kept (`PackedMatrix.fused`).
 /// `reference` is the plain triple loop kept as the test oracle.
 enum FloatGEMM {
     static let panelWidth = 8
     static let kBlock = 256
 
-    /// B (`k × n`) packed into column panels of 8 (zero-padded).
+    /// B (`k × n`) packed into column panels (zero-padded) for one instruction-set tier:
+    /// 8 columns at the baseline, `TierFloatGEMM.panelWidth` (16) at AVX2 and AVX-512.
     final class PackedMatrix {
         let k: Int, n: Int, panels: Int
+        /// Columns per panel.
+        let width: Int
+        /// The tier whose kernels read this packing.
+        let tier: InstructionSetTier
+        /// Sums use fused multiply-adds (wide tiers only; off where reference rounding is kept).
+        let fused: Bool
         let storage: UnsafeMutablePointer<Float>
 
-        /// Packs `b(k, n)` (any source layout through the accessor).
-        init(k: Int, n: Int, _ b: (Int, Int) -> Float) {
-            self.k = k; self.n = n
-            panels = (n + 7) / 8
-            storage = .allocate(capacity: max(1, panels * k * 8))
-            storage.initialize(repeating: 0, count: max(1, panels * k * 8))
+        /// Packs `b(k, n)` (any source layout through the accessor) for `tier`.
+        init(k: Int, n: Int, tier: InstructionSetTier = .baseline, fused: Bool = false, _ b: (Int, Int) -> Float) {
+            let tier = InstructionSetTier.resolved(tier)
+            self.k = k; self.n = n; self.tier = tier
+            self.fused = fused && tier >= .avx2
+            width = tier >= .avx2 ? 16 : 8
+            panels = (n + width - 1) / width
+            let count = max(1, panels * k * width)
+            storage = .allocate(capacity: count)
+            storage.initialize(repeating: 0, count: count)
             for p in 0..<panels {
                 for kk in 0..<k {
-                    for j in 0..<8 where p * 8 + j < n {
-                        storage[(p * k + kk) * 8 + j] = b(kk, p * 8 + j)
+                    for j in 0..<width where p * width + j < n {
+                        storage[(p * k + kk) * width + j] = b(kk, p * width + j)
                     }
                 }
             }
@@ -57,6 +76,11 @@ enum FloatGEMM {
                          clampMin: Float, clampMax: Float, silu: Bool = false, layout: RowLayout? = nil) {
         let k = b.k, n = b.n
         let layout = layout.flatMap { $0.count * $0.length == k ? $0 : nil } ?? RowLayout(count: 1, length: k, stride: 0)
+        if b.tier >= .avx2 {
+            multiplyWide(rows: rows, a: a, lda: lda, layout: layout, b: b, bias: bias, c: c, ldc: ldc,
+                         clampMin: clampMin, clampMax: clampMax, silu: silu)
+            return
+        }
         if b.panels >= broadcastPanels {
             withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: max(1, min(k, kBlock) * broadcastRows)) { strip in
                 guard let strip = strip.baseAddress else { return }
@@ -100,6 +124,27 @@ enum FloatGEMM {
             }
             k0 = k1
         } while k0 < k
+    }
+
+    /// The AVX2 / AVX-512 micro-kernels (`TierFloatGEMM` in the tier modules) for a matrix
+    /// packed at that tier.
+    private static func multiplyWide(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, layout: RowLayout, b: PackedMatrix,
+                                     bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
+                                     clampMin: Float, clampMax: Float, silu: Bool) {
+        guard !rows.isEmpty else { return }
+        let a = a + rows.lowerBound * lda, c = c + rows.lowerBound * ldc
+        #if arch(x86_64)
+        switch b.tier {
+        case .avx512:
+            KernelsAVX512.TierFloatGEMM.multiply(rows: rows.count, a: a, lda: lda, runCount: layout.count, runLength: layout.length,
+                                                 runStride: layout.stride, packed: b.storage, k: b.k, n: b.n, bias: bias, c: c,
+                                                 ldc: ldc, clampMin: clampMin, clampMax: clampMax, silu: silu, fused: b.fused)
+        default:
+            KernelsAVX2.TierFloatGEMM.multiply(rows: rows.count, a: a, lda: lda, runCount: layout.count, runLength: layout.length,
+                                               runStride: layout.stride, packed: b.storage, k: b.k, n: b.n, bias: bias, c: c,
+                                               ldc: ldc, clampMin: clampMin, clampMax: clampMax, silu: silu, fused: b.fused)
+        }
+        #endif
     }
 
     /// From this many panels on, A strips are copied pre-broadcast. Measured against the

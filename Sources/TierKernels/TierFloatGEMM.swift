@@ -1,0 +1,181 @@
+/// The float GEMM of the wide instruction-set tiers (AVX2 + FMA, AVX-512): the micro-kernels
+/// behind `FloatGEMM.multiply` when the interpreter runs at one of those tiers.
+///
+/// This file is compiled once per tier module (`KernelsAVX2`, `KernelsAVX512`), each with its
+/// own `-march`; `Tier.swift` of the module sets the register tile (`Tier.floatTileRows`).
+/// A panel of B is 16 columns (`SIMD16<Float>`: two ymm registers at AVX2, one zmm at
+/// AVX-512), so the tile is `floatTileRows × 16` accumulators over the whole depth, stored
+/// once with the bias and activation (or SiLU) applied.
+///
+/// Every output is summed over k in increasing order from 0, bias last: with `fused` false
+/// (`acc + a·b`) the results are bit-identical to the reference loops, with `fused` true
+/// (`vfmadd`) each product is added unrounded, as XNNPACK does.
+package enum TierFloatGEMM {
+    /// Columns of B per packed panel: `k × 16` floats, zero-padded past `n`.
+    package static let panelWidth = 16
+
+    /// `C[m, 0..<n] = Σ_k A[m, k] · B[k, n] + bias[n]` for `m < rows`, then clamped to
+    /// `clampMin...clampMax`, or `silu` (x·σ(x)) instead of the clamp.
+    ///
+    /// A row `m` is `runCount` runs of `runLength` values at `a + m·lda + s·runStride`
+    /// (`runCount · runLength = k`; one run for a plain row-major A). `packed` holds
+    /// `ceil(n / 16)` panels of `k × 16`. `c` has row stride `ldc`.
+    package static func multiply(rows: Int, a: UnsafePointer<Float>, lda: Int,
+                                 runCount: Int, runLength: Int, runStride: Int,
+                                 packed: UnsafePointer<Float>, k: Int, n: Int, bias: UnsafePointer<Float>?,
+                                 c: UnsafeMutablePointer<Float>, ldc: Int,
+                                 clampMin: Float, clampMax: Float, silu: Bool, fused: Bool) {
+        let geometry = Geometry(lda: lda, runCount: runCount, runLength: runLength, runStride: runStride, k: k)
+        let epilogue = Epilogue(lo: clampMin, hi: clampMax, silu: silu)
+        if fused {
+            run(Fused.self, rows: rows, a: a, geometry: geometry, packed: packed, n: n, bias: bias, c: c, ldc: ldc, epilogue: epilogue)
+        } else {
+            run(Separate.self, rows: rows, a: a, geometry: geometry, packed: packed, n: n, bias: bias, c: c, ldc: ldc, epilogue: epilogue)
+        }
+    }
+
+    struct Geometry {
+        let lda: Int, runCount: Int, runLength: Int, runStride: Int, k: Int
+    }
+
+    /// What happens to a finished sum: bias, then the clamp or the SiLU.
+    struct Epilogue {
+        let lo: Float, hi: Float, silu: Bool
+        var clamps: Bool { lo > -.greatestFiniteMagnitude || hi < .greatestFiniteMagnitude }
+
+        @inline(__always)
+        func apply(_ v: SIMD16<Float>, bias: SIMD16<Float>) -> SIMD16<Float> {
+            let v = v + bias
+            if silu { return TierMath.silu(v) }
+            if clamps { return TierMath.clamp(v, lo: SIMD16(repeating: lo), hi: SIMD16(repeating: hi)) }
+            return v
+        }
+    }
+
+    @inline(__always)
+    private static func run<M: MultiplyAdd>(_: M.Type, rows: Int, a: UnsafePointer<Float>, geometry g: Geometry,
+                                            packed: UnsafePointer<Float>, n: Int, bias: UnsafePointer<Float>?,
+                                            c: UnsafeMutablePointer<Float>, ldc: Int, epilogue: Epilogue) {
+        let panels = (n + 15) / 16
+        let tileRows = Tier.floatTileRows
+        var m = 0
+        while m < rows {
+            let mr = min(tileRows, rows - m)
+            for p in 0..<panels {
+                let cols = min(16, n - p * 16)
+                let biasVector = bias.map { TierMath.load($0 + p * 16, count: cols) } ?? SIMD16()
+                if tileRows == 8 {
+                    tile8(M.self, mr: mr, a: a + m * g.lda, g: g, panel: packed + p * g.k * 16,
+                          c: c + m * ldc + p * 16, ldc: ldc, cols: cols, bias: biasVector, epilogue: epilogue)
+                } else {
+                    tile6(M.self, mr: mr, a: a + m * g.lda, g: g, panel: packed + p * g.k * 16,
+                          c: c + m * ldc + p * 16, ldc: ldc, cols: cols, bias: biasVector, epilogue: epilogue)
+                }
+            }
+            m += mr
+        }
+    }
+
+    /// Rows `r ≥ mr` of a tile re-read row 0 (always valid) and are not stored: the inner
+    /// loop has no branches for short tiles.
+    @inline(__always)
+    private static func rowPointer(_ a: UnsafePointer<Float>, _ r: Int, _ mr: Int, _ lda: Int) -> UnsafePointer<Float> {
+        r < mr ? a + r * lda : a
+    }
+
+    @inline(__always)
+    private static func store(_ v: SIMD16<Float>, _ r: Int, mr: Int, c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
+                              bias: SIMD16<Float>, epilogue: Epilogue) {
+        guard r < mr else { return }
+        TierMath.store(epilogue.apply(v, bias: bias), to: c + r * ldc, count: cols)
+    }
+
+    /// 8 rows × 16 columns (AVX-512: 8 zmm accumulators, 2 FMA pipes × 4 cycles).
+    @inline(never)
+    private static func tile8<M: MultiplyAdd>(_: M.Type, mr: Int, a: UnsafePointer<Float>, g: Geometry,
+                                              panel: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>, ldc: Int,
+                                              cols: Int, bias: SIMD16<Float>, epilogue: Epilogue) {
+        var c0 = SIMD16<Float>(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
+        let a0 = a, a1 = rowPointer(a, 1, mr, g.lda), a2 = rowPointer(a, 2, mr, g.lda), a3 = rowPointer(a, 3, mr, g.lda)
+        let a4 = rowPointer(a, 4, mr, g.lda), a5 = rowPointer(a, 5, mr, g.lda), a6 = rowPointer(a, 6, mr, g.lda)
+        let a7 = rowPointer(a, 7, mr, g.lda)
+        var pb = panel
+        var offset = 0
+        for _ in 0..<g.runCount {
+            var kk = offset
+            let end = offset &+ g.runLength
+            while kk < end {
+                let b = UnsafeRawPointer(pb).loadUnaligned(as: SIMD16<Float>.self)
+                c0 = M.add(c0, SIMD16(repeating: a0[kk]), b)
+                c1 = M.add(c1, SIMD16(repeating: a1[kk]), b)
+                c2 = M.add(c2, SIMD16(repeating: a2[kk]), b)
+                c3 = M.add(c3, SIMD16(repeating: a3[kk]), b)
+                c4 = M.add(c4, SIMD16(repeating: a4[kk]), b)
+                c5 = M.add(c5, SIMD16(repeating: a5[kk]), b)
+                c6 = M.add(c6, SIMD16(repeating: a6[kk]), b)
+                c7 = M.add(c7, SIMD16(repeating: a7[kk]), b)
+                pb += 16
+                kk &+= 1
+            }
+            offset &+= g.runStride
+        }
+        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c6, 6, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c7, 7, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+    }
+
+    /// 6 rows × 16 columns (AVX2: 12 ymm accumulators, 2 for B, 1 broadcast).
+    @inline(never)
+    private static func tile6<M: MultiplyAdd>(_: M.Type, mr: Int, a: UnsafePointer<Float>, g: Geometry,
+                                              panel: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>, ldc: Int,
+                                              cols: Int, bias: SIMD16<Float>, epilogue: Epilogue) {
+        var c0 = SIMD16<Float>(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0
+        let a0 = a, a1 = rowPointer(a, 1, mr, g.lda), a2 = rowPointer(a, 2, mr, g.lda), a3 = rowPointer(a, 3, mr, g.lda)
+        let a4 = rowPointer(a, 4, mr, g.lda), a5 = rowPointer(a, 5, mr, g.lda)
+        var pb = panel
+        var offset = 0
+        for _ in 0..<g.runCount {
+            var kk = offset
+            let end = offset &+ g.runLength
+            while kk < end {
+                let b = UnsafeRawPointer(pb).loadUnaligned(as: SIMD16<Float>.self)
+                c0 = M.add(c0, SIMD16(repeating: a0[kk]), b)
+                c1 = M.add(c1, SIMD16(repeating: a1[kk]), b)
+                c2 = M.add(c2, SIMD16(repeating: a2[kk]), b)
+                c3 = M.add(c3, SIMD16(repeating: a3[kk]), b)
+                c4 = M.add(c4, SIMD16(repeating: a4[kk]), b)
+                c5 = M.add(c5, SIMD16(repeating: a5[kk]), b)
+                pb += 16
+                kk &+= 1
+            }
+            offset &+= g.runStride
+        }
+        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+    }
+}
+
+/// How a product joins its sum: rounded first (`Separate`, the reference kernels'
+/// arithmetic) or unrounded (`Fused`, one `vfmadd`).
+protocol MultiplyAdd {
+    static func add(_ acc: SIMD16<Float>, _ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float>
+}
+
+enum Separate: MultiplyAdd {
+    @inline(__always)
+    static func add(_ acc: SIMD16<Float>, _ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { acc + a * b }
+}
+
+enum Fused: MultiplyAdd {
+    @inline(__always)
+    static func add(_ acc: SIMD16<Float>, _ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { acc.addingProduct(a, b) }
+}

@@ -1,0 +1,70 @@
+/// Vector helpers of the wide-tier kernels, at 16 float lanes: partial loads and stores,
+/// clamp, and the fast SiLU (the same formula and constants as DetectorCore's
+/// `FloatVectorMath.silu`, which is the 8-lane baseline version and the test oracle).
+enum TierMath {
+    /// `count` (≤ 16) floats from `p`, the other lanes 0.
+    @inline(__always)
+    static func load(_ p: UnsafePointer<Float>, count: Int) -> SIMD16<Float> {
+        if count >= 16 { return UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self) }
+        var v = SIMD16<Float>()
+        for j in 0..<count { v[j] = p[j] }
+        return v
+    }
+
+    /// Stores the first `count` (≤ 16) lanes of `v` at `p`.
+    @inline(__always)
+    static func store(_ v: SIMD16<Float>, to p: UnsafeMutablePointer<Float>, count: Int) {
+        if count >= 16 { UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<Float>.self); return }
+        for j in 0..<count { p[j] = v[j] }
+    }
+
+    /// `min(max(v, lo), hi)` lane by lane (a NaN stays NaN only where the comparisons let it).
+    @inline(__always)
+    static func clamp(_ v: SIMD16<Float>, lo: SIMD16<Float>, hi: SIMD16<Float>) -> SIMD16<Float> {
+        let low = v.replacing(with: lo, where: v .< lo)
+        return low.replacing(with: hi, where: low .> hi)
+    }
+
+    /// All ones where `v` is negative (sign bit set), else 0.
+    @inline(__always)
+    static func negativeMask(_ v: SIMD16<Float>) -> SIMD16<Int32> {
+        unsafeBitCast(v, to: SIMD16<Int32>.self) &>> 31
+    }
+
+    /// `a` where `mask` is all ones, `b` where it is 0.
+    @inline(__always)
+    static func select(_ mask: SIMD16<Int32>, _ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> {
+        let ai = unsafeBitCast(a, to: SIMD16<Int32>.self), bi = unsafeBitCast(b, to: SIMD16<Int32>.self)
+        return unsafeBitCast((ai & mask) | (bi & ~mask), to: SIMD16<Float>.self)
+    }
+
+    /// e^-a for a ≥ 0, clamped at a = 87 (see `FloatVectorMath.expOfNegated`).
+    @inline(__always)
+    static func expOfNegated(_ a: SIMD16<Float>) -> SIMD16<Float> {
+        let limit = SIMD16<Float>(repeating: 87)
+        let a = select(negativeMask(limit - a), limit, a)
+        let magic = SIMD16<Float>(repeating: 12582912.0)
+        let shifted = a * SIMD16(repeating: -1.44269504088896341) + magic
+        let n = shifted - magic
+        let r = (n * SIMD16(repeating: -0.693359375) - a) - n * SIMD16(repeating: -2.12194440e-4)
+        var p = SIMD16<Float>(repeating: 8.312525227665901e-3)
+        p = p * r + SIMD16(repeating: 4.1890114545822144e-2)
+        p = p * r + SIMD16(repeating: 1.6667114198207855e-1)
+        p = p * r + SIMD16(repeating: 4.99992311000824e-1)
+        let er = p * (r * r) + r + SIMD16(repeating: 1)
+        let scale = unsafeBitCast((unsafeBitCast(shifted, to: SIMD16<Int32>.self) &<< 23) &+ SIMD16(repeating: 0x3F80_0000),
+                                  to: SIMD16<Float>.self)
+        return er * scale
+    }
+
+    /// x · logistic(x) from one e^-|x| and one division (see `FloatVectorMath.silu`).
+    @inline(__always)
+    static func silu(_ x: SIMD16<Float>) -> SIMD16<Float> {
+        let bits = unsafeBitCast(x, to: SIMD16<Int32>.self)
+        let e = expOfNegated(unsafeBitCast(bits & SIMD16(repeating: 0x7FFF_FFFF), to: SIMD16<Float>.self))
+        let floor = SIMD16<Float>(repeating: -87)
+        let xc = select(negativeMask(x - floor), floor, x)
+        let numerator = select(bits &>> 31, xc * e, xc)
+        return numerator / (SIMD16(repeating: 1) + e)
+    }
+}

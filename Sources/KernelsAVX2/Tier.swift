@@ -1,3 +1,5 @@
+import _Builtin_intrinsics.intel
+
 /// The AVX2 + FMA tier (x86-64-v3): this module is compiled with `-march=x86-64-v3`, and
 /// holds the shared wide-tier kernels of `Sources/TierKernels/` at that instruction set.
 /// `SIMD16<Float>` is two ymm registers here.
@@ -6,4 +8,17 @@ package enum Tier {
     package static let name = "avx2"
     /// Rows of the float GEMM register tile: 6 × 16 columns = 12 ymm accumulators.
     static let floatTileRows = 6
+    /// Rows of the integer GEMM register tile (× 16 channels).
+    static let integerTileRows = 4
+
+    /// `acc + (pair.lo · w[2j] + pair.hi · w[2j+1])` per channel j: `vpmaddwd` + `vpaddd` on
+    /// both ymm halves.
+    @inline(__always)
+    static func addPairProducts(_ acc: SIMD16<Int32>, _ pair: Int32, _ w: SIMD32<Int16>) -> SIMD16<Int32> {
+        let splat = _mm256_set1_epi32(pair)
+        let halves = unsafeBitCast(w, to: (__m256i, __m256i).self)
+        let sums = unsafeBitCast(acc, to: (__m256i, __m256i).self)
+        return unsafeBitCast((_mm256_add_epi32(sums.0, _mm256_madd_epi16(splat, halves.0)),
+                              _mm256_add_epi32(sums.1, _mm256_madd_epi16(splat, halves.1))), to: SIMD16<Int32>.self)
+    }
 }

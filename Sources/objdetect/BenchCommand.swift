@@ -3,7 +3,9 @@ import DetectorCore
 
 /// `objdetect bench MODEL [--runs N] [--warmup W] [--threads T] [--json]`: times `invoke()`
 /// (inputs filled with seeded noise, loading and input copies outside the timer) and prints
-/// min/median/max ms, or one JSON line `{"model", "median_ms", "runs", "threads"}`.
+/// min/median/max ms, or one JSON line `{"model", "median_ms", "runs", "threads", "tier", "load_ms"}`
+/// (`tier`: the kernels' instruction set, see `InstructionSetTier`; `load_ms`: model open and
+/// prepare).
 enum BenchCommand {
     static let usage = "usage: objdetect bench MODEL [--runs N] [--warmup W] [--threads T] [--json] [--profile]"
 
@@ -17,7 +19,9 @@ enum BenchCommand {
         guard runs >= 1, runs <= 100_000 else { throw UsageError("--runs must be between 1 and 100000") }
         guard warmup >= 0, warmup <= 100_000 else { throw UsageError("--warmup must be between 0 and 100000") }
         guard threads >= 1, threads <= 64 else { throw UsageError("--threads must be between 1 and 64") }
+        let loadStart = DispatchTime.now().uptimeNanoseconds
         let interpreter = try Interpreter(contentsOfFile: path, options: .init(threadCount: threads))
+        let loadMs = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e6
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         for (i, input) in interpreter.inputs.enumerated() {
             var bytes = [UInt8](repeating: 0, count: input.byteCount)
@@ -67,10 +71,11 @@ enum BenchCommand {
         }
         let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
         if args.flag("--json") {
-            try printJSON(["model": path, "median_ms": (median * 1000).rounded() / 1000, "runs": runs, "threads": threads])
+            try printJSON(["model": path, "median_ms": (median * 1000).rounded() / 1000, "runs": runs, "threads": threads,
+                           "tier": interpreter.tier.description, "load_ms": (loadMs * 1000).rounded() / 1000])
         } else {
-            print(String(format: "%@: min %.3f ms, median %.3f ms, max %.3f ms (%d runs, %d threads)",
-                         path, times.first ?? 0, median, times.last ?? 0, runs, threads))
+            print(String(format: "%@: min %.3f ms, median %.3f ms, max %.3f ms (%d runs, %d threads, %@ kernels, load %.1f ms)",
+                         path, times.first ?? 0, median, times.last ?? 0, runs, threads, interpreter.tier.description, loadMs))
         }
         return 0
     }

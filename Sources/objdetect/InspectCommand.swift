@@ -154,6 +154,7 @@ struct InspectReport {
             "family": family.family.rawValue,
             "family_details": familyJSON(),
             "labels": labels ?? NSNull(),
+            "kernel_tier": InstructionSetTier.best.description,
         ]
     }
 
@@ -175,6 +176,7 @@ struct InspectReport {
         var lines: [String] = []
         lines.append("model: \(path) (\(model.fileSize) bytes, schema v\(model.version)\(model.description.map { ", \($0)" } ?? ""))")
         lines.append("subgraphs: \(model.subgraphs.count); subgraph 0: \(g.tensors.count) tensors, \(g.operators.count) operators")
+        lines.append("kernels: \(InstructionSetTier.best) (best this CPU supports: \(InstructionSetTier.supported); OBJDETECT_ISA lowers it)")
         lines.append("inputs:")
         for i in g.inputs where i >= 0 && i < g.tensors.count { lines.append("  " + describe(g.tensors[i])) }
         lines.append("outputs:")

@@ -18,14 +18,15 @@ final class ConvolutionKernelTests: XCTestCase {
     }
 
     func conv(input: [Float], inShape: [Int], filter: [Float], filterShape: [Int], bias: [Float]?,
-              op: String = "CONV_2D", threads: Int = 1, _ configure: @escaping (inout OperatorParameters) -> Void) throws -> ([Float], [Int]) {
+              op: String = "CONV_2D", threads: Int = 1, tier: InstructionSetTier? = nil,
+              _ configure: @escaping (inout OperatorParameters) -> Void) throws -> ([Float], [Int]) {
         var g = GraphBuilder()
         let x = g.input(inShape)
         let w = g.constant(filter, shape: filterShape)
         var ins = [x, w]
         if let bias { ins.append(g.constant(bias, shape: [bias.count])) }
         g.outputs = g.op(op, ins, configure)
-        let r = try g.run([input], threads: threads)
+        let r = try g.run([input], threads: threads, tier: tier)
         return (r.values, r.shape)
     }
 
@@ -140,30 +141,34 @@ final class ConvolutionKernelTests: XCTestCase {
             + [(13, 64, 300), (7, 100, 513), (6, 68, 24), (1, 255, 64), (11, 129, 5), (12, 64, 0), (9, 32, 40), (5, 27, 260)]
         for (m, n, k) in shapes {
             let a = rng.floats(m * k), b = rng.floats(k * n), bias = rng.floats(n)
-            let packed = FloatGEMM.PackedMatrix(k: k, n: n) { kk, j in b[kk * n + j] }
-            var c = [Float](repeating: .nan, count: m * n)
-            a.withUnsafeBufferPointer { ap in
-                bias.withUnsafeBufferPointer { bp in
-                    c.withUnsafeMutableBufferPointer { cp in
-                        FloatGEMM.multiply(rows: 0..<m, a: ap.baseAddress ?? bp.baseAddress!, lda: k, b: packed, bias: bp.baseAddress!,
-                                           c: cp.baseAddress!, ldc: n, clampMin: -0.5, clampMax: 3)
+            for tier in TierTesting.tiers { for fused in tier == .baseline ? [false] : [false, true] {
+                let packed = FloatGEMM.PackedMatrix(k: k, n: n, tier: tier, fused: fused) { kk, j in b[kk * n + j] }
+                let context = "\(tier) fused \(fused) m \(m) n \(n) k \(k)"
+                var c = [Float](repeating: .nan, count: m * n)
+                a.withUnsafeBufferPointer { ap in
+                    bias.withUnsafeBufferPointer { bp in
+                        c.withUnsafeMutableBufferPointer { cp in
+                            FloatGEMM.multiply(rows: 0..<m, a: ap.baseAddress ?? bp.baseAddress!, lda: k, b: packed, bias: bp.baseAddress!,
+                                               c: cp.baseAddress!, ldc: n, clampMin: -0.5, clampMax: 3)
+                        }
                     }
                 }
-            }
-            // Same summation order as the reference: bit-identical.
-            XCTAssertEqual(c, FloatGEMM.reference(m: m, n: n, k: k, a: a, b: b, bias: bias, clampMin: -0.5, clampMax: 3), "m \(m) n \(n) k \(k)")
-            // The SiLU epilogue: the unclamped product, then `FloatVectorMath.silu`.
-            var s = [Float](repeating: .nan, count: m * n)
-            a.withUnsafeBufferPointer { ap in
-                bias.withUnsafeBufferPointer { bp in
-                    s.withUnsafeMutableBufferPointer { sp in
-                        FloatGEMM.multiply(rows: 0..<m, a: ap.baseAddress ?? bp.baseAddress!, lda: k, b: packed, bias: bp.baseAddress!,
-                                           c: sp.baseAddress!, ldc: n, clampMin: -0.5, clampMax: 3, silu: true)
+                // Same summation order as the reference: bit-identical unless products are fused.
+                TierTesting.assertMatches(c, FloatGEMM.reference(m: m, n: n, k: k, a: a, b: b, bias: bias, clampMin: -0.5, clampMax: 3),
+                                          exact: !fused, context)
+                // The SiLU epilogue: the unclamped product, then `FloatVectorMath.silu`.
+                var s = [Float](repeating: .nan, count: m * n)
+                a.withUnsafeBufferPointer { ap in
+                    bias.withUnsafeBufferPointer { bp in
+                        s.withUnsafeMutableBufferPointer { sp in
+                            FloatGEMM.multiply(rows: 0..<m, a: ap.baseAddress ?? bp.baseAddress!, lda: k, b: packed, bias: bp.baseAddress!,
+                                               c: sp.baseAddress!, ldc: n, clampMin: -0.5, clampMax: 3, silu: true)
+                        }
                     }
                 }
-            }
-            let plain = FloatGEMM.reference(m: m, n: n, k: k, a: a, b: b, bias: bias, clampMin: -.infinity, clampMax: .infinity)
-            XCTAssertEqual(s, plain.map { FloatVectorMath.silu(SIMD8(repeating: $0))[0] }, "silu m \(m) n \(n) k \(k)")
+                let plain = FloatGEMM.reference(m: m, n: n, k: k, a: a, b: b, bias: bias, clampMin: -.infinity, clampMax: .infinity)
+                TierTesting.assertMatches(s, plain.map { FloatVectorMath.silu(SIMD8(repeating: $0))[0] }, exact: !fused, "silu " + context)
+            } }
         }
     }
 
@@ -181,29 +186,29 @@ final class ConvolutionKernelTests: XCTestCase {
                 $0.dilationWidthFactor = dil; $0.dilationHeightFactor = dil; $0.activation = .relu6
             }
             let threads = 1 + trial % 2
-            let (fast, shape) = try conv(input: input, inShape: [batch, h, w, c], filter: filter, filterShape: [oc, kh, kw, c],
-                                         bias: bias, threads: threads, configure)
-            var p = OperatorParameters(); configure(&p)
-            let outH = KernelSupport.outputSize(padding: p.padding, input: h, filter: kh, stride: stride, dilation: dil)!
-            let outW = KernelSupport.outputSize(padding: p.padding, input: w, filter: kw, stride: stride, dilation: dil)!
-            XCTAssertEqual(shape, [batch, outH, outW, oc])
-            let g = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: kh, filterW: kw,
-                                                        strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
-                                                        padTop: KernelSupport.paddingBefore(input: h, filter: kh, stride: stride, dilation: dil, output: outH),
-                                                        padLeft: KernelSupport.paddingBefore(input: w, filter: kw, stride: stride, dilation: dil, output: outW)),
-                                 outC: oc)
-            var expected = [Float](repeating: 0, count: fast.count)
-            input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
-                expected.withUnsafeMutableBufferPointer { op in
-                    Conv2DKernel.referenceFloat(g: g, groups: 1, input: ip.baseAddress!, filter: fp.baseAddress!, bias: bp.baseAddress!,
-                                                output: op.baseAddress!, act: (0, 6))
-                }
-            } } }
-            if WinogradConvolution.applies(to: g, groups: 1) {
-                // Winograd regroups the sums (WinogradConvolutionTests); elsewhere bit-identical.
-                for (u, v) in zip(fast, expected) { XCTAssertEqual(u, v, accuracy: 1e-5 * max(1, abs(v)), "trial \(trial)") }
-            } else {
-                XCTAssertEqual(fast, expected, "trial \(trial)")
+            for tier in TierTesting.tiers {
+                let (fast, shape) = try conv(input: input, inShape: [batch, h, w, c], filter: filter, filterShape: [oc, kh, kw, c],
+                                             bias: bias, threads: threads, tier: tier, configure)
+                var p = OperatorParameters(); configure(&p)
+                let outH = KernelSupport.outputSize(padding: p.padding, input: h, filter: kh, stride: stride, dilation: dil)!
+                let outW = KernelSupport.outputSize(padding: p.padding, input: w, filter: kw, stride: stride, dilation: dil)!
+                XCTAssertEqual(shape, [batch, outH, outW, oc])
+                let g = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: kh, filterW: kw,
+                                                            strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
+                                                            padTop: KernelSupport.paddingBefore(input: h, filter: kh, stride: stride, dilation: dil, output: outH),
+                                                            padLeft: KernelSupport.paddingBefore(input: w, filter: kw, stride: stride, dilation: dil, output: outW)),
+                                     outC: oc)
+                var expected = [Float](repeating: 0, count: fast.count)
+                input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
+                    expected.withUnsafeMutableBufferPointer { op in
+                        Conv2DKernel.referenceFloat(g: g, groups: 1, input: ip.baseAddress!, filter: fp.baseAddress!, bias: bp.baseAddress!,
+                                                    output: op.baseAddress!, act: (0, 6))
+                    }
+                } } }
+                // Winograd regroups the sums (WinogradConvolutionTests) and the wide tiers fuse
+                // multiply-adds; the baseline GEMM is bit-identical.
+                TierTesting.assertMatches(fast, expected, exact: tier == .baseline && !WinogradConvolution.applies(to: g, groups: 1),
+                                          "trial \(trial) \(tier)")
             }
         }
     }
@@ -217,9 +222,10 @@ final class ConvolutionKernelTests: XCTestCase {
             let h = 7 + rng.int(6), w = 7 + rng.int(6)
             let input = rng.floats(h * w * c), filter = rng.floats(oc * k * k * c), bias = rng.floats(oc)
             // Odd trials on 2 threads (output rows split between them).
-            let (fast, shape) = try conv(input: input, inShape: [1, h, w, c], filter: filter, filterShape: [oc, k, k, c],
-                                         bias: bias, threads: 1 + trial % 2) {
-                $0.padding = .valid; $0.strideWidth = stride; $0.strideHeight = stride; $0.activation = .relu
+            for tier in TierTesting.tiers {
+                let (fast, shape) = try conv(input: input, inShape: [1, h, w, c], filter: filter, filterShape: [oc, k, k, c],
+                                             bias: bias, threads: 1 + trial % 2, tier: tier) {
+                    $0.padding = .valid; $0.strideWidth = stride; $0.strideHeight = stride; $0.activation = .relu
             }
             let outH = (h - k) / stride + 1, outW = (w - k) / stride + 1
             XCTAssertEqual(shape, [1, outH, outW, oc])
@@ -234,10 +240,8 @@ final class ConvolutionKernelTests: XCTestCase {
                                                 output: op.baseAddress!, act: (0, .greatestFiniteMagnitude))
                 }
             } } }
-            if WinogradConvolution.applies(to: g, groups: 1) {
-                for (u, v) in zip(fast, expected) { XCTAssertEqual(u, v, accuracy: 1e-5 * max(1, abs(v))) }
-            } else {
-                XCTAssertEqual(fast, expected, "k \(k) stride \(stride) c \(c) oc \(oc)")
+            TierTesting.assertMatches(fast, expected, exact: tier == .baseline && !WinogradConvolution.applies(to: g, groups: 1),
+                                      "k \(k) stride \(stride) c \(c) oc \(oc) \(tier)")
             }
         }
     }
@@ -253,12 +257,13 @@ final class ConvolutionKernelTests: XCTestCase {
             let wt = g.constant(filter, shape: [oc, k, k, c])
             let bt = g.constant(bias, shape: [oc])
             g.outputs = g.op("CONV_2D", [x, wt, bt]) { $0.padding = .same; $0.strideWidth = stride; $0.strideHeight = stride }
-            let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: 2))
-            let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
-            XCTAssertNotNil(kernel.paddedInput, "k \(k) stride \(stride)")
-            for _ in 0..<2 {   // the interior is rewritten, the borders stay zero
-                try interpreter.copyInput(input, at: 0)
-                try interpreter.invoke()
+            for tier in TierTesting.tiers {
+                let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: 2, tier: tier))
+                let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
+                XCTAssertNotNil(kernel.paddedInput, "k \(k) stride \(stride)")
+                for _ in 0..<2 {   // the interior is rewritten, the borders stay zero
+                    try interpreter.copyInput(input, at: 0)
+                    try interpreter.invoke()
             }
             let fast = try interpreter.outputFloats(at: 0)
             var expected = [Float](repeating: 0, count: fast.count)
@@ -268,7 +273,8 @@ final class ConvolutionKernelTests: XCTestCase {
                                                 bias: bp.baseAddress!, output: op.baseAddress!, act: kernel.act)
                 }
             } } }
-            XCTAssertEqual(fast, expected, "k \(k) stride \(stride) \(h)×\(w)×\(c) → \(oc)")
+            TierTesting.assertMatches(fast, expected, exact: tier == .baseline, "k \(k) stride \(stride) \(h)×\(w)×\(c) → \(oc) \(tier)")
+            }
         }
     }
 
@@ -350,16 +356,18 @@ final class ConvolutionKernelTests: XCTestCase {
             var g = GraphBuilder()
             let xi = g.input([rows, depth])
             g.outputs = g.op("FULLY_CONNECTED", [xi, g.constant(w, shape: [units, depth]), g.constant(b, shape: [units])])
-            let fast = try g.run([x]).values
-            var expected = [Float](repeating: 0, count: rows * units)
-            x.withUnsafeBufferPointer { xp in w.withUnsafeBufferPointer { wp in b.withUnsafeBufferPointer { bp in
-                expected.withUnsafeMutableBufferPointer { op in
-                    FullyConnectedKernel.referenceFloat(rows: rows, depth: depth, units: units, input: xp.baseAddress!, weights: wp.baseAddress!,
-                                                        bias: bp.baseAddress!, output: op.baseAddress!,
-                                                        act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
-                }
-            } } }
-            XCTAssertEqual(fast, expected)
+            for tier in TierTesting.tiers {
+                let fast = try g.run([x], tier: tier).values
+                var expected = [Float](repeating: 0, count: rows * units)
+                x.withUnsafeBufferPointer { xp in w.withUnsafeBufferPointer { wp in b.withUnsafeBufferPointer { bp in
+                    expected.withUnsafeMutableBufferPointer { op in
+                        FullyConnectedKernel.referenceFloat(rows: rows, depth: depth, units: units, input: xp.baseAddress!, weights: wp.baseAddress!,
+                                                            bias: bp.baseAddress!, output: op.baseAddress!,
+                                                            act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
+                    }
+                } } }
+                TierTesting.assertMatches(fast, expected, exact: tier == .baseline, "\(rows)×\(depth) → \(units) \(tier)")
+            }
         }
     }
 

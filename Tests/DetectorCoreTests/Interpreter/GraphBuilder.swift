@@ -57,8 +57,8 @@ struct GraphBuilder {
     }
 
     /// Runs a one-op graph on float inputs (constants passed as tensors already) and returns output 0.
-    func run(_ feeds: [[Float]], threads: Int = 1) throws -> (values: [Float], shape: [Int]) {
-        let interpreter = try Interpreter(graph: build(), options: .init(threadCount: threads))
+    func run(_ feeds: [[Float]], threads: Int = 1, tier: InstructionSetTier? = nil) throws -> (values: [Float], shape: [Int]) {
+        let interpreter = try Interpreter(graph: build(), options: .init(threadCount: threads, tier: tier))
         for (i, f) in feeds.enumerated() { try interpreter.copyInput(f, at: i) }
         try interpreter.invoke()
         return (try interpreter.outputFloats(at: 0), interpreter.outputs[0].shape)

@@ -3,20 +3,20 @@ import XCTest
 
 final class IntegerGemmTests: XCTestCase {
     /// Runs the packed fast path on `[m][k]` A and `[n][k]` B (A rows padded as the kernels do).
-    private func fastGemm(_ a: [Int16], _ b: [Int16], m: Int, n: Int, k: Int) -> [Int32] {
+    private func fastGemm(_ a: [Int16], _ b: [Int16], m: Int, n: Int, k: Int, tier: InstructionSetTier) -> [Int32] {
         let kp = IntegerGemm.paddedDepth(k)
         var padded = [Int16](repeating: 0, count: m * kp)
         for i in 0..<m { for q in 0..<k { padded[i * kp + q] = a[i * k + q] } }
-        let panels = b.withUnsafeBufferPointer { IntegerGemm.packB($0, n: n, k: k) }
+        let panels = b.withUnsafeBufferPointer { IntegerGemm.packB($0, n: n, k: k, tier: tier) }
         // Extra column of sentinels: the fast path must not write past column n of its row stride.
         var c = [Int32](repeating: -7, count: m * (n + 1))
         padded.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in
             c.withUnsafeMutableBufferPointer {
                 IntegerGemm.multiply(a: ap.baseAddress!, lda: kp, packedB: bp.baseAddress!, m: m, n: n, kPadded: kp,
-                                     c: $0.baseAddress!, ldc: n + 1)
+                                     c: $0.baseAddress!, ldc: n + 1, tier: tier)
             }
         } }
-        for i in 0..<m { XCTAssertEqual(c[i * (n + 1) + n], -7, "row \(i) stride padding overwritten") }
+        for i in 0..<m { XCTAssertEqual(c[i * (n + 1) + n], -7, "row \(i) stride padding overwritten at \(tier)") }
         return (0..<m).flatMap { i in c[i * (n + 1)..<i * (n + 1) + n] }
     }
 
@@ -31,12 +31,15 @@ final class IntegerGemmTests: XCTestCase {
     func testPackedGemmMatchesReferenceOnRandomShapes() {
         var rng = TestRandom(seed: 42)
         for _ in 0..<60 {
-            // Odd k, n not a multiple of 4 or 8, m not a multiple of the 4-row register tile.
-            let m = rng.int(1...19), n = rng.int(1...21), k = rng.int(1...70)
+            // Odd k, n not a multiple of 4, 8 or 16, m not a multiple of the 4- or 8-row register tiles.
+            let m = rng.int(1...19), n = rng.int(1...37), k = rng.int(1...70)
             // Zero-point-shifted 8-bit values: 8-bit range minus a zero point in [-128, 255].
             let a = (0..<m * k).map { _ in Int16(rng.int(-383...383)) }
             let b = (0..<n * k).map { _ in Int16(rng.int(-383...383)) }
-            XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k), referenceGemm(a, b, m: m, n: n, k: k), "m=\(m) n=\(n) k=\(k)")
+            let ref = referenceGemm(a, b, m: m, n: n, k: k)
+            for tier in TierTesting.tiers {
+                XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k, tier: tier), ref, "m=\(m) n=\(n) k=\(k) \(tier)")
+            }
         }
     }
 
@@ -49,14 +52,18 @@ final class IntegerGemmTests: XCTestCase {
             let a = (0..<m * k).map { _ in Int16(extreme ? (trial % 2 == 0 ? 383 : -383) : rng.int(-383...383)) }
             let b = (0..<n * k).map { _ in Int16(extreme ? 383 : rng.int(-383...383)) }
             let ref = referenceGemm(a, b, m: m, n: n, k: k)
-            XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k), ref, "m=\(m) n=\(n) k=\(k)")
+            for tier in TierTesting.tiers {
+                XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k, tier: tier), ref, "m=\(m) n=\(n) k=\(k) \(tier)")
+            }
             if extreme { XCTAssertEqual(abs(ref[0]), Int32(k * 383 * 383)) }
         }
     }
 
     func testGemmHandComputed() {
         // [1 2 3; -4 5 -6] x [7 8 9]^T = [50, -42]
-        XCTAssertEqual(fastGemm([1, 2, 3, -4, 5, -6], [7, 8, 9], m: 2, n: 1, k: 3), [50, -42])
+        for tier in TierTesting.tiers {
+            XCTAssertEqual(fastGemm([1, 2, 3, -4, 5, -6], [7, 8, 9], m: 2, n: 1, k: 3, tier: tier), [50, -42], "\(tier)")
+        }
     }
 
     func testConvAndDepthwiseFastPathsMatchReferenceOnRandomShapes() throws {
@@ -72,18 +79,21 @@ final class IntegerGemmTests: XCTestCase {
             let bias = (0..<cout).map { _ in Int32(rng.int(-3000...3000)) }
             let qi = QuantizationParams(scale: 0.02, zeroPoint: Int32(rng.int(0...255)))
             let qo = QuantizationParams(scale: 0.3, zeroPoint: Int32(rng.int(0...255)))
-            let p = try XCTUnwrap(filter.withUnsafeBufferPointer { f in bias.withUnsafeBufferPointer { b in
-                QuantizedConvParams(geometry: g, inputDepth: cin, outputDepth: cout, input: qi, output: qo, filter: f,
-                                    filterScales: [0.011], filterZeroPoints: [Int32(rng.int(0...255))], bias: b,
-                                    activation: .relu6, outputType: UInt8.self)
-            } })
-            let count = g.batches * g.outputHeight * g.outputWidth * cout
-            var fast = [UInt8](repeating: 1, count: count), ref = [UInt8](repeating: 2, count: count)
-            input.withUnsafeBufferPointer { x in
-                fast.withUnsafeMutableBufferPointer { QuantizedConv2D.run(p, input: x.baseAddress!, output: $0.baseAddress!, threads: 2) }
-                ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
+            let filterZeroPoint = Int32(rng.int(0...255))
+            for tier in TierTesting.tiers {
+                let p = try XCTUnwrap(filter.withUnsafeBufferPointer { f in bias.withUnsafeBufferPointer { b in
+                    QuantizedConvParams(geometry: g, inputDepth: cin, outputDepth: cout, input: qi, output: qo, filter: f,
+                                        filterScales: [0.011], filterZeroPoints: [filterZeroPoint], bias: b,
+                                        activation: .relu6, outputType: UInt8.self, tier: tier)
+                } })
+                let count = g.batches * g.outputHeight * g.outputWidth * cout
+                var fast = [UInt8](repeating: 1, count: count), ref = [UInt8](repeating: 2, count: count)
+                input.withUnsafeBufferPointer { x in
+                    fast.withUnsafeMutableBufferPointer { QuantizedConv2D.run(p, input: x.baseAddress!, output: $0.baseAddress!, threads: 2) }
+                    ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
+                }
+                XCTAssertEqual(fast, ref, "conv trial \(trial) \(tier)")
             }
-            XCTAssertEqual(fast, ref, "conv trial \(trial)")
 
             let dm = rng.int(1...2)
             let dwFilter = (0..<fh * fw * cin * dm).map { _ in Int8(rng.int(-127...127)) }

@@ -40,7 +40,8 @@ final class QuantizedConvFastPathTests: XCTestCase {
         let p = try XCTUnwrap(filter.withUnsafeBufferPointer { f in bias.withUnsafeBufferPointer { b in
             QuantizedConvParams(geometry: g, inputDepth: cin, outputDepth: cout, input: qi, output: qo, filter: f,
                                 filterScales: scales, filterZeroPoints: zps, bias: b, activation: activation,
-                                outputType: T.self, floatProductMultiplier: !perChannel)
+                                outputType: T.self, floatProductMultiplier: !perChannel,
+                                tier: TierTesting.tiers[trial % TierTesting.tiers.count])
         } })
         let count = g.batches * g.outputHeight * g.outputWidth * cout
         let (fast, ref) = Self.fastAndReference(count: count, input: input,
@@ -102,7 +103,8 @@ final class QuantizedConvFastPathTests: XCTestCase {
             let p = try XCTUnwrap(weights.withUnsafeBufferPointer { f in bias.withUnsafeBufferPointer { b in
                 QuantizedFullyConnected.params(batches: batches, inputDepth: depth, units: units, input: qi, output: qo,
                                                filter: f, filterScales: [0.01], filterZeroPoints: [Int32(rng.int(0...255))],
-                                               bias: b, activation: .none, outputType: UInt8.self)
+                                               bias: b, activation: .none, outputType: UInt8.self,
+                                               tier: TierTesting.tiers[trial % TierTesting.tiers.count])
             } })
             var fast = [UInt8](repeating: 1, count: batches * units), ref = [UInt8](repeating: 2, count: batches * units)
             input.withUnsafeBufferPointer { x in
@@ -136,7 +138,8 @@ final class QuantizedConvFastPathTests: XCTestCase {
         let p = try XCTUnwrap(filter.withUnsafeBufferPointer { f in bias.withUnsafeBufferPointer { b in
             QuantizedDepthwiseConvParams(geometry: g, inputDepth: cin, depthMultiplier: dm, input: qi, output: qo, filter: f,
                                          filterScales: scales, filterZeroPoints: zw, bias: b, activation: trial % 3 == 0 ? .relu : .none,
-                                         outputType: T.self, floatProductMultiplier: !perChannel)
+                                         outputType: T.self, floatProductMultiplier: !perChannel,
+                                         tier: TierTesting.tiers[trial % TierTesting.tiers.count])
         } })
         let count = g.batches * g.outputHeight * g.outputWidth * od
         let (fast, ref) = Self.fastAndReference(count: count, input: input,
@@ -162,7 +165,9 @@ final class QuantizedConvFastPathTests: XCTestCase {
         var rng = TestRandom(seed: 17)
         let sums: [Int32] = [0, 1, -1, 2, -2, .max, .min, .min + 1, 1 << 30, -(1 << 30), 1 << 22, -(1 << 22)]
         for trial in 0..<400 {
-            let n = rng.int(1...13)
+            // Channel counts below and above the 16 lanes of the wide tiers, every tier in turn.
+            let n = rng.int(1...40)
+            let tier = TierTesting.tiers[trial % TierTesting.tiers.count]
             var multipliers = (0..<n).map { _ in QuantizedMultiplier(Double(rng.int(1...1_000_000)) * pow(2, -Double(rng.int(1...45)))) }
             multipliers = multipliers.map { QuantizedMultiplier(multiplier: $0.multiplier, shift: min($0.shift, 0)) }
             if trial % 2 == 0 { multipliers = multipliers.map { QuantizedMultiplier(multiplier: $0.multiplier, shift: multipliers[0].shift) } }
@@ -170,14 +175,14 @@ final class QuantizedConvFastPathTests: XCTestCase {
             let bias = (0..<n).map { _ in trial % 3 == 0 ? Int32(truncatingIfNeeded: rng.next()) : Int32(rng.int(-5000...5000)) }
             let zp = Int32(rng.int(-128...255)), lo = Int32(rng.int(0...100)), hi = Int32(rng.int(150...255))
             let v = try XCTUnwrap(VectorRequantization(multipliers: multipliers, bias: bias, outputZeroPoint: zp,
-                                                       activationMin: lo, activationMax: hi))
+                                                       activationMin: lo, activationMax: hi, tier: tier))
             let acc = (0..<n).map { _ in rng.int(0...2) == 0 ? sums[rng.int(0...sums.count - 1)] : Int32(truncatingIfNeeded: rng.next() >> UInt64(rng.int(0...40))) }
             var out = [UInt8](repeating: 0, count: n)
             acc.withUnsafeBufferPointer { a in out.withUnsafeMutableBufferPointer { o in
                 VectorRequantization.withRows(v) { $0!.apply(a.baseAddress!, count: n, output: o.baseAddress!) }
             } }
             let expected = (0..<n).map { c in UInt8.clamped(RequantizationStep(multipliers[c]).apply(acc[c] &+ bias[c]) &+ zp, lo, hi) }
-            XCTAssertEqual(out, expected, "trial \(trial)")
+            XCTAssertEqual(out, expected, "trial \(trial) \(tier)")
         }
         XCTAssertNil(VectorRequantization(multipliers: [QuantizedMultiplier(3.0)], bias: [0], outputZeroPoint: 0,
                                           activationMin: 0, activationMax: 255), "left shifts stay on the scalar path")

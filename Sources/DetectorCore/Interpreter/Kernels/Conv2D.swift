@@ -20,14 +20,18 @@ final class Conv2DKernel: PreparedKernel {
     /// int8 weight × (quantized input − offset) products, like the runtime's hybrid kernels).
     final class HybridWeights {
         let packed: [Int16]
+        /// The tier whose integer GEMM reads `packed`.
+        let tier: InstructionSetTier
         let raw: [Int8]
         /// Per output channel scale (all equal for per-tensor filters).
         let scales: [Float]
         /// TFLite uses the asymmetric per-channel path only when the channel scales differ.
         let perChannel: Bool
-        init(raw: [Int8], outC: Int, k: Int, scales: [Float], perChannel: Bool) {
+        init(raw: [Int8], outC: Int, k: Int, scales: [Float], perChannel: Bool, tier: InstructionSetTier) {
             self.raw = raw; self.scales = scales; self.perChannel = perChannel
-            packed = raw.map { Int16($0) }.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outC, k: k) }
+            let tier = InstructionSetTier.resolved(tier)
+            self.tier = tier
+            packed = raw.map { Int16($0) }.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outC, k: k, tier: tier) }
         }
     }
 
@@ -109,7 +113,7 @@ final class Conv2DKernel: PreparedKernel {
             if scales.count == 1 { scales = [Float](repeating: scales[0], count: outC) }
             guard scales.count == outC else { throw c.invalid("filter has \(q.scales.count) scales for \(outC) channels") }
             let perChannel = q.scales.count > 1 && Set(q.scales).count > 1
-            mode = .hybrid(HybridWeights(raw: raw, outC: outC, k: k, scales: scales, perChannel: perChannel))
+            mode = .hybrid(HybridWeights(raw: raw, outC: outC, k: k, scales: scales, perChannel: perChannel, tier: c.tier))
             // The runtime's hybrid conv ignores dilation when computing (it forces 1).
             if p.dilationHeightFactor != 1 || p.dilationWidthFactor != 1 {
                 g = ConvGeometry(window: WindowGeometry(batch: window.batch, inH: window.inH, inW: window.inW, inC: window.inC,
@@ -261,7 +265,8 @@ final class Conv2DKernel: PreparedKernel {
                     } else {
                         aRows = UnsafePointer(x16 + p0 * kp)
                     }
-                    IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC)
+                    IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC,
+                                         tier: weights.tier)
                     for r in 0..<rows {
                         let pixel = p0 + r
                         Conv2DKernel.rescaleHybrid(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,

@@ -22,8 +22,10 @@ public struct QuantizedConvParams: Sendable {
     public var activationMax: Int32
     /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
     public var packedWeights: [Int16]
-    /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`).
+    /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`) for `gemmTier`.
     public var gemmWeights: [Int16]
+    /// The instruction-set tier whose GEMM reads `gemmWeights`.
+    public var gemmTier: InstructionSetTier
     public var bias: [Int32]
 
     /// Number of values in one im2col patch.
@@ -38,7 +40,8 @@ public struct QuantizedConvParams: Sendable {
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
-                                      outputType: (some QuantizedElement).Type, floatProductMultiplier: Bool = false) {
+                                      outputType: (some QuantizedElement).Type, floatProductMultiplier: Bool = false,
+                                      tier: InstructionSetTier = .baseline) {
         let k = geometry.filterHeight * geometry.filterWidth * inputDepth
         guard inputDepth > 0, outputDepth > 0, filter.count == k * outputDepth,
               filterScales.count == 1 || filterScales.count == outputDepth,
@@ -63,10 +66,11 @@ public struct QuantizedConvParams: Sendable {
             for i in 0..<k { packed[c * k + i] = Int16(truncatingIfNeeded: Int32(filter[c * k + i]) - zp) }
         }
         packedWeights = packed
-        gemmWeights = packed.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outputDepth, k: k) }
+        gemmTier = InstructionSetTier.resolved(tier)
+        gemmWeights = packed.withUnsafeBufferPointer { [gemmTier] in IntegerGemm.packB($0, n: outputDepth, k: k, tier: gemmTier) }
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
         vectorRequantization = VectorRequantization(multipliers: multipliers, bias: self.bias, outputZeroPoint: output.zeroPoint,
-                                                    activationMin: activationMin, activationMax: activationMax)
+                                                    activationMin: activationMin, activationMax: activationMax, tier: gemmTier)
     }
 }
 
@@ -111,7 +115,7 @@ public enum QuantizedConv2D {
                     } else {
                         a = UnsafePointer(x16 + first * kp)
                     }
-                    IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n)
+                    IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n, tier: p.gemmTier)
                     for r in 0..<rows {
                         if let requantization {
                             requantization.apply(acc + r * n, count: n, output: output + (first + r) * n)
@@ -128,7 +132,7 @@ public enum QuantizedConv2D {
     /// a multiple of the GEMM's register tile, between 4 and 256, and small enough that every
     /// thread gets a tile.
     static func tileRows(kPadded: Int, n: Int, pixels: Int, threads: Int) -> Int {
-        let step = IntegerGemm.tileRows
+        let step = IntegerGemm.tileRowsMultiple
         let bySize = (192 * 1024) / (2 * kPadded + 4 * n) / step * step
         let perThread = ((pixels + threads - 1) / max(threads, 1) + step - 1) / step * step
         return max(step, min(bySize, 256, perThread))
@@ -295,7 +299,8 @@ extension QuantizedConv2D {
             let params = bias.withOptionalBuffer { b in
                 QuantizedConvParams(geometry: g, inputDepth: inputDepth, outputDepth: outputDepth, input: qi, output: qo,
                                     filter: filter, filterScales: scales, filterZeroPoints: zps, bias: b,
-                                    activation: activation, outputType: A.self, floatProductMultiplier: x.type == .uint8)
+                                    activation: activation, outputType: A.self, floatProductMultiplier: x.type == .uint8,
+                                    tier: c.tier)
             }
             guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
             return QuantizedGemmKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index)

@@ -29,7 +29,8 @@ public struct QuantizedDepthwiseConvParams: Sendable {
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
-                                      outputType: (some QuantizedElement).Type, floatProductMultiplier: Bool = false) {
+                                      outputType: (some QuantizedElement).Type, floatProductMultiplier: Bool = false,
+                                      tier: InstructionSetTier = .baseline) {
         let od = inputDepth * depthMultiplier
         guard inputDepth > 0, depthMultiplier > 0,
               filter.count == geometry.filterHeight * geometry.filterWidth * od,
@@ -56,7 +57,7 @@ public struct QuantizedDepthwiseConvParams: Sendable {
         packedWeights = Self.packWeights(weights, taps: geometry.filterHeight * geometry.filterWidth, channels: od)
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: od)
         vectorRequantization = VectorRequantization(multipliers: multipliers, bias: self.bias, outputZeroPoint: output.zeroPoint,
-                                                    activationMin: activationMin, activationMax: activationMax)
+                                                    activationMin: activationMin, activationMax: activationMax, tier: tier)
     }
 
     /// Packs `[taps][channels]` weights as `[ceil(channels / 8)][taps][16]`: for each block of 8
@@ -244,7 +245,7 @@ extension QuantizedDepthwiseConv2D {
                 QuantizedDepthwiseConvParams(geometry: g, inputDepth: inputDepth, depthMultiplier: dm, input: qi, output: qo,
                                              filter: filter, filterScales: scales, filterZeroPoints: zps, bias: b,
                                              activation: activation, outputType: A.self,
-                                             floatProductMultiplier: x.type == .uint8)
+                                             floatProductMultiplier: x.type == .uint8, tier: c.tier)
             }
             guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
             return QuantizedDepthwiseConvKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index)

@@ -7,13 +7,14 @@ public enum QuantizedFullyConnected {
                                                    input: QuantizationParams, output: QuantizationParams,
                                                    filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                                    bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
-                                                   outputType: (some QuantizedElement).Type) -> QuantizedConvParams? {
+                                                   outputType: (some QuantizedElement).Type,
+                                                   tier: InstructionSetTier = .baseline) -> QuantizedConvParams? {
         guard let g = QuantizedWindowGeometry(batches: 1, inputHeight: max(batches, 1), inputWidth: 1, filterHeight: 1, filterWidth: 1,
                                      strideHeight: 1, strideWidth: 1, samePadding: false) else { return nil }
         return QuantizedConvParams(geometry: g, inputDepth: inputDepth, outputDepth: units, input: input, output: output,
                                    filter: filter, filterScales: filterScales, filterZeroPoints: filterZeroPoints,
                                    bias: bias, activation: activation, outputType: outputType,
-                                   floatProductMultiplier: filterScales.count == 1)
+                                   floatProductMultiplier: filterScales.count == 1, tier: tier)
     }
 
     /// Runs the GEMM path.
@@ -47,7 +48,7 @@ extension QuantizedFullyConnected {
             let params = bias.withOptionalBuffer { b in
                 QuantizedFullyConnected.params(batches: batches, inputDepth: depth, units: units, input: qi, output: qo,
                                                filter: filter, filterScales: scales, filterZeroPoints: zps, bias: b,
-                                               activation: activation, outputType: A.self)
+                                               activation: activation, outputType: A.self, tier: c.tier)
             }
             guard let params else { throw c.invalid("weights, scales or bias do not match the shapes") }
             return QuantizedGemmKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index)

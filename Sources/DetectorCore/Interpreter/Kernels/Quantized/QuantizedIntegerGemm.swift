@@ -1,3 +1,8 @@
+#if arch(x86_64)
+import KernelsAVX2
+import KernelsAVX512
+#endif
+
 /// The integer matrix-multiply core of the quantized CONV_2D / FULLY_CONNECTED kernels.
 ///
 /// Computes `C[m][n] = Σ_k A[m][k] · B[n][k]` in `Int32` with wrapping sums, which is exact and
@@ -10,11 +15,21 @@
 /// `[c0k0, c0k1, c1k0, c1k1, c2k0, c2k1, c3k0, c3k1]` and the same for channels 4...7; one row's
 /// pair `(a[k0], a[k1])` is splatted as a 32-bit lane and `multiplyAddAdjacentPairs` (one
 /// `pmaddwd`) adds both products into 4 channel accumulators at once.
+///
+/// At the AVX2 and AVX-512 tiers the tier modules' `TierIntegerGemm` runs instead, on panels
+/// of 16 channels (`packB(_:n:k:tier:)`): `vpmaddwd` on ymm halves, or one `vpdpwssd` (VNNI)
+/// per depth pair and row. The sums are the same exact integers at every tier.
 public enum IntegerGemm {
     /// Output channels per packed panel.
     public static let panelWidth = 8
     /// Rows of A per register tile (4 rows × 8 channels = 8 accumulators of 4 lanes).
     public static let tileRows = 4
+    /// A multiple of every tier's register-tile rows (4 at SSE2 and AVX2, 8 at AVX-512), for
+    /// callers that size row blocks.
+    public static let tileRowsMultiple = 8
+
+    /// Output channels per packed panel at `tier`.
+    public static func panelWidth(for tier: InstructionSetTier) -> Int { tier >= .avx2 ? 16 : panelWidth }
 
     /// The depth the fast path works on: `k` rounded up to a multiple of 8 (four depth pairs per
     /// inner step). A rows must be zero-padded to this length.
@@ -32,10 +47,12 @@ public enum IntegerGemm {
         }
     }
 
-    /// Packs `[n][k]` weights into `ceil(n / 8)` panels of `paddedDepth(k) / 2` depth pairs of
-    /// 16 values (see the type's description); padding channels and depth steps are 0.
-    public static func packB(_ b: UnsafeBufferPointer<Int16>, n: Int, k: Int) -> [Int16] {
+    /// Packs `[n][k]` weights into `ceil(n / w)` panels of `paddedDepth(k) / 2` depth pairs of
+    /// `2w` values, `w = panelWidth(for: tier)` (see the type's description); padding channels
+    /// and depth steps are 0.
+    public static func packB(_ b: UnsafeBufferPointer<Int16>, n: Int, k: Int, tier: InstructionSetTier = .baseline) -> [Int16] {
         let kp = paddedDepth(k)
+        let panelWidth = panelWidth(for: tier)
         let panels = (n + panelWidth - 1) / panelWidth
         var out = [Int16](repeating: 0, count: panels * kp * panelWidth)
         for j in 0..<n {
@@ -93,8 +110,22 @@ public enum IntegerGemm {
     /// `c[i * ldc + j] = Σ_q a[i * lda + q] · B[j][q]` for `i < m`, `j < n`, `q < kPadded`, with B
     /// packed by `packB` and every A row zero-padded to `kPadded = paddedDepth(k)`.
     /// Panel-outer order: one panel (`kPadded * 16` bytes) stays in cache while all rows pass.
+    /// `tier` must be the one B was packed for.
     public static func multiply(a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
-                                m: Int, n: Int, kPadded kp: Int, c: UnsafeMutablePointer<Int32>, ldc: Int) {
+                                m: Int, n: Int, kPadded kp: Int, c: UnsafeMutablePointer<Int32>, ldc: Int,
+                                tier: InstructionSetTier = .baseline) {
+        #if arch(x86_64)
+        switch tier {
+        case .avx512:
+            KernelsAVX512.TierIntegerGemm.multiply(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp, c: c, ldc: ldc)
+            return
+        case .avx2:
+            KernelsAVX2.TierIntegerGemm.multiply(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp, c: c, ldc: ldc)
+            return
+        case .baseline:
+            break
+        }
+        #endif
         let panels = (n + panelWidth - 1) / panelWidth
         for panel in 0..<panels {
             let j0 = panel * panelWidth

@@ -1,3 +1,8 @@
+#if arch(x86_64)
+import KernelsAVX2
+import KernelsAVX512
+#endif
+
 /// Requantization of Int32 accumulators to 8-bit outputs, four channels per SIMD step, with the
 /// exact results of TFLite's `MultiplyByQuantizedMultiplier` (as `RequantizationStep.apply`)
 /// followed by `+ outputZeroPoint` and the activation clamp.
@@ -13,9 +18,10 @@
 /// `2M < 2^32`, the rounding term `≤ 2^31 + 2^62`.
 ///
 /// Layers with a left shift (real multiplier ≥ 1) are rare; `init` returns nil for them and the
-/// kernels keep the scalar `RequantizationStep` path.
+/// kernels keep the scalar `RequantizationStep` path. At the AVX2 and AVX-512 tiers the same
+/// arithmetic runs 16 channels per step (`TierRequantization` in the tier modules).
 public struct VectorRequantization: Sendable {
-    /// Channel count rounded up to a multiple of 4; the per-channel arrays have this length
+    /// Channel count rounded up to a multiple of 16; the per-channel arrays have this length
     /// (padding channels requantize 0 with multiplier 0).
     public let paddedCount: Int
     public let bias: [Int32]
@@ -29,12 +35,14 @@ public struct VectorRequantization: Sendable {
     public let uniformShift: UInt32?
     public let outputZeroPoint: Int32
     public let activationMin: Int32, activationMax: Int32
+    /// The instruction-set tier `Rows.apply` runs at.
+    public let tier: InstructionSetTier
 
     public init?(multipliers: [QuantizedMultiplier], bias: [Int32], outputZeroPoint: Int32,
-                 activationMin: Int32, activationMax: Int32) {
+                 activationMin: Int32, activationMax: Int32, tier: InstructionSetTier = .baseline) {
         guard multipliers.count == bias.count,
               multipliers.allSatisfy({ $0.shift <= 0 && $0.multiplier >= 0 }) else { return nil }
-        let n = multipliers.count, padded = (n + 3) / 4 * 4
+        let n = multipliers.count, padded = (n + 15) / 16 * 16
         var b = [Int32](repeating: 0, count: padded), m2 = [UInt32](repeating: 0, count: padded)
         var round = [UInt64](repeating: 1 << 31, count: padded), shifts = [UInt32](repeating: 0, count: padded)
         for c in 0..<n {
@@ -54,6 +62,7 @@ public struct VectorRequantization: Sendable {
         self.outputZeroPoint = outputZeroPoint
         self.activationMin = activationMin
         self.activationMax = activationMax
+        self.tier = InstructionSetTier.resolved(tier)
     }
 
     /// Calls `body` with a pointer view of the per-channel arrays, for the row loops of a kernel
@@ -68,7 +77,7 @@ public struct VectorRequantization: Sendable {
                               let sh = shift.baseAddress else { return body(nil) }
                         return body(Rows(bias: b, doubledMultiplier: m, rounding: rd, rightShift: sh,
                                          uniformShift: r.uniformShift, outputZeroPoint: r.outputZeroPoint,
-                                         activationMin: r.activationMin, activationMax: r.activationMax))
+                                         activationMin: r.activationMin, activationMax: r.activationMax, tier: r.tier))
                     }
                 }
             }
@@ -83,11 +92,28 @@ public struct VectorRequantization: Sendable {
         let rightShift: UnsafePointer<UInt32>
         let uniformShift: UInt32?
         let outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32
+        let tier: InstructionSetTier
 
         /// Requantizes `count` accumulators (`count ≤` the channel count) of one output row.
         @inline(__always)
         public func apply<T: QuantizedElement>(_ acc: UnsafePointer<Int32>, count: Int, output: UnsafeMutablePointer<T>) {
             let out = UnsafeMutableRawPointer(output)
+            #if arch(x86_64)
+            switch tier {
+            case .avx512:
+                KernelsAVX512.TierRequantization.apply(acc, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
+                                                       rightShift: rightShift, outputZeroPoint: outputZeroPoint,
+                                                       activationMin: activationMin, activationMax: activationMax, output: out)
+                return
+            case .avx2:
+                KernelsAVX2.TierRequantization.apply(acc, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
+                                                     rightShift: rightShift, outputZeroPoint: outputZeroPoint,
+                                                     activationMin: activationMin, activationMax: activationMax, output: out)
+                return
+            case .baseline:
+                break
+            }
+            #endif
             // Two loops so the uniform case shifts all lanes by one count.
             if let uniform = uniformShift {
                 let shift = SIMD4<UInt32>(repeating: uniform)

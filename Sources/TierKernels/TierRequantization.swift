@@ -1,0 +1,62 @@
+/// Requantization of Int32 sums to 8-bit outputs at the wide tiers, 16 channels per step: the
+/// arithmetic of DetectorCore's `VectorRequantization` (TFLite's `MultiplyByQuantizedMultiplier`
+/// with both roundings folded into one unsigned 32×32→64 multiply and a shift), so the bytes
+/// are the same as the reference kernels' at every tier.
+///
+/// For `x = acc + bias`, `2M` the doubled multiplier and `r` the right shift of a channel:
+/// `|result| = ⌊(|x|·2M + 2^31 − 2·neg + (r > 0 ? 2^(31+r) : 0)) / 2^(32+r)⌋`, with the sign of
+/// `x`; then `+ outputZeroPoint`, the clamp, and the low byte is stored (uint8 and int8 alike).
+package enum TierRequantization {
+    /// Requantizes `count` sums of one output row. The per-channel arrays hold at least
+    /// `count` rounded up to 16 values (the padding channels are never stored).
+    package static func apply(_ acc: UnsafePointer<Int32>, count: Int, bias: UnsafePointer<Int32>,
+                              doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
+                              outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
+                              output: UnsafeMutableRawPointer) {
+        let zp = SIMD16<Int32>(repeating: outputZeroPoint)
+        let lo = SIMD16<Int32>(repeating: activationMin), hi = SIMD16<Int32>(repeating: activationMax)
+        @inline(__always) func group(_ c: Int, _ x: SIMD16<Int32>) -> SIMD16<UInt8> {
+            var q = requantize(x &+ UnsafeRawPointer(bias + c).loadUnaligned(as: SIMD16<Int32>.self),
+                               doubledMultiplier: UnsafeRawPointer(doubledMultiplier + c).loadUnaligned(as: SIMD16<UInt32>.self),
+                               shift: UnsafeRawPointer(rightShift + c).loadUnaligned(as: SIMD16<UInt32>.self)) &+ zp
+            q = q.replacing(with: lo, where: q .< lo)
+            q = q.replacing(with: hi, where: q .> hi)
+            return SIMD16<UInt8>(truncatingIfNeeded: q)
+        }
+        var c = 0
+        while c &+ 16 <= count {
+            output.storeBytes(of: group(c, UnsafeRawPointer(acc + c).loadUnaligned(as: SIMD16<Int32>.self)),
+                              toByteOffset: c, as: SIMD16<UInt8>.self)
+            c &+= 16
+        }
+        if c < count {
+            var x = SIMD16<Int32>()
+            for l in 0..<(count - c) { x[l] = acc[c + l] }
+            let v = group(c, x)
+            for l in 0..<(count - c) { output.storeBytes(of: v[l], toByteOffset: c + l, as: UInt8.self) }
+        }
+    }
+
+    /// The folded arithmetic for 16 lanes (`x` includes the bias): even lanes in the low and
+    /// odd lanes in the high halves of eight 64-bit lanes, one `vpmuludq` each.
+    @inline(__always)
+    static func requantize(_ x: SIMD16<Int32>, doubledMultiplier: SIMD16<UInt32>, shift: SIMD16<UInt32>) -> SIMD16<Int32> {
+        let sign = x &>> 31
+        let magnitude = unsafeBitCast((x ^ sign) &- sign, to: SIMD8<UInt64>.self)
+        let m = unsafeBitCast(doubledMultiplier, to: SIMD8<UInt64>.self)
+        let shifts = unsafeBitCast(shift, to: SIMD8<UInt64>.self)
+        let sign64 = unsafeBitCast(sign, to: SIMD8<UInt64>.self)
+        let low = SIMD8<UInt64>(repeating: 0xFFFF_FFFF), two = SIMD8<UInt64>(repeating: 2)
+        let half = SIMD8<UInt64>(repeating: 1 << 31), one = SIMD8<UInt64>(repeating: 1)
+        @inline(__always) func rounding(_ r: SIMD8<UInt64>) -> SIMD8<UInt64> {
+            // 2^31, plus 2^(31+r) when r > 0 (r ≤ 31): (r + 63) >> 6 is 1 exactly when r > 0.
+            half &+ ((one &<< (r &+ 31)) & (SIMD8<UInt64>() &- ((r &+ 63) &>> 6)))
+        }
+        let shiftEven = shifts & low, shiftOdd = shifts &>> 32
+        let even = (magnitude & low) &* (m & low) &+ rounding(shiftEven) &- (sign64 & two)
+        let odd = (magnitude &>> 32) &* (m &>> 32) &+ rounding(shiftOdd) &- ((sign64 &>> 32) & two)
+        let high = unsafeBitCast((even &>> 32) | (odd & ~low), to: SIMD16<UInt32>.self)
+        let result = unsafeBitCast(high &>> shift, to: SIMD16<Int32>.self)
+        return (result ^ sign) &- sign
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import XCTest
+@testable import DetectorCore
+
+/// How the kernels' instruction-set tier is chosen, and what machine code each tier module
+/// really holds (read back from this test binary with `objdump`).
+final class InstructionSetTierTests: XCTestCase {
+    func testTierFromCPUFlags() {
+        let v3: Set<String> = ["sse2", "avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "abm", "movbe"]
+        let v4 = v3.union(["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"])
+        XCTAssertEqual(InstructionSetTier.highest(withFlags: ["sse2", "sse4_2"]), .baseline)
+        XCTAssertEqual(InstructionSetTier.highest(withFlags: v3), .avx2)
+        XCTAssertEqual(InstructionSetTier.highest(withFlags: v3.subtracting(["fma"])), .baseline, "AVX2 without FMA")
+        // AVX-512 without VNNI (Skylake-SP) runs the AVX2 kernels; with it, the AVX-512 ones.
+        XCTAssertEqual(InstructionSetTier.highest(withFlags: v4), .avx2)
+        XCTAssertEqual(InstructionSetTier.highest(withFlags: v4.union(["avx512_vnni"])), .avx512)
+        XCTAssertEqual(InstructionSetTier.highest(withFlags: v4.union(["avx512_vnni"]).subtracting(["avx512bw"])), .avx2)
+    }
+
+    func testTierNamesAndLimits() {
+        XCTAssertEqual(InstructionSetTier(name: "SSE2"), .baseline)
+        XCTAssertEqual(InstructionSetTier(name: "avx2"), .avx2)
+        XCTAssertEqual(InstructionSetTier(name: "avx512"), .avx512)
+        XCTAssertNil(InstructionSetTier(name: "avx10"))
+        for tier in InstructionSetTier.allCases {
+            XCTAssertLessThanOrEqual(InstructionSetTier.resolved(tier), InstructionSetTier.supported)
+            XCTAssertEqual(InstructionSetTier(name: tier.description), tier)
+        }
+        XCTAssertLessThanOrEqual(InstructionSetTier.best, InstructionSetTier.supported)
+        #if !arch(x86_64)
+        XCTAssertEqual(InstructionSetTier.supported, .baseline)
+        #endif
+    }
+
+    func testInterpreterUsesTheRequestedTierAtMost() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 4])
+        g.outputs = g.op("FULLY_CONNECTED", [x, g.constant([Float](repeating: 0.5, count: 12), shape: [3, 4])])
+        for tier in InstructionSetTier.allCases {
+            let interpreter = try Interpreter(graph: g.build(), options: .init(tier: tier))
+            XCTAssertEqual(interpreter.tier, min(tier, InstructionSetTier.supported))
+        }
+    }
+
+    /// Per module of this binary: instructions, those with VEX/EVEX encodings (mnemonics
+    /// starting with "v"), ymm and zmm operands, FMAs, `vpdpwssd`, and calls to `fmaf`.
+    struct InstructionCounts {
+        var total = 0, vex = 0, ymm = 0, zmm = 0, fma = 0, vnni = 0, fmafCalls = 0
+    }
+
+    /// The x86-64 machine code of DetectorCore stays baseline (no VEX/EVEX instruction at all,
+    /// so it runs on any x86-64 CPU), the AVX2 module uses ymm FMAs and no zmm register, the
+    /// AVX-512 module zmm FMAs and VNNI; no module calls `fmaf` (what `addingProduct` becomes
+    /// without hardware FMA).
+    func testEachTierModuleHoldsItsInstructionSet() throws {
+        #if arch(x86_64) && os(Linux)
+        guard let objdump = ["/usr/bin/objdump", "/usr/local/bin/objdump"].first(where: FileManager.default.isExecutableFile) else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("objdump not found (binutils)") }
+            throw XCTSkip("objdump not found")
+        }
+        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let data = try Self.output(of: objdump, ["-d", "--no-show-raw-insn", binary])
+        var counts: [String: InstructionCounts] = [:]
+        var module: String?
+        var functions: [String: Set<String>] = [:]
+        var current = ""
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            if line.hasSuffix(">:"), let open = line.firstIndex(of: "<") {
+                current = String(line[line.index(after: open)..<line.index(line.endIndex, offsetBy: -2)])
+                module = ["DetectorCore", "KernelsAVX2", "KernelsAVX512"].first { current.hasPrefix("$s\($0.utf8.count)\($0)") }
+                continue
+            }
+            guard let module, let tab = line.firstIndex(of: "\t") else { continue }
+            let instruction = line[line.index(after: tab)...].trimmingCharacters(in: .whitespaces)
+            let mnemonic = instruction.prefix { !$0.isWhitespace }
+            var c = counts[module, default: InstructionCounts()]
+            c.total += 1
+            if mnemonic.hasPrefix("v") { c.vex += 1 }
+            if instruction.contains("%ymm") { c.ymm += 1 }
+            if instruction.contains("%zmm") { c.zmm += 1 }
+            if mnemonic.hasPrefix("vfmadd") {
+                c.fma += 1
+                functions[module + (instruction.contains("%zmm") ? " zmm fma" : " ymm fma"), default: []].insert(current)
+            }
+            if mnemonic.hasPrefix("vpdpwssd") {
+                c.vnni += 1
+                functions[module + " vnni", default: []].insert(current)
+            }
+            if mnemonic.hasPrefix("call"), instruction.contains("<fmaf") { c.fmafCalls += 1 }
+            counts[module] = c
+        }
+        let core = try XCTUnwrap(counts["DetectorCore"]), avx2 = try XCTUnwrap(counts["KernelsAVX2"])
+        let avx512 = try XCTUnwrap(counts["KernelsAVX512"])
+        XCTAssertGreaterThan(core.total, 100_000)
+        XCTAssertEqual(core.vex, 0, "DetectorCore must stay SSE2-only")
+        XCTAssertEqual(core.fmafCalls, 0)
+        XCTAssertEqual(avx2.zmm, 0, "no AVX-512 register in the AVX2 module")
+        XCTAssertEqual(avx2.fmafCalls, 0)
+        XCTAssertEqual(avx512.fmafCalls, 0)
+        // The float GEMM tiles use FMAs at their width, the AVX-512 integer tile uses VNNI.
+        XCTAssertTrue(functions["KernelsAVX2 ymm fma", default: []].contains { $0.contains("TierFloatGEMM") && $0.contains("tile6") },
+                      "AVX2 float tile: \(functions)")
+        XCTAssertTrue(functions["KernelsAVX512 zmm fma", default: []].contains { $0.contains("TierFloatGEMM") && $0.contains("tile8") },
+                      "AVX-512 float tile: \(functions)")
+        XCTAssertTrue(functions["KernelsAVX512 vnni", default: []].contains { $0.contains("TierIntegerGemm") && $0.contains("tile8") },
+                      "AVX-512 integer tile: \(functions)")
+        #else
+        throw XCTSkip("the tier modules exist on x86-64; machine code is read with objdump on Linux")
+        #endif
+    }
+
+    /// No global or weak code symbol is defined by two of DetectorCore, KernelsAVX2 and
+    /// KernelsAVX512: the linker keeps one copy of a symbol defined twice (a specialization of
+    /// the same generic, say), and the other module would then silently run that copy, compiled
+    /// for another instruction set.
+    func testTierModulesShareNoCodeSymbols() throws {
+        #if arch(x86_64) && os(Linux)
+        guard let nm = ["/usr/bin/nm", "/usr/local/bin/nm"].first(where: FileManager.default.isExecutableFile) else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("nm not found (binutils)") }
+            throw XCTSkip("nm not found")
+        }
+        let buildDirectory = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .deletingLastPathComponent()
+        var symbols: [String: Set<String>] = [:]
+        for module in ["DetectorCore", "KernelsAVX2", "KernelsAVX512"] {
+            let folder = buildDirectory.appendingPathComponent("\(module).build")
+            let objects = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }
+                .map { folder.appendingPathComponent($0).path }
+            XCTAssertFalse(objects.isEmpty, "no object files in \(folder.path)")
+            let listing = String(decoding: try Self.output(of: nm, ["--defined-only", "-P"] + objects), as: UTF8.self)
+            // `-P`: "name type value size"; T/W are global and weak code.
+            symbols[module] = Set(listing.split(separator: "\n").compactMap { line in
+                let fields = line.split(separator: " ")
+                return fields.count >= 2 && (fields[1] == "T" || fields[1] == "W") ? String(fields[0]) : nil
+            })
+        }
+        let core = symbols["DetectorCore", default: []], avx2 = symbols["KernelsAVX2", default: []]
+        let avx512 = symbols["KernelsAVX512", default: []]
+        XCTAssertFalse(avx2.isEmpty); XCTAssertFalse(avx512.isEmpty)
+        XCTAssertEqual(avx2.intersection(avx512), [])
+        XCTAssertEqual(core.intersection(avx2), [])
+        XCTAssertEqual(core.intersection(avx512), [])
+        #else
+        throw XCTSkip("the tier modules exist on x86-64")
+        #endif
+    }
+
+    /// Standard output of a tool run to its end.
+    static func output(of tool: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "\(tool) \(arguments.prefix(3))")
+        return data
+    }
+}

@@ -21,4 +21,23 @@ package enum Tier {
         return unsafeBitCast((_mm256_add_epi32(sums.0, _mm256_madd_epi16(splat, halves.0)),
                               _mm256_add_epi32(sums.1, _mm256_madd_epi16(splat, halves.1))), to: SIMD16<Int32>.self)
     }
+
+    /// `min(max(v, lo), hi)` per lane, NaN kept (`vmaxps`/`vminps` return their second
+    /// operand when one is NaN, as `std::max(x, lo)` keeps x).
+    @inline(__always)
+    static func clamp(_ v: SIMD16<Float>, lo: SIMD16<Float>, hi: SIMD16<Float>) -> SIMD16<Float> {
+        let x = unsafeBitCast(v, to: (__m256, __m256).self)
+        let l = unsafeBitCast(lo, to: (__m256, __m256).self), h = unsafeBitCast(hi, to: (__m256, __m256).self)
+        return unsafeBitCast((_mm256_min_ps(h.0, _mm256_max_ps(l.0, x.0)), _mm256_min_ps(h.1, _mm256_max_ps(l.1, x.1))),
+                             to: SIMD16<Float>.self)
+    }
+
+    /// `min(max(v, lo), hi)` per lane.
+    @inline(__always)
+    static func clamp(_ v: SIMD16<Int32>, lo: SIMD16<Int32>, hi: SIMD16<Int32>) -> SIMD16<Int32> {
+        let x = unsafeBitCast(v, to: (__m256i, __m256i).self)
+        let l = unsafeBitCast(lo, to: (__m256i, __m256i).self), h = unsafeBitCast(hi, to: (__m256i, __m256i).self)
+        return unsafeBitCast((_mm256_min_epi32(h.0, _mm256_max_epi32(l.0, x.0)), _mm256_min_epi32(h.1, _mm256_max_epi32(l.1, x.1))),
+                             to: SIMD16<Int32>.self)
+    }
 }

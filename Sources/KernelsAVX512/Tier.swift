@@ -17,4 +17,19 @@ package enum Tier {
         unsafeBitCast(_mm512_dpwssd_epi32(unsafeBitCast(acc, to: __m512i.self), _mm512_set1_epi32(pair),
                                           unsafeBitCast(w, to: __m512i.self)), to: SIMD16<Int32>.self)
     }
+
+    /// `min(max(v, lo), hi)` per lane, NaN kept (`vmaxps`/`vminps` return their second
+    /// operand when one is NaN, as `std::max(x, lo)` keeps x).
+    @inline(__always)
+    static func clamp(_ v: SIMD16<Float>, lo: SIMD16<Float>, hi: SIMD16<Float>) -> SIMD16<Float> {
+        _mm512_min_ps(hi, _mm512_max_ps(lo, v))   // __m512 is SIMD16<Float>
+    }
+
+    /// `min(max(v, lo), hi)` per lane.
+    @inline(__always)
+    static func clamp(_ v: SIMD16<Int32>, lo: SIMD16<Int32>, hi: SIMD16<Int32>) -> SIMD16<Int32> {
+        unsafeBitCast(_mm512_min_epi32(unsafeBitCast(hi, to: __m512i.self),
+                                       _mm512_max_epi32(unsafeBitCast(lo, to: __m512i.self), unsafeBitCast(v, to: __m512i.self))),
+                      to: SIMD16<Int32>.self)
+    }
 }

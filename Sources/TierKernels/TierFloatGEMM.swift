@@ -25,37 +25,32 @@ package enum TierFloatGEMM {
                                  packed: UnsafePointer<Float>, k: Int, n: Int, bias: UnsafePointer<Float>?,
                                  c: UnsafeMutablePointer<Float>, ldc: Int,
                                  clampMin: Float, clampMax: Float, silu: Bool, fused: Bool) {
-        let geometry = Geometry(lda: lda, runCount: runCount, runLength: runLength, runStride: runStride, k: k)
-        let epilogue = Epilogue(lo: clampMin, hi: clampMax, silu: silu)
+        // No structs here: a type of this module gets value-witness helpers (`__swift_memcpy…`)
+        // that the linker would share with other modules compiled for other instruction sets.
+        let mode = silu ? 2 : (clampMin > -.greatestFiniteMagnitude || clampMax < .greatestFiniteMagnitude) ? 1 : 0
         if fused {
-            run(Fused.self, rows: rows, a: a, geometry: geometry, packed: packed, n: n, bias: bias, c: c, ldc: ldc, epilogue: epilogue)
+            run(Fused.self, rows: rows, a: a, lda: lda, runCount: runCount, runLength: runLength, runStride: runStride, k: k,
+                packed: packed, n: n, bias: bias, c: c, ldc: ldc, lo: clampMin, hi: clampMax, mode: mode)
         } else {
-            run(Separate.self, rows: rows, a: a, geometry: geometry, packed: packed, n: n, bias: bias, c: c, ldc: ldc, epilogue: epilogue)
+            run(Separate.self, rows: rows, a: a, lda: lda, runCount: runCount, runLength: runLength, runStride: runStride, k: k,
+                packed: packed, n: n, bias: bias, c: c, ldc: ldc, lo: clampMin, hi: clampMax, mode: mode)
         }
     }
 
-    struct Geometry {
-        let lda: Int, runCount: Int, runLength: Int, runStride: Int, k: Int
-    }
-
-    /// What happens to a finished sum: bias, then the clamp or the SiLU.
-    struct Epilogue {
-        let lo: Float, hi: Float, silu: Bool
-        var clamps: Bool { lo > -.greatestFiniteMagnitude || hi < .greatestFiniteMagnitude }
-
-        @inline(__always)
-        func apply(_ v: SIMD16<Float>, bias: SIMD16<Float>) -> SIMD16<Float> {
-            let v = v + bias
-            if silu { return TierMath.silu(v) }
-            if clamps { return TierMath.clamp(v, lo: SIMD16(repeating: lo), hi: SIMD16(repeating: hi)) }
-            return v
-        }
+    /// What happens to a finished sum: bias, then (`mode`) nothing (0), the clamp (1) or the SiLU (2).
+    @inline(__always)
+    static func finish(_ v: SIMD16<Float>, bias: SIMD16<Float>, lo: Float, hi: Float, mode: Int) -> SIMD16<Float> {
+        let v = v + bias
+        if mode == 2 { return TierMath.silu(v) }
+        if mode == 1 { return TierMath.clamp(v, lo: SIMD16(repeating: lo), hi: SIMD16(repeating: hi)) }
+        return v
     }
 
     @inline(__always)
-    private static func run<M: MultiplyAdd>(_: M.Type, rows: Int, a: UnsafePointer<Float>, geometry g: Geometry,
+    private static func run<M: MultiplyAdd>(_: M.Type, rows: Int, a: UnsafePointer<Float>, lda: Int,
+                                            runCount: Int, runLength: Int, runStride: Int, k: Int,
                                             packed: UnsafePointer<Float>, n: Int, bias: UnsafePointer<Float>?,
-                                            c: UnsafeMutablePointer<Float>, ldc: Int, epilogue: Epilogue) {
+                                            c: UnsafeMutablePointer<Float>, ldc: Int, lo: Float, hi: Float, mode: Int) {
         let panels = (n + 15) / 16
         let tileRows = Tier.floatTileRows
         var m = 0
@@ -65,11 +60,13 @@ package enum TierFloatGEMM {
                 let cols = min(16, n - p * 16)
                 let biasVector = bias.map { TierMath.load($0 + p * 16, count: cols) } ?? SIMD16()
                 if tileRows == 8 {
-                    tile8(M.self, mr: mr, a: a + m * g.lda, g: g, panel: packed + p * g.k * 16,
-                          c: c + m * ldc + p * 16, ldc: ldc, cols: cols, bias: biasVector, epilogue: epilogue)
+                    tile8(M.self, mr: mr, a: a + m * lda, lda: lda, runCount: runCount, runLength: runLength, runStride: runStride,
+                          panel: packed + p * k * 16, c: c + m * ldc + p * 16, ldc: ldc, cols: cols, bias: biasVector,
+                          lo: lo, hi: hi, mode: mode)
                 } else {
-                    tile6(M.self, mr: mr, a: a + m * g.lda, g: g, panel: packed + p * g.k * 16,
-                          c: c + m * ldc + p * 16, ldc: ldc, cols: cols, bias: biasVector, epilogue: epilogue)
+                    tile6(M.self, mr: mr, a: a + m * lda, lda: lda, runCount: runCount, runLength: runLength, runStride: runStride,
+                          panel: packed + p * k * 16, c: c + m * ldc + p * 16, ldc: ldc, cols: cols, bias: biasVector,
+                          lo: lo, hi: hi, mode: mode)
                 }
             }
             m += mr
@@ -85,25 +82,26 @@ package enum TierFloatGEMM {
 
     @inline(__always)
     private static func store(_ v: SIMD16<Float>, _ r: Int, mr: Int, c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
-                              bias: SIMD16<Float>, epilogue: Epilogue) {
+                              bias: SIMD16<Float>, lo: Float, hi: Float, mode: Int) {
         guard r < mr else { return }
-        TierMath.store(epilogue.apply(v, bias: bias), to: c + r * ldc, count: cols)
+        TierMath.store(finish(v, bias: bias, lo: lo, hi: hi, mode: mode), to: c + r * ldc, count: cols)
     }
 
     /// 8 rows × 16 columns (AVX-512: 8 zmm accumulators, 2 FMA pipes × 4 cycles).
     @inline(never)
-    private static func tile8<M: MultiplyAdd>(_: M.Type, mr: Int, a: UnsafePointer<Float>, g: Geometry,
+    private static func tile8<M: MultiplyAdd>(_: M.Type, mr: Int, a: UnsafePointer<Float>, lda: Int,
+                                              runCount: Int, runLength: Int, runStride: Int,
                                               panel: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>, ldc: Int,
-                                              cols: Int, bias: SIMD16<Float>, epilogue: Epilogue) {
+                                              cols: Int, bias: SIMD16<Float>, lo: Float, hi: Float, mode: Int) {
         var c0 = SIMD16<Float>(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
-        let a0 = a, a1 = rowPointer(a, 1, mr, g.lda), a2 = rowPointer(a, 2, mr, g.lda), a3 = rowPointer(a, 3, mr, g.lda)
-        let a4 = rowPointer(a, 4, mr, g.lda), a5 = rowPointer(a, 5, mr, g.lda), a6 = rowPointer(a, 6, mr, g.lda)
-        let a7 = rowPointer(a, 7, mr, g.lda)
+        let a0 = a, a1 = rowPointer(a, 1, mr, lda), a2 = rowPointer(a, 2, mr, lda), a3 = rowPointer(a, 3, mr, lda)
+        let a4 = rowPointer(a, 4, mr, lda), a5 = rowPointer(a, 5, mr, lda), a6 = rowPointer(a, 6, mr, lda)
+        let a7 = rowPointer(a, 7, mr, lda)
         var pb = panel
         var offset = 0
-        for _ in 0..<g.runCount {
+        for _ in 0..<runCount {
             var kk = offset
-            let end = offset &+ g.runLength
+            let end = offset &+ runLength
             while kk < end {
                 let b = UnsafeRawPointer(pb).loadUnaligned(as: SIMD16<Float>.self)
                 c0 = M.add(c0, SIMD16(repeating: a0[kk]), b)
@@ -117,31 +115,32 @@ package enum TierFloatGEMM {
                 pb += 16
                 kk &+= 1
             }
-            offset &+= g.runStride
+            offset &+= runStride
         }
-        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c6, 6, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c7, 7, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c6, 6, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c7, 7, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
     }
 
     /// 6 rows × 16 columns (AVX2: 12 ymm accumulators, 2 for B, 1 broadcast).
     @inline(never)
-    private static func tile6<M: MultiplyAdd>(_: M.Type, mr: Int, a: UnsafePointer<Float>, g: Geometry,
+    private static func tile6<M: MultiplyAdd>(_: M.Type, mr: Int, a: UnsafePointer<Float>, lda: Int,
+                                              runCount: Int, runLength: Int, runStride: Int,
                                               panel: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>, ldc: Int,
-                                              cols: Int, bias: SIMD16<Float>, epilogue: Epilogue) {
+                                              cols: Int, bias: SIMD16<Float>, lo: Float, hi: Float, mode: Int) {
         var c0 = SIMD16<Float>(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0
-        let a0 = a, a1 = rowPointer(a, 1, mr, g.lda), a2 = rowPointer(a, 2, mr, g.lda), a3 = rowPointer(a, 3, mr, g.lda)
-        let a4 = rowPointer(a, 4, mr, g.lda), a5 = rowPointer(a, 5, mr, g.lda)
+        let a0 = a, a1 = rowPointer(a, 1, mr, lda), a2 = rowPointer(a, 2, mr, lda), a3 = rowPointer(a, 3, mr, lda)
+        let a4 = rowPointer(a, 4, mr, lda), a5 = rowPointer(a, 5, mr, lda)
         var pb = panel
         var offset = 0
-        for _ in 0..<g.runCount {
+        for _ in 0..<runCount {
             var kk = offset
-            let end = offset &+ g.runLength
+            let end = offset &+ runLength
             while kk < end {
                 let b = UnsafeRawPointer(pb).loadUnaligned(as: SIMD16<Float>.self)
                 c0 = M.add(c0, SIMD16(repeating: a0[kk]), b)
@@ -153,14 +152,14 @@ package enum TierFloatGEMM {
                 pb += 16
                 kk &+= 1
             }
-            offset &+= g.runStride
+            offset &+= runStride
         }
-        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
-        store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, epilogue: epilogue)
+        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
     }
 }
 

@@ -18,11 +18,10 @@ enum TierMath {
         for j in 0..<count { p[j] = v[j] }
     }
 
-    /// `min(max(v, lo), hi)` lane by lane (a NaN stays NaN only where the comparisons let it).
+    /// `min(max(v, lo), hi)` lane by lane, NaN kept (the tier's `vmaxps`/`vminps`).
     @inline(__always)
     static func clamp(_ v: SIMD16<Float>, lo: SIMD16<Float>, hi: SIMD16<Float>) -> SIMD16<Float> {
-        let low = v.replacing(with: lo, where: v .< lo)
-        return low.replacing(with: hi, where: low .> hi)
+        Tier.clamp(v, lo: lo, hi: hi)
     }
 
     /// All ones where `v` is negative (sign bit set), else 0.

@@ -16,12 +16,10 @@ package enum TierRequantization {
         let zp = SIMD16<Int32>(repeating: outputZeroPoint)
         let lo = SIMD16<Int32>(repeating: activationMin), hi = SIMD16<Int32>(repeating: activationMax)
         @inline(__always) func group(_ c: Int, _ x: SIMD16<Int32>) -> SIMD16<UInt8> {
-            var q = requantize(x &+ UnsafeRawPointer(bias + c).loadUnaligned(as: SIMD16<Int32>.self),
+            let q = requantize(x &+ UnsafeRawPointer(bias + c).loadUnaligned(as: SIMD16<Int32>.self),
                                doubledMultiplier: UnsafeRawPointer(doubledMultiplier + c).loadUnaligned(as: SIMD16<UInt32>.self),
                                shift: UnsafeRawPointer(rightShift + c).loadUnaligned(as: SIMD16<UInt32>.self)) &+ zp
-            q = q.replacing(with: lo, where: q .< lo)
-            q = q.replacing(with: hi, where: q .> hi)
-            return SIMD16<UInt8>(truncatingIfNeeded: q)
+            return SIMD16<UInt8>(truncatingIfNeeded: Tier.clamp(q, lo: lo, hi: hi))
         }
         var c = 0
         while c &+ 16 <= count {

@@ -7,9 +7,8 @@ enum HybridQuantization {
     /// Symmetric: scale = max|x| / 127, q = round(x · 127 / max|x|) clamped to ±127
     /// (round half away from zero). All-zero input → q = 0, scale 1.
     static func symmetric(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>) -> Float {
-        var lo = Float.greatestFiniteMagnitude, hi = -Float.greatestFiniteMagnitude
-        for i in 0..<count { lo = min(lo, x[i]); hi = max(hi, x[i]) }
         if count == 0 { return 1 }
+        let (lo, hi) = range(x, count: count)
         let range = max(abs(lo), abs(hi))
         if range == 0 {
             for i in 0..<count { q[i] = 0 }
@@ -17,20 +16,15 @@ enum HybridQuantization {
         }
         let scale = range / 127
         let inverse = 127 / range
-        for i in 0..<count {
-            let v = (x[i] * inverse).rounded(.toNearestOrAwayFromZero)
-            let iv = v.isNaN ? 0 : Int32(max(-127, min(127, v)))
-            q[i] = Int8(iv)
-        }
+        quantize(x, count: count, inverse: inverse, offset: nil, lo: -127, hi: 127, into: q)
         return scale
     }
 
     /// Asymmetric over [min(0, min x), max(0, max x)] to int8 [-128, 127] with a nudged zero
     /// point (computed in double like the runtime); q = round(offset + x / scale) clamped.
     static func asymmetric(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>) -> (scale: Float, offset: Int32) {
-        var lo = Float.greatestFiniteMagnitude, hi = -Float.greatestFiniteMagnitude
-        for i in 0..<count { lo = min(lo, x[i]); hi = max(hi, x[i]) }
         if count == 0 { return (1, 0) }
+        let (lo, hi) = range(x, count: count)
         let rmin = Double(min(0, lo)), rmax = Double(max(0, hi))
         if rmin == rmax {
             for i in 0..<count { q[i] = 0 }
@@ -50,11 +44,69 @@ enum HybridQuantization {
         }
         let scale = Float(scaleD)
         let inverse = 1 / scale
-        let offset = Float(nudged)
-        for i in 0..<count {
-            let v = (offset + x[i] * inverse).rounded(.toNearestOrAwayFromZero)
-            q[i] = v.isNaN ? 0 : Int8(max(-128, min(127, v)))
-        }
+        quantize(x, count: count, inverse: inverse, offset: Float(nudged), lo: -128, hi: 127, into: q)
         return (scale, nudged)
+    }
+
+    /// The smallest and largest of `count` (≥ 1) values, NaNs skipped (as `min(lo, x)` skips
+    /// them); ±greatestFiniteMagnitude seeds, 8 lanes at a time.
+    static func range(_ x: UnsafePointer<Float>, count: Int) -> (lo: Float, hi: Float) {
+        var lo = Float.greatestFiniteMagnitude, hi = -Float.greatestFiniteMagnitude
+        var i = 0
+        if count >= 8 {
+            var vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+            while i &+ 8 <= count {
+                let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
+                vlo.replace(with: v, where: v .< vlo)
+                vhi.replace(with: v, where: v .> vhi)
+                i &+= 8
+            }
+            for l in 0..<8 { lo = min(lo, vlo[l]); hi = max(hi, vhi[l]) }
+        }
+        while i < count { lo = min(lo, x[i]); hi = max(hi, x[i]); i &+= 1 }
+        return (lo, hi)
+    }
+
+    /// `q[i] = clamp(round(offset + x[i] · inverse), lo, hi)` (no offset: `x[i] · inverse`),
+    /// rounding half away from zero, NaN → 0: the runtime's formula, 8 values at a time
+    /// with exact float steps (no `roundf` call), the last few through `quantizeScalar`.
+    static func quantize(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float?, lo: Float, hi: Float,
+                         into q: UnsafeMutablePointer<Int8>) {
+        let vinv = SIMD8<Float>(repeating: inverse), voff = SIMD8<Float>(repeating: offset ?? 0)
+        let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        let magic = SIMD8<Float>(repeating: 12582912)   // 1.5 · 2²³: adding it rounds |v| < 2²² to an integer
+        var i = 0
+        while i &+ 8 <= count {
+            let xv = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
+            var v = xv * vinv
+            if offset != nil { v = voff + v }
+            let bits = unsafeBitCast(v, to: SIMD8<Int32>.self)
+            // All ones where v is not NaN (|bits| at most the bits of infinity).
+            let number = ((bits & SIMD8(repeating: 0x7FFF_FFFF)) &- SIMD8(repeating: 0x7F80_0001)) &>> 31
+            let c = KernelSupport.clamp(v, vlo, vhi)
+            let sign = unsafeBitCast(c, to: SIMD8<Int32>.self) & SIMD8(repeating: Int32(bitPattern: 0x8000_0000))
+            let a = unsafeBitCast(unsafeBitCast(c, to: SIMD8<Int32>.self) & SIMD8(repeating: 0x7FFF_FFFF), to: SIMD8<Float>.self)
+            // Nearest integer with ties to even, then ties (a − r = ½ exactly) moved up, away from 0.
+            var r = (a + magic) - magic
+            let tie = unsafeBitCast(r - a + SIMD8(repeating: 0.5), to: SIMD8<Int32>.self)
+            let isTie = ~((tie | (SIMD8<Int32>() &- tie)) &>> 31)
+            r += unsafeBitCast(unsafeBitCast(SIMD8<Float>(repeating: 1), to: SIMD8<Int32>.self) & isTie, to: SIMD8<Float>.self)
+            let rounded = unsafeBitCast(unsafeBitCast(r, to: SIMD8<Int32>.self) | sign, to: SIMD8<Float>.self)
+            // An integer in [-128, 127] plus 1.5 · 2²³ has it in its low mantissa bits.
+            let integer = (unsafeBitCast(rounded + magic, to: SIMD8<Int32>.self) &- SIMD8(repeating: 0x4B40_0000)) & number
+            UnsafeMutableRawPointer(q + i).storeBytes(of: SIMD8<Int8>(truncatingIfNeeded: integer), as: SIMD8<Int8>.self)
+            i &+= 8
+        }
+        quantizeScalar(x + i, count: count - i, inverse: inverse, offset: offset, lo: lo, hi: hi, into: q + i)
+    }
+
+    /// `quantize` one value at a time with `rounded(.toNearestOrAwayFromZero)` (the tail and
+    /// the test oracle).
+    static func quantizeScalar(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float?, lo: Float, hi: Float,
+                               into q: UnsafeMutablePointer<Int8>) {
+        for i in 0..<count {
+            let v = ((offset.map { $0 + x[i] * inverse }) ?? x[i] * inverse).rounded(.toNearestOrAwayFromZero)
+            q[i] = v.isNaN ? 0 : Int8(max(lo, min(hi, v)))
+        }
     }
 }

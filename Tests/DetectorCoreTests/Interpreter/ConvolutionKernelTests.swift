@@ -288,23 +288,25 @@ final class ConvolutionKernelTests: XCTestCase {
                 $0.padding = .same; $0.strideWidth = stride; $0.strideHeight = stride
                 $0.dilationWidthFactor = dil; $0.dilationHeightFactor = dil; $0.depthMultiplier = 1
             }
-            let (fast, shape) = try conv(input: input, inShape: [1, h, w, c], filter: filter, filterShape: [1, k, k, c],
-                                         bias: bias, op: "DEPTHWISE_CONV_2D", threads: 1 + trial % 2, configure)
-            let outH = shape[1], outW = shape[2]
-            let g = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k, filterW: k,
-                                                        strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
-                                                        padTop: KernelSupport.paddingBefore(input: h, filter: k, stride: stride, dilation: dil, output: outH),
-                                                        padLeft: KernelSupport.paddingBefore(input: w, filter: k, stride: stride, dilation: dil, output: outW)),
-                                 outC: c)
-            var expected = [Float](repeating: 0, count: fast.count)
-            input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
-                expected.withUnsafeMutableBufferPointer { op in
-                    DepthwiseConv2DKernel.referenceFloat(g: g, multiplier: 1, input: ip.baseAddress!, filter: fp.baseAddress!,
-                                                         bias: bp.baseAddress!, output: op.baseAddress!,
-                                                         act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
-                }
-            } } }
-            XCTAssertEqual(fast, expected, "trial \(trial)")
+            for tier in TierTesting.tiers {
+                let (fast, shape) = try conv(input: input, inShape: [1, h, w, c], filter: filter, filterShape: [1, k, k, c],
+                                             bias: bias, op: "DEPTHWISE_CONV_2D", threads: 1 + trial % 2, tier: tier, configure)
+                let outH = shape[1], outW = shape[2]
+                let g = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k, filterW: k,
+                                                            strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
+                                                            padTop: KernelSupport.paddingBefore(input: h, filter: k, stride: stride, dilation: dil, output: outH),
+                                                            padLeft: KernelSupport.paddingBefore(input: w, filter: k, stride: stride, dilation: dil, output: outW)),
+                                     outC: c)
+                var expected = [Float](repeating: 0, count: fast.count)
+                input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
+                    expected.withUnsafeMutableBufferPointer { op in
+                        DepthwiseConv2DKernel.referenceFloat(g: g, multiplier: 1, input: ip.baseAddress!, filter: fp.baseAddress!,
+                                                             bias: bp.baseAddress!, output: op.baseAddress!,
+                                                             act: (-.greatestFiniteMagnitude, .greatestFiniteMagnitude))
+                    }
+                } } }
+                TierTesting.assertMatches(fast, expected, exact: tier == .baseline, "trial \(trial) \(tier)")
+            }
         }
     }
 
@@ -312,9 +314,9 @@ final class ConvolutionKernelTests: XCTestCase {
     /// 4-lane tail and the scalar tail; RELU6 covers the fused clamp there.
     func testDepthwiseInteriorBlocksMatchReferenceOnWideRows() throws {
         var rng = Rng(state: 23)
-        let channels = [3, 4, 8, 12, 13, 32]
+        let channels = [3, 4, 8, 12, 13, 32, 16, 20, 40]
         var clampedLow = 0, clampedHigh = 0
-        for trial in 0..<12 {
+        for trial in 0..<18 {
             let h = 6 + rng.int(6), w = 9 + rng.int(20), c = channels[trial % channels.count]
             let k = [3, 5][trial % 2], stride = 1 + rng.int(2), dil = trial % 5 == 4 ? 2 : 1
             let padding: OperatorParameters.Padding = trial % 3 == 2 ? .valid : .same
@@ -324,25 +326,27 @@ final class ConvolutionKernelTests: XCTestCase {
                 $0.dilationWidthFactor = dil; $0.dilationHeightFactor = dil; $0.depthMultiplier = 1
                 $0.activation = .relu6
             }
-            let (fast, shape) = try conv(input: input, inShape: [1, h, w, c], filter: filter, filterShape: [1, k, k, c],
-                                         bias: bias, op: "DEPTHWISE_CONV_2D", threads: 1 + trial % 2, configure)
-            let outH = shape[1], outW = shape[2]
-            let padTop = padding == .same ? KernelSupport.paddingBefore(input: h, filter: k, stride: stride, dilation: dil, output: outH) : 0
-            let padLeft = padding == .same ? KernelSupport.paddingBefore(input: w, filter: k, stride: stride, dilation: dil, output: outW) : 0
-            let g = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k, filterW: k,
-                                                        strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
-                                                        padTop: padTop, padLeft: padLeft),
-                                 outC: c)
-            var expected = [Float](repeating: 0, count: fast.count)
-            input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
-                expected.withUnsafeMutableBufferPointer { op in
-                    DepthwiseConv2DKernel.referenceFloat(g: g, multiplier: 1, input: ip.baseAddress!, filter: fp.baseAddress!,
-                                                         bias: bp.baseAddress!, output: op.baseAddress!, act: (0, 6))
-                }
-            } } }
-            XCTAssertEqual(fast, expected, "trial \(trial)")
-            clampedLow += expected.filter { $0 == 0 }.count
-            clampedHigh += expected.filter { $0 == 6 }.count
+            for tier in TierTesting.tiers {
+                let (fast, shape) = try conv(input: input, inShape: [1, h, w, c], filter: filter, filterShape: [1, k, k, c],
+                                             bias: bias, op: "DEPTHWISE_CONV_2D", threads: 1 + trial % 2, tier: tier, configure)
+                let outH = shape[1], outW = shape[2]
+                let padTop = padding == .same ? KernelSupport.paddingBefore(input: h, filter: k, stride: stride, dilation: dil, output: outH) : 0
+                let padLeft = padding == .same ? KernelSupport.paddingBefore(input: w, filter: k, stride: stride, dilation: dil, output: outW) : 0
+                let g = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k, filterW: k,
+                                                            strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
+                                                            padTop: padTop, padLeft: padLeft),
+                                     outC: c)
+                var expected = [Float](repeating: 0, count: fast.count)
+                input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
+                    expected.withUnsafeMutableBufferPointer { op in
+                        DepthwiseConv2DKernel.referenceFloat(g: g, multiplier: 1, input: ip.baseAddress!, filter: fp.baseAddress!,
+                                                             bias: bp.baseAddress!, output: op.baseAddress!, act: (0, 6))
+                    }
+                } } }
+                TierTesting.assertMatches(fast, expected, exact: tier == .baseline, "trial \(trial) \(tier)")
+                clampedLow += expected.filter { $0 == 0 }.count
+                clampedHigh += expected.filter { $0 == 6 }.count
+            }
         }
         XCTAssertGreaterThan(clampedLow, 0)
         XCTAssertGreaterThan(clampedHigh, 0)

@@ -64,6 +64,8 @@ public struct ImageLabelerOptions: Sendable {
     public var categoryAllowlist: [String] = []
     /// These label names are dropped. Exclusive with the allowlist.
     public var categoryDenylist: [String] = []
+    /// Threads the model's heavy kernels may use; the CPU's core count by default.
+    public var threadCount: Int = ProcessInfo.processInfo.activeProcessorCount
 
     public init(model: ClassifierModel) { self.model = model }
 
@@ -73,6 +75,9 @@ public struct ImageLabelerOptions: Sendable {
         }
         if let m = maxResultCount, m == 0 || m < -1 {
             throw TaskError.invalidOption(name: "max_results", reason: "value must be != 0 (or -1 for all)")
+        }
+        if threadCount < 1 || threadCount > 256 {
+            throw TaskError.invalidOption(name: "threadCount", reason: "value must be between 1 and 256")
         }
         if let t = confidenceThreshold, !t.isFinite {
             throw TaskError.invalidOption(name: "score_threshold", reason: "value must be a finite number")
@@ -124,7 +129,7 @@ public final class ImageLabeler {
             }
         }
         let assets = try ModelAssets(model: model)
-        let interpreter = try Interpreter(model: model)
+        let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount))
         guard let input = interpreter.inputs.first, input.shape.count == 4, input.shape[0] == 1, input.shape[3] == 3 else {
             throw TaskError.unsupportedModel("a classifier's first input must be an image tensor [1, height, width, 3]")
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Options for `ObjectDetector`, with MediaPipe's and ML Kit's names, meanings and defaults.
 ///
 /// ```swift
@@ -50,6 +52,9 @@ public struct ObjectDetectorOptions: Sendable {
     public var yoloIoUThreshold: Float = 0.45
     /// The tracker used in video and live-stream modes.
     public var tracker: TrackerConfiguration = ObjectDetectorOptions.streamTrackerDefaults
+    /// Threads the model's heavy kernels may use; the CPU's core count by default (as
+    /// XNNPACK's users set it). 1 runs everything on the calling thread.
+    public var threadCount: Int = ProcessInfo.processInfo.activeProcessorCount
 
     /// The tracker settings the detector uses in stream modes: SORT-style association (Kalman
     /// prediction, optimal IoU assignment, class-agnostic so label flips keep their ID), but every
@@ -87,6 +92,9 @@ public struct ObjectDetectorOptions: Sendable {
         }
         if let m = maxResults, m == 0 || m < -1 {
             throw TaskError.invalidOption(name: "max_results", reason: "value must be != 0 (or -1 for all)")
+        }
+        if threadCount < 1 || threadCount > 256 {
+            throw TaskError.invalidOption(name: "threadCount", reason: "value must be between 1 and 256")
         }
         if let t = scoreThreshold, !t.isFinite {
             throw TaskError.invalidOption(name: "score_threshold", reason: "value must be a finite number")

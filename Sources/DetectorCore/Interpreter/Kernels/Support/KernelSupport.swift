@@ -34,11 +34,14 @@ enum KernelSupport {
         return total / 2
     }
 
-    /// Runs `body(i)` for `i` in `0..<count`, over `threads` threads when more than one.
+    /// Runs `body(i)` for `i` in `0..<count`, over `threads` threads when more than one
+    /// (`WorkerPool`; Dispatch on Apple systems older than the `Synchronization` module).
     @inline(__always)
     static func parallelFor(_ count: Int, threads: Int, _ body: (Int) -> Void) {
         if threads <= 1 || count <= 1 {
             for i in 0..<count { body(i) }
+        } else if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            WorkerPool.shared.run(count, threads: threads, body)
         } else {
             withoutActuallyEscaping(body) { body in
                 let box = UncheckedSendableBox(body)
@@ -51,6 +54,13 @@ enum KernelSupport {
     static func parallelChunks(_ count: Int, parts: Int, _ body: (Range<Int>) -> Void) {
         let p = max(1, min(parts, count))
         if p == 1 { body(0..<count); return }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            WorkerPool.shared.run(p, threads: p) { k in
+                let lo = count * k / p, hi = count * (k + 1) / p
+                if lo < hi { body(lo..<hi) }
+            }
+            return
+        }
         withoutActuallyEscaping(body) { body in
             let box = UncheckedSendableBox(body)
             DispatchQueue.concurrentPerform(iterations: p) { k in

@@ -27,6 +27,9 @@ final class InstructionSetTierTests: XCTestCase {
             XCTAssertEqual(InstructionSetTier(name: tier.description), tier)
         }
         XCTAssertLessThanOrEqual(InstructionSetTier.best, InstructionSetTier.supported)
+        // What CPUID reports covers what is supported (the OS's word can only lower it).
+        XCTAssertGreaterThanOrEqual(InstructionSetTier.highest(withFlags: InstructionSetTier.processorFlags()),
+                                    InstructionSetTier.supported)
         #if !arch(x86_64)
         XCTAssertEqual(InstructionSetTier.supported, .baseline)
         #endif

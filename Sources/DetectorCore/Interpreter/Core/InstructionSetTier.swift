@@ -4,6 +4,9 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+#if arch(x86_64)
+import _Builtin_intrinsics.intel.cpuid
+#endif
 
 /// The instruction set the interpreter's hot kernels run with, chosen once per process from
 /// what the CPU and OS support.
@@ -11,7 +14,8 @@ import Foundation
 /// On x86-64 the default build holds three variants of the float GEMM: the baseline (SSE2,
 /// DetectorCore's own kernels), AVX2 + FMA (x86-64-v3, the `KernelsAVX2` module) and AVX-512
 /// with VNNI (x86-64-v4, `KernelsAVX512`). Elsewhere there is only `.baseline` (NEON on
-/// arm64). The environment variable `OBJDETECT_ISA=sse2|avx2|avx512` asks for a lower tier
+/// arm64). A tier is supported when the processor reports its features (CPUID) and the OS
+/// says it saves the registers (Linux: `/proc/cpuinfo` flags; Darwin: `hw.optional.*`). The environment variable `OBJDETECT_ISA=sse2|avx2|avx512` asks for a lower tier
 /// (for tests and bug reports); a tier the CPU cannot run is never chosen.
 ///
 /// ```swift
@@ -83,14 +87,43 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
         return .baseline
     }
 
+    /// What the processor itself reports (CPUID leaves 1, 7 and 0x80000001), as the flag
+    /// names `/proc/cpuinfo` uses. This is what an emulator such as `qemu -cpu Nehalem` shows;
+    /// whether the OS saves the wider registers is what the OS reports (below).
+    static func processorFlags() -> Set<String> {
+        #if arch(x86_64)
+        var a: UInt32 = 0, b: UInt32 = 0, c: UInt32 = 0, d: UInt32 = 0
+        var flags: Set<String> = []
+        func bit(_ word: UInt32, _ n: UInt32) -> Bool { word & (1 << n) != 0 }
+        if __get_cpuid(1, &a, &b, &c, &d) != 0 {
+            if bit(c, 12) { flags.insert("fma") }
+            if bit(c, 22) { flags.insert("movbe") }
+            if bit(c, 28) { flags.insert("avx") }
+            if bit(c, 29) { flags.insert("f16c") }
+        }
+        if __get_cpuid_count(7, 0, &a, &b, &c, &d) != 0 {
+            for (n, name) in [(3, "bmi1"), (5, "avx2"), (8, "bmi2"), (16, "avx512f"), (17, "avx512dq"), (28, "avx512cd"),
+                              (30, "avx512bw"), (31, "avx512vl")] as [(UInt32, String)] where bit(b, n) {
+                flags.insert(name)
+            }
+            if bit(c, 11) { flags.insert("avx512_vnni") }
+        }
+        if __get_cpuid(0x8000_0001, &a, &b, &c, &d) != 0, bit(c, 5) { flags.insert("abm") }
+        return flags
+        #else
+        return []
+        #endif
+    }
+
     private static func detect() -> InstructionSetTier {
         #if arch(x86_64)
+        let processor = highest(withFlags: processorFlags())
         #if os(Linux)
         // The kernel lists only the features it has enabled (AVX-512 state saving included).
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
               let colon = line.firstIndex(of: ":") else { return .baseline }
-        return highest(withFlags: Set(line[line.index(after: colon)...].split(separator: " ").map(String.init)))
+        return min(processor, highest(withFlags: Set(line[line.index(after: colon)...].split(separator: " ").map(String.init))))
         #elseif canImport(Darwin)
         func has(_ name: String) -> Bool {
             var value: Int32 = 0
@@ -99,7 +132,7 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
         }
         let avx2 = ["avx2_0", "fma", "f16c", "bmi1", "bmi2"].allSatisfy(has)
         let avx512 = avx2 && ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl", "avx512vnni"].allSatisfy(has)
-        return avx512 ? .avx512 : avx2 ? .avx2 : .baseline
+        return min(processor, avx512 ? .avx512 : avx2 ? .avx2 : .baseline)
         #else
         return .baseline
         #endif

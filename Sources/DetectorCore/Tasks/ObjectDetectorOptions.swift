@@ -48,6 +48,8 @@ public struct ObjectDetectorOptions: Sendable {
     public var resampler: ResizeMethod? = nil
     /// The IoU above which same-class YOLO candidates are suppressed.
     public var yoloIoUThreshold: Float = 0.45
+    /// Threads the detection model may use; 1 = single-threaded.
+    public var threadCount: Int = 1
     /// The tracker used in video and live-stream modes.
     public var tracker: TrackerConfiguration = ObjectDetectorOptions.streamTrackerDefaults
 
@@ -99,6 +101,9 @@ public struct ObjectDetectorOptions: Sendable {
         }
         if let t = classificationConfidenceThreshold, !t.isFinite {
             throw TaskError.invalidOption(name: "classification_confidence_threshold", reason: "value must be a finite number")
+        }
+        if threadCount < 1 {
+            throw TaskError.invalidOption(name: "thread_count", reason: "value must be at least 1")
         }
         if !(yoloIoUThreshold > 0 && yoloIoUThreshold <= 1) {
             throw TaskError.invalidOption(name: "iou_threshold", reason: "value must be in (0, 1]")

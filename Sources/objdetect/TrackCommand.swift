@@ -5,6 +5,9 @@ import DetectorCore
 /// tracker alone over a MOTChallenge detection file and writes MOTChallenge results.
 enum TrackCommand {
     static let summary = "track a MOTChallenge detection file (det.txt) and write MOTChallenge results"
+    static let subcommand = Subcommand(
+        spec: CommandSpec(name: "track", usage: "objdetect track --detections det.txt [options]", summary: summary, options: []),
+        raw: run)
 
     static let usage = """
     usage: objdetect track --detections det.txt [--format mot] [--output FILE] [options]

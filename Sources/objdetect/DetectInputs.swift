@@ -23,16 +23,7 @@ enum DetectInputs {
         }
         var paths: [String] = []
         for argument in arguments {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) {
-                paths += isDirectory.boolValue ? try folderImages(argument) : [argument]
-            } else if argument.contains(where: { "*?[".contains($0) }) {
-                let matches = expandGlob(argument)
-                guard !matches.isEmpty else { throw CommandFailure("no file matches '\(argument)'") }
-                paths += matches
-            } else {
-                throw CommandFailure("no file at \(argument)")
-            }
+            paths += try files(argument) { folder in try folderImages(folder) }
         }
         if let pathsFrom { paths += try pathList(pathsFrom) }
         guard !paths.isEmpty else { throw UsageError("detect needs an INPUT: image files, a folder, - or --paths-from FILE") }
@@ -51,21 +42,27 @@ enum DetectInputs {
             }
         }
         for argument in arguments {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) {
-                guard !isDirectory.boolValue else { throw UsageError("stream mode takes one folder, '-' or files, not a folder among other inputs (\(argument))") }
-                paths.append(argument)
-            } else if argument.contains(where: { "*?[".contains($0) }) {
-                let matches = expandGlob(argument)
-                guard !matches.isEmpty else { throw CommandFailure("no file matches '\(argument)'") }
-                paths += matches
-            } else {
-                throw CommandFailure("no file or folder at \(argument)")
+            paths += try files(argument) { folder in
+                throw UsageError("stream mode takes one folder, '-' or files, not a folder among other inputs (\(folder))")
             }
         }
         if let pathsFrom { paths += try pathList(pathsFrom) }
         guard !paths.isEmpty else { throw UsageError("detect needs an INPUT: a folder of frames, - or --paths-from FILE") }
         return PathFrames(paths: paths)
+    }
+
+    /// The files one argument names: itself, a folder's files (`inFolder`), or a pattern's matches.
+    static func files(_ argument: String, inFolder: (String) throws -> [String]) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) {
+            return isDirectory.boolValue ? try inFolder(argument) : [argument]
+        }
+        if argument.contains(where: { "*?[".contains($0) }) {
+            let matches = expandGlob(argument)
+            guard !matches.isEmpty else { throw CommandFailure("no file matches '\(argument)'") }
+            return matches
+        }
+        throw CommandFailure("no file at \(argument)")
     }
 
     /// The image files of a folder (by extension), in natural sort order.

@@ -142,4 +142,37 @@ final class ImageStreamReaderTests: XCTestCase {
             guard case .frameTooLarge(frame: 1, limit: 10_000)? = error as? ImageStreamError else { return XCTFail("\(error)") }
         }
     }
+
+    /// Mutated and cut streams end in frames or typed errors, never a trap or an endless loop.
+    func testMutatedStreamsNeverTrap() throws {
+        let photo = try ImageDecoder.decode(contentsOf: SharedData.fixture("astronaut.png").path).image.converted(to: .rgb8)
+        let png = try PNGEncoder.encode(try photo.cropped(x: 0, y: 0, width: 24, height: 16))
+        let jpeg = [UInt8](try Data(contentsOf: SharedData.fixture("astronaut_128x128_q90_420_exif6.jpg")))
+        let ppm = PPMEncoder.encode(try photo.cropped(x: 0, y: 0, width: 9, height: 7))
+        let stream = png + jpeg + ppm + png
+        var rng = SplitMix64(seed: 2026)
+        var frames = 0, errors = 0
+        for _ in 0..<600 {
+            var bytes = stream
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                let i = Int.random(in: 0..<bytes.count, using: &rng)
+                bytes[i] = [0x00, 0xFF, 0xD8, 0xD9, 0xDA, 0x49, 0x50, UInt8.random(in: 0...255, using: &rng)].randomElement(using: &rng) ?? 0
+            }
+            if Bool.random(using: &rng) { bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng))) }
+            let reader = ImageStreamReader(bytes: bytes, chunkSize: Int.random(in: 1...3000, using: &rng))
+            for _ in 0..<20 {
+                do {
+                    guard try reader.nextFrame() != nil else { break }
+                    frames += 1
+                } catch {
+                    errors += 1
+                    XCTAssertFalse(String(describing: error).isEmpty)
+                }
+                if !reader.canContinue { break }
+            }
+            XCTAssertLessThanOrEqual(reader.frameCount, 4 + 2)
+        }
+        XCTAssertGreaterThan(frames, 0)
+        XCTAssertGreaterThan(errors, 0)
+    }
 }

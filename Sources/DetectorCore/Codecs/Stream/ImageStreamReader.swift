@@ -16,10 +16,7 @@ import Foundation
 /// A frame that is delimited but does not decode throws `ImageStreamError.undecodableFrame`
 /// and the reader can go on (`canContinue` stays true); any other error ends the stream.
 public final class ImageStreamReader {
-    private let source: () -> [UInt8]?
-    private var buffer: [UInt8] = []
-    private var position = 0
-    private var exhausted = false
+    private var input: ChunkedInput
     private let maxPixels: Int
     private let maxFrameBytes: Int
     /// Frames delimited so far (including one that did not decode).
@@ -32,47 +29,35 @@ public final class ImageStreamReader {
     ///   - maxFrameBytes: the largest frame accepted (1 GiB by default).
     public init(source: @escaping () -> [UInt8]?, maxPixels: Int = ImageLimits.defaultMaxPixels,
                 maxFrameBytes: Int = 1 << 30) {
-        self.source = source
+        self.input = ChunkedInput(source: source)
         self.maxPixels = maxPixels
         self.maxFrameBytes = max(1, maxFrameBytes)
     }
 
     /// Reads from a file handle (a file, a pipe, standard input) in chunks of up to `chunkSize` bytes.
     public convenience init(fileHandle: FileHandle, chunkSize: Int = 1 << 20, maxPixels: Int = ImageLimits.defaultMaxPixels) {
-        self.init(source: {
-            let data = (try? fileHandle.read(upToCount: max(1, chunkSize))) ?? nil
-            guard let data, !data.isEmpty else { return nil }
-            return [UInt8](data)
-        }, maxPixels: maxPixels)
+        self.init(source: ChunkedInput.reading(fileHandle, chunkSize: chunkSize), maxPixels: maxPixels)
     }
 
     /// Reads an in-memory stream, `chunkSize` bytes at a time (small chunks exercise the
     /// boundary search the way a pipe does).
     public convenience init(bytes: [UInt8], chunkSize: Int = 1 << 20, maxPixels: Int = ImageLimits.defaultMaxPixels) {
-        var offset = 0
-        let step = max(1, chunkSize)
-        self.init(source: {
-            guard offset < bytes.count else { return nil }
-            let end = min(bytes.count, offset + step)
-            defer { offset = end }
-            return Array(bytes[offset..<end])
-        }, maxPixels: maxPixels)
+        self.init(source: ChunkedInput.chunks(of: bytes, chunkSize: chunkSize), maxPixels: maxPixels)
     }
 
     /// The next frame, or nil at the end of the stream.
     public func nextFrame() throws(ImageStreamError) -> DecodedImage? {
         guard canContinue else { return nil }
         while true {
-            // Whitespace between frames (a newline after a plain PPM frame) is skipped.
-            position = PPMStreamReader.skipWhitespace(buffer, from: position)
-            let available = buffer.count - position
+            input.skipWhitespace()
+            let available = input.buffer.count - input.position
             if available == 0 {
-                if exhausted { canContinue = false; return nil }
-                pull()
+                if input.exhausted { canContinue = false; return nil }
+                input.pull()
                 continue
             }
-            if available < 8 && !exhausted { pull(); continue }
-            let head = Array(buffer[position..<min(buffer.count, position + 8)])
+            if available < 8 && !input.exhausted { input.pull(); continue }
+            let head = Array(input.buffer[input.position..<min(input.buffer.count, input.position + 8)])
             guard let format = ImageDecoder.sniff(head) else {
                 canContinue = false
                 throw frameCount == 0 ? .notAnImageStream(firstBytes: head) : .unexpectedBytes(afterFrame: frameCount, firstBytes: head)
@@ -80,8 +65,8 @@ public final class ImageStreamReader {
             let (scan, parsed) = boundary(format)
             switch scan {
             case let .end(end):
-                let frameBytes = parsed == nil ? Array(buffer[position..<end]) : []
-                position = end
+                let frameBytes = parsed == nil ? Array(input.buffer[input.position..<end]) : []
+                input.position = end
                 frameCount += 1
                 if let parsed { return parsed }
                 do {
@@ -90,7 +75,7 @@ public final class ImageStreamReader {
                     throw .undecodableFrame(frame: frameCount, error: error)
                 }
             case .needMore:
-                if exhausted {
+                if input.exhausted {
                     canContinue = false
                     throw .truncatedFrame(frame: frameCount + 1, format: format)
                 }
@@ -98,7 +83,7 @@ public final class ImageStreamReader {
                     canContinue = false
                     throw .frameTooLarge(frame: frameCount + 1, limit: maxFrameBytes)
                 }
-                pull()
+                input.pull()
             case let .invalid(reason):
                 canContinue = false
                 throw .malformedFrame(frame: frameCount + 1, format: format, reason: reason)
@@ -110,10 +95,10 @@ public final class ImageStreamReader {
     /// in the header), so they come back with the image.
     private func boundary(_ format: ImageFileFormat) -> (FrameBoundary.Scan, DecodedImage?) {
         switch format {
-        case .png: return (FrameBoundary.pngEnd(buffer, from: position), nil)
-        case .jpeg: return (FrameBoundary.jpegEnd(buffer, from: position), nil)
+        case .png: return (FrameBoundary.pngEnd(input.buffer, from: input.position), nil)
+        case .jpeg: return (FrameBoundary.jpegEnd(input.buffer, from: input.position), nil)
         case .ppm:
-            let parser = PPMFrameParser(bytes: buffer, start: position, atEnd: exhausted, maxPixels: maxPixels, wants16Bit: false)
+            let parser = PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: input.exhausted, maxPixels: maxPixels, wants16Bit: false)
             do {
                 let (image, end) = try parser.frame()
                 return (.end(end), image)
@@ -123,19 +108,6 @@ public final class ImageStreamReader {
                 case let .failed(e): return (.invalid(e.description), nil)
                 }
             }
-        }
-    }
-
-    /// Appends the next chunk, first dropping the bytes of frames already returned.
-    private func pull() {
-        if position > 0 {
-            buffer.removeSubrange(0..<position)
-            position = 0
-        }
-        if let chunk = source(), !chunk.isEmpty {
-            buffer.append(contentsOf: chunk)
-        } else {
-            exhausted = true
         }
     }
 }

@@ -3,23 +3,29 @@ import DetectorCore
 
 /// `objdetect bench MODEL [options]` times a model's `invoke()` (inputs filled with seeded noise,
 /// loading and input copies outside the timer); `objdetect bench --what decode FILE...` times
-/// image decoding (from memory). Both use `BenchTiming`, and print min/median/max or JSON lines.
+/// image decoding (from memory), `--what resize FILE...` resampling the decoded RGB pixels. All
+/// use `BenchTiming`, and print min/median/max or JSON lines.
 enum BenchCommand {
     static let spec = CommandSpec(
-        name: "bench", usage: "objdetect bench MODEL [options] | objdetect bench --what decode FILE... [options]",
-        summary: "time a model's invoke() or image decoding",
+        name: "bench", usage: "objdetect bench MODEL [options] | objdetect bench --what decode|resize FILE... [options]",
+        summary: "time a model's invoke(), image decoding or resizing",
         options: [
-            OptionSpec("--what", .choice(["model", "decode"]), default: "model",
-                       help: "model: MODEL's invoke() (an embedded name or a .tflite); decode: decoding each FILE"),
-            OptionSpec("--runs", .int(1...100_000), value: "N", default: "30 for model, 10 for decode", help: "timed runs"),
+            OptionSpec("--what", .choice(["model", "decode", "resize"]), default: "model",
+                       help: "model: MODEL's invoke() (an embedded name or a .tflite); decode: decoding each FILE; resize: resizing it"),
+            OptionSpec("--runs", .int(1...100_000), value: "N", default: "30 for model, 10 otherwise", help: "timed runs"),
             OptionSpec("--warmup", .int(0...100_000), value: "W", default: "3", help: "untimed runs first"),
             CommonOptions.threads.only(in: "model"),
             CommonOptions.format(["json", "text"], default: "text"),
             CommonOptions.json,
             OptionSpec("--profile", .flag, help: "per-operator times (runs more invokes)", mode: "model"),
             OptionSpec("--encode", .flag, help: "also time PNG encoding of the decoded pixels", mode: "decode"),
+            OptionSpec("--size", .text, value: "WxH", default: "640x640", help: "output size", mode: "resize"),
+            OptionSpec("--resample", .choice(["mediapipe", "pillow", "bilinear", "area"]), default: "pillow", help: "resampling filter", mode: "resize"),
         ],
-        notes: ["JSON lines: model {\"model\", \"median_ms\", \"runs\", \"threads\"}; decode {\"file\", \"width\", \"height\", \"runs\", \"median_ms\", \"min_ms\", \"median_cpu_ms\"}."],
+        notes: ["""
+            JSON lines: model {"model", "median_ms", "runs", "threads"}; decode {"file", "width", "height", "runs", "median_ms",
+            "min_ms", "median_cpu_ms"}; resize the same as decode plus "size" and "resample".
+            """],
         modeOption: "--what")
 
     static let subcommand = Subcommand(spec: spec, handler: run)
@@ -30,10 +36,17 @@ enum BenchCommand {
         let json = try CommonOptions.chosenFormat(args, fallback: "text") == "json"
         let warmup = args.int("--warmup") ?? 3
         let threads = args.int("--threads") ?? 1
-        if what == "decode" {
-            guard !args.positional.isEmpty else { throw UsageError("bench --what decode needs at least one FILE") }
+        if what != "model" {
+            guard !args.positional.isEmpty else { throw UsageError("bench --what \(what) needs at least one FILE") }
+            let size = try outputSize(args.string("--size") ?? "640x640")
+            let method = ResizeMethod(name: args.string("--resample") ?? "pillow") ?? .pillowBilinear
             for path in args.positional {
-                try decodeBench(path, runs: args.int("--runs") ?? 10, warmup: warmup, encode: args.flag("--encode"), json: json)
+                let runs = args.int("--runs") ?? 10
+                if what == "decode" {
+                    try decodeBench(path, runs: runs, warmup: warmup, encode: args.flag("--encode"), json: json)
+                } else {
+                    try resizeBench(path, size: size, method: method, runs: runs, warmup: warmup, json: json)
+                }
             }
             return 0
         }
@@ -116,6 +129,32 @@ enum BenchCommand {
         } else {
             print(String(format: "%@: %dx%d, min %.3f ms, median %.3f ms (%d runs)", path, decoded.image.width, decoded.image.height,
                          timing.min, timing.median, runs))
+        }
+    }
+}
+
+extension BenchCommand {
+    /// "640x480" as (640, 480), each side 1...10000.
+    static func outputSize(_ text: String) throws -> (width: Int, height: Int) {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let w = parts[0], let h = parts[1], (1...10_000).contains(w), (1...10_000).contains(h) else {
+            throw UsageError("--size must be WIDTHxHEIGHT, each from 1 to 10000, got '\(text)'")
+        }
+        return (w, h)
+    }
+
+    static func resizeBench(_ path: String, size: (width: Int, height: Int), method: ResizeMethod, runs: Int, warmup: Int, json: Bool) throws {
+        let rgb = try ImageDecoder.decode(contentsOf: path).image.converted(to: .rgb8)
+        let timing = try BenchTiming.measure(runs: runs, warmup: warmup) {
+            _ = try rgb.resized(width: size.width, height: size.height, method: method)
+        }
+        if json {
+            try printJSON(["file": path, "width": rgb.width, "height": rgb.height, "size": "\(size.width)x\(size.height)",
+                           "resample": method.rawValue, "runs": runs, "median_ms": BenchTiming.milli(timing.median),
+                           "min_ms": BenchTiming.milli(timing.min), "median_cpu_ms": BenchTiming.milli(timing.medianCPU)])
+        } else {
+            print(String(format: "%@: %dx%d to %dx%d (%@), min %.3f ms, median %.3f ms (%d runs)", path, rgb.width, rgb.height,
+                         size.width, size.height, method.rawValue, timing.min, timing.median, runs))
         }
     }
 }

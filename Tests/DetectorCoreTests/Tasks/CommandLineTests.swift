@@ -70,6 +70,7 @@ final class CommandLineTests: XCTestCase {
             ([image, "--allow", "a", "--deny", "b"], 2, "--allow and --deny cannot be used together"),
             (["inspect", "face", "--json", "--format", "text"], 2, "--json and --format text contradict each other"),
             (["bench", "--what", "decode", image, "--profile"], 2, "--profile applies to --what model only, not --what decode"),
+            (["bench", "--what", "resize", image, "--size", "0x5"], 2, "--size must be WIDTHxHEIGHT, each from 1 to 10000, got '0x5'"),
             (["detect", "--", "--weird-name.png"], 1, "no file at --weird-name.png"),
             (["/nonexistent/*.png"], 1, "no file matches '/nonexistent/*.png'"),
         ]
@@ -101,5 +102,17 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(line["model"] as? String, "face-short")
         XCTAssertNotNil(line["median_ms"] as? Double)
         XCTAssertEqual(bench.stdout.split(separator: "\n").count, 1)
+        // bench --what decode|resize: one JSON line per file with the picture's size.
+        let photo = SharedData.fixture("astronaut.png").path
+        for what in [["--what", "decode"], ["--what", "resize", "--size", "64x32", "--resample", "area"]] {
+            let r = try CLIRunner.run(["bench", photo, photo, "--runs", "2", "--json"] + what)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let lines = r.stdout.split(separator: "\n")
+            XCTAssertEqual(lines.count, 2)
+            let d = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+            XCTAssertEqual(d["width"] as? Int, 512)
+            XCTAssertNotNil(d["median_ms"] as? Double)
+            if what.count > 2 { XCTAssertEqual(d["size"] as? String, "64x32") }
+        }
     }
 }

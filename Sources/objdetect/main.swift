@@ -22,14 +22,6 @@ struct Subcommand: Sendable {
     }
 }
 
-extension Subcommand {
-    /// A subcommand that reads its arguments itself (`spec` gives its help line only).
-    init(spec: CommandSpec, raw: @escaping @Sendable ([String]) throws -> Int32) {
-        self.spec = spec
-        self.run = raw
-    }
-}
-
 /// Every subcommand, in the order `objdetect --help` lists them. Each lives in its own file.
 let subcommands: [Subcommand] = [
     DetectCommand.subcommand,

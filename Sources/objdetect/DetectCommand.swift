@@ -43,6 +43,8 @@ enum DetectCommand {
             OptionSpec("--quiet", .flag, help: "no progress or summary on stderr"),
             OptionSpec("--fps", .number(min: 0.001, max: 10_000), value: "F", default: "30",
                        help: "frame rate that times the frames", mode: "stream"),
+            OptionSpec("--live", .flag, help: "time frames as they arrive and drop those that come while the detector is busy (ML Kit's stream mode)",
+                       mode: "stream"),
             OptionSpec("--track-iou", .number(min: 0, max: 1, minExcluded: true), value: "T",
                        default: formatDefault(Double(ObjectDetectorOptions.streamTrackerDefaults.iouThreshold)),
                        help: "IoU needed to keep a tracking ID from one frame to the next", mode: "stream"),
@@ -84,10 +86,14 @@ enum DetectCommand {
             options.runningMode = .image
             return try SingleRunner(options: options, args: args, output: output, annotate: annotate).run(paths)
         }
+        try args.rejectBoth("--live", "--fps")
         let annotate = try args.string("--annotate").map { try AnnotationTarget.parse($0, imageCount: nil) }
         let source = try DetectInputs.frames(args.positional, pathsFrom: args.string("--paths-from"))
-        options.runningMode = .video
         if let t = args.float("--track-iou") { options.tracker.iouThreshold = t }
+        if args.flag("--live") {
+            return try LiveStreamRunner(options: options, args: args, output: output, annotate: annotate).run(source)
+        }
+        options.runningMode = .video
         return try StreamRunner(options: options, args: args, output: output, annotate: annotate).run(source)
     }
 

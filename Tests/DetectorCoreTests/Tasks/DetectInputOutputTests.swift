@@ -153,4 +153,23 @@ final class DetectInputOutputTests: XCTestCase {
         XCTAssertEqual(lines(toFolder.stdout).first, "source,frameIndex,trackingID,label,score,x,y,width,height")
         XCTAssertEqual(lines(toFolder.stdout).count, 5)
     }
+
+    /// `--live`: every frame is either delivered (in order, with its input frame number) or
+    /// counted as dropped in the summary.
+    func testLiveModeDeliversOrDropsEveryFrame() throws {
+        let image = try ImageDecoder.decode(contentsOf: SharedData.fixture("astronaut.png").path).image.converted(to: .rgb8)
+        var stream: [UInt8] = []
+        for k in 0..<12 { stream += PPMEncoder.encode(try image.cropped(x: 4 * k, y: 0, width: 320, height: 320)) }
+        let r = try CLIRunner.run(["-", "--live", "--model", "face-short"], stdin: Data(stream))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let indices = try lines(r.stdout).map { try XCTUnwrap((try object($0))["frameIndex"] as? Int) }
+        XCTAssertEqual(indices.first, 1, "the first frame finds the detector idle")
+        XCTAssertEqual(indices, indices.sorted())
+        XCTAssertEqual(Set(indices).count, indices.count)
+        let summary = try XCTUnwrap(lines(r.stderr).last)
+        XCTAssertTrue(summary.hasPrefix("objdetect: \(indices.count) frame\(indices.count == 1 ? "" : "s"), "), summary)
+        let dropped = summary.components(separatedBy: " dropped").first.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) } ?? 0
+        XCTAssertEqual(indices.count + dropped, 12, summary)
+        XCTAssertEqual(try CLIRunner.run(["-", "--live", "--fps", "10"]).status, 2)
+    }
 }

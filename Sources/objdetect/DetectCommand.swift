@@ -35,6 +35,7 @@ enum DetectCommand {
                        help: "drop classifier labels below T"),
             CommonOptions.format(["json", "jsonl", "text", "csv", "mot"], default: "json in single mode, jsonl in stream mode",
                                  help: "results: json, jsonl (a line per image), text (a line per object), csv, mot (stream)"),
+            CommonOptions.json,
             CommonOptions.pretty,
             OptionSpec("--output", .text, value: "FILE", default: "stdout", help: "write the results to FILE"),
             OptionSpec("--annotate", .text, value: "FILE.png|DIR|-",
@@ -72,7 +73,7 @@ enum DetectCommand {
         if mode == "stream" && args.positional.isEmpty && !args.given("--paths-from") {
             throw UsageError("detect needs an INPUT: a folder of frames, - or --paths-from FILE")
         }
-        let format = args.string("--format") ?? (mode == "single" ? "json" : "jsonl")
+        let format = try CommonOptions.chosenFormat(args, fallback: mode == "single" ? "json" : "jsonl")
         if mode == "single" && format == "mot" { throw UsageError("--format mot is for --mode stream (MOTChallenge rows need frames)") }
         try CommonOptions.rejectPretty(args, format: format)
         if args.positional.contains("-") && args.string("--paths-from") == "-" {
@@ -156,7 +157,7 @@ struct ResultOutputOptions {
             }
             handle = h
         } else if args.string("--annotate") == "-" {
-            if args.given("--format") || args.given("--output") {
+            if args.given("--format") || args.given("--json") || args.given("--output") {
                 throw UsageError("with --annotate -, stdout carries the frames: write the results with --output FILE")
             }
             handle = nil

@@ -70,6 +70,7 @@ final class CommandLineTests: XCTestCase {
             ([image, "--quiet=yes"], 2, "--quiet takes no value"),
             ([image, "--allow", "a", "--deny", "b"], 2, "--allow and --deny cannot be used together"),
             (["inspect", "face", "--json", "--format", "text"], 2, "--json and --format text contradict each other"),
+            ([image, "--json", "--format", "csv"], 2, "--json and --format csv contradict each other"),
             (["bench", "--what", "decode", image, "--profile"], 2, "--profile applies to --what model only, not --what decode"),
             (["bench", "--what", "resize", image, "--size", "0x5"], 2, "--size must be WIDTHxHEIGHT, each from 1 to 10000, got '0x5'"),
             (["detect", "--", "--weird-name.png"], 1, "no file at --weird-name.png"),

@@ -64,7 +64,7 @@ enum DetectCommand {
 
     static let subcommand = Subcommand(spec: spec, handler: run)
 
-    static func formatDefault(_ v: Double) -> String { PointFormat.shortest((v * 1000).rounded() / 1000) }
+    static func formatDefault(_ v: Double) -> String { shortestText((v * 1000).rounded() / 1000) }
 
     static func run(_ args: ParsedOptions) throws -> Int32 {
         let mode = args.string("--mode") ?? (args.positional == ["-"] ? "stream" : "single")

@@ -68,8 +68,8 @@ struct OptionSpec: Sendable {
         case .list: return "a comma-separated list"
         case let .int(range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case let .number(min, max, excluded):
-            return excluded ? "a number above \(Self.format(min)) and at most \(Self.format(max))"
-                            : "a number from \(Self.format(min)) to \(Self.format(max))"
+            return excluded ? "a number above \(shortestText(min)) and at most \(shortestText(max))"
+                            : "a number from \(shortestText(min)) to \(shortestText(max))"
         case let .choice(words): return "one of \(words.joined(separator: ", "))"
         }
     }
@@ -89,9 +89,6 @@ struct OptionSpec: Sendable {
         if !ok { throw UsageError("\(name) must be \(expectation), got '\(value)'") }
     }
 
-    static func format(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
-    }
 }
 
 /// A subcommand's declaration: its name, usage line, one-line summary, options and notes.

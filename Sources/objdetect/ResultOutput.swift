@@ -123,7 +123,7 @@ final class ResultWriter {
             for o in result.objects {
                 let fields: [String] = [csvField(result.source), result.frameIndex.map(String.init) ?? "",
                                         o.trackingID.map(String.init) ?? "", csvField(o.labels.first.map(readableLabel) ?? ""),
-                                        number(o.score), number(o.box.x), number(o.box.y), number(o.box.width), number(o.box.height)]
+                                        shortestText(o.score), shortestText(o.box.x), shortestText(o.box.y), shortestText(o.box.width), shortestText(o.box.height)]
                 text += fields.joined(separator: ",") + "\n"
             }
         case "mot":
@@ -172,15 +172,12 @@ func readableLabel(_ l: LabelResult) -> String {
     l.displayName ?? (l.text.isEmpty ? "#\(l.index)" : l.text)
 }
 
-private func number(_ v: Double) -> String { PointFormat.shortest(v) }
 
 private func csvField(_ s: String) -> String {
     s.contains { $0 == "," || $0 == "\"" || $0 == "\n" } ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 
-enum PointFormat {
-    /// "12", "12.5": no trailing ".0".
-    static func shortest(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
-    }
+/// "12", "12.5", "0.001": the shortest text, without a trailing ".0".
+func shortestText(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
 }

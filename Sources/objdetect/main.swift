@@ -57,7 +57,8 @@ enum HelpCommand {
     }
 
     static func unknownCommand(_ name: String) -> UsageError {
-        let hint = ParsedOptions.closest(to: name, among: subcommands.map(\.spec.name)).map { "; did you mean '\($0)'?" } ?? ""
+        let hint = ParsedOptions.closest(to: name, among: subcommands.map(\.spec.name)).map { "; did you mean '\($0)'?" }
+            ?? " (and no file or folder of that name)"
         return UsageError("unknown command '\(name)'\(hint)")
     }
 }

@@ -47,6 +47,7 @@ final class CommandLineTests: XCTestCase {
         let image = SharedData.fixture("astronaut.png").path
         let cases: [([String], Int32, String)] = [
             (["inspcet", "M"], 2, "unknown command 'inspcet'; did you mean 'inspect'?"),
+            (["holiday"], 2, "unknown command 'holiday' (and no file or folder of that name)"),
             (["-m", "M"], 2, "unknown option -m for 'detect' (options are long, e.g. --mode, --model"),
             ([image, "--model", "--json"], 2, "--model needs a value, got the option '--json'"),
             ([image, "--scor-threshold", "0.5"], 2, "unknown option --scor-threshold for 'detect'; did you mean --score-threshold?"),

@@ -21,6 +21,17 @@ final class ImageStreamReaderTests: XCTestCase {
         for n in 0..<jpeg.count {
             XCTAssertEqual(FrameBoundary.jpegEnd(Array(jpeg[0..<n]), from: 0), .needMore, "prefix \(n)")
         }
+        // Growing the buffer a byte at a time and going on from where the last call stopped finds
+        // the same end, and the resume point never moves backwards.
+        var resume: FrameBoundary.JPEGResume?
+        var lastOffset = 0
+        for n in 0..<jpeg.count {
+            XCTAssertEqual(FrameBoundary.jpegEnd([0xAA] + Array(jpeg[0..<n]), from: 1, resume: &resume), .needMore, "prefix \(n)")
+            XCTAssertGreaterThanOrEqual(resume?.offset ?? 0, lastOffset)
+            lastOffset = resume?.offset ?? 0
+        }
+        XCTAssertEqual(resume, FrameBoundary.JPEGResume(offset: 36, inEntropyData: true), "stopped in the second scan at the FF of EOI")
+        XCTAssertEqual(FrameBoundary.jpegEnd([0xAA] + jpeg, from: 1, resume: &resume), .end(39))
         guard case .invalid = FrameBoundary.jpegEnd([0xFF, 0xD8, 0x12, 0x34], from: 0) else { return XCTFail("no marker after SOI") }
         guard case .invalid = FrameBoundary.jpegEnd([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x01], from: 0) else { return XCTFail("length 1") }
     }

@@ -42,23 +42,60 @@ enum FrameBoundary {
         }
     }
 
+    /// Where a JPEG scan that ran out of bytes can go on once more arrive, as an offset from the
+    /// frame's start (so it survives the reader dropping earlier frames), and whether that point
+    /// is inside entropy-coded data. Lets a large frame arriving in pipe-sized chunks be scanned
+    /// once instead of from its start at every chunk.
+    struct JPEGResume: Equatable {
+        var offset: Int
+        var inEntropyData: Bool
+    }
+
     /// The end of the JPEG starting at `start`: after its EOI marker (FF D9). Marker segments are
     /// skipped by their length (so an EXIF thumbnail's own SOI/EOI inside APP1 is passed over);
     /// inside entropy-coded data only a 0xFF followed by a byte other than 0x00 (stuffing),
     /// 0xFF (fill) or D0–D7 (restart markers) ends the scan. Progressive files have several scans.
     static func jpegEnd(_ bytes: [UInt8], from start: Int) -> Scan {
-        guard bytes.count - start >= 2 else {
-            return bytes.count > start && bytes[start] != 0xFF ? .invalid("it does not start with the JPEG SOI marker") : .needMore
+        var resume: JPEGResume?
+        return jpegEnd(bytes, from: start, resume: &resume)
+    }
+
+    /// `jpegEnd`, going on from `resume` when it is set; on `.needMore` it is set to where the
+    /// next call on the same frame (with more bytes) can go on.
+    static func jpegEnd(_ bytes: [UInt8], from start: Int, resume: inout JPEGResume?) -> Scan {
+        var i: Int
+        var inEntropyData = false
+        if let r = resume, r.offset >= 2, start + r.offset <= bytes.count {
+            i = start + r.offset
+            inEntropyData = r.inEntropyData
+        } else {
+            guard bytes.count - start >= 2 else {
+                return bytes.count > start && bytes[start] != 0xFF ? .invalid("it does not start with the JPEG SOI marker") : .needMore
+            }
+            guard bytes[start] == 0xFF, bytes[start + 1] == 0xD8 else { return .invalid("it does not start with the JPEG SOI marker") }
+            i = start + 2
         }
-        guard bytes[start] == 0xFF, bytes[start + 1] == 0xD8 else { return .invalid("it does not start with the JPEG SOI marker") }
-        var i = start + 2
+        func pause(at index: Int, entropy: Bool) -> Scan {
+            resume = JPEGResume(offset: index - start, inEntropyData: entropy)
+            return .needMore
+        }
         while true {
-            guard i < bytes.count else { return .needMore }
+            if inEntropyData {
+                switch entropyDataEnd(bytes, from: i) {
+                case let .markerAt(index):
+                    i = index
+                    inEntropyData = false
+                case let .needMore(safe):
+                    return pause(at: safe, entropy: true)
+                }
+            }
+            let markerStart = i
+            guard i < bytes.count else { return pause(at: markerStart, entropy: false) }
             guard bytes[i] == 0xFF else {
                 return .invalid("byte \(i - start) is \(hex(bytes[i])) where a marker (FF xx) should start")
             }
             while i < bytes.count, bytes[i] == 0xFF { i += 1 }   // fill bytes before a marker
-            guard i < bytes.count else { return .needMore }
+            guard i < bytes.count else { return pause(at: markerStart, entropy: false) }
             let marker = bytes[i]
             i += 1
             switch marker {
@@ -69,36 +106,37 @@ enum FrameBoundary {
             case 0x00, 0xD8:
                 return .invalid("marker FF \(hex(marker)) at byte \(i - 2 - start) cannot appear between segments")
             default:
-                guard bytes.count - i >= 2 else { return .needMore }
+                guard bytes.count - i >= 2 else { return pause(at: markerStart, entropy: false) }
                 let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
                 guard length >= 2 else {
                     return .invalid("segment FF \(hex(marker)) at byte \(i - 2 - start) has length \(length), below 2")
                 }
-                guard bytes.count - i >= length else { return .needMore }
+                guard bytes.count - i >= length else { return pause(at: markerStart, entropy: false) }
                 i += length
-                if marker == 0xDA {
-                    switch entropyDataEnd(bytes, from: i) {
-                    case let .end(markerStart): i = markerStart
-                    case let other: return other
-                    }
-                }
+                if marker == 0xDA { inEntropyData = true }
             }
         }
     }
 
-    /// The index of the marker that ends the entropy-coded data starting at `start`.
-    private static func entropyDataEnd(_ bytes: [UInt8], from start: Int) -> Scan {
+    private enum EntropyScan {
+        /// The marker that ends the entropy-coded data starts here.
+        case markerAt(Int)
+        /// The bytes end first; everything before `safe` is known to be entropy data.
+        case needMore(safe: Int)
+    }
+
+    private static func entropyDataEnd(_ bytes: [UInt8], from start: Int) -> EntropyScan {
         var i = start
         while true {
-            guard let ff = bytes[i...].firstIndex(of: 0xFF) else { return .needMore }
-            guard ff + 1 < bytes.count else { return .needMore }
+            guard let ff = bytes[i...].firstIndex(of: 0xFF) else { return .needMore(safe: bytes.count) }
+            guard ff + 1 < bytes.count else { return .needMore(safe: ff) }
             let next = bytes[ff + 1]
             if next == 0x00 || (0xD0...0xD7).contains(next) {
                 i = ff + 2
             } else if next == 0xFF {
                 i = ff + 1
             } else {
-                return .end(ff)
+                return .markerAt(ff)
             }
         }
     }

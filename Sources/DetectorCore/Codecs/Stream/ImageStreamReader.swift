@@ -19,6 +19,8 @@ public final class ImageStreamReader {
     private var input: ChunkedInput
     private let maxPixels: Int
     private let maxFrameBytes: Int
+    /// Where the JPEG boundary search of the current frame goes on when more bytes arrive.
+    private var jpegResume: FrameBoundary.JPEGResume?
     /// Frames delimited so far (including one that did not decode).
     public private(set) var frameCount = 0
     /// False once the stream has ended or hit an error after which no frame boundary can be found.
@@ -96,7 +98,10 @@ public final class ImageStreamReader {
     private func boundary(_ format: ImageFileFormat) -> (FrameBoundary.Scan, DecodedImage?) {
         switch format {
         case .png: return (FrameBoundary.pngEnd(input.buffer, from: input.position), nil)
-        case .jpeg: return (FrameBoundary.jpegEnd(input.buffer, from: input.position), nil)
+        case .jpeg:
+            let scan = FrameBoundary.jpegEnd(input.buffer, from: input.position, resume: &jpegResume)
+            if scan != .needMore { jpegResume = nil }
+            return (scan, nil)
         case .ppm:
             let parser = PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: input.exhausted, maxPixels: maxPixels, wants16Bit: false)
             do {

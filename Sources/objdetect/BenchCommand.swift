@@ -1,26 +1,63 @@
 import Foundation
 import DetectorCore
 
-/// `objdetect bench MODEL [--runs N] [--warmup W] [--threads T] [--json]`: times `invoke()`
-/// (inputs filled with seeded noise, loading and input copies outside the timer) and prints
-/// min/median/max ms, or one JSON line `{"model", "median_ms", "runs", "threads", "tier", "load_ms"}`
-/// (`tier`: the kernels' instruction set, see `InstructionSetTier`; `load_ms`: model open and
-/// prepare).
+/// `objdetect bench MODEL [options]` times a model's `invoke()` (inputs filled with seeded noise,
+/// loading and input copies outside the timer); `objdetect bench --what decode FILE...` times
+/// image decoding (from memory), `--what resize FILE...` resampling the decoded RGB pixels. All
+/// use `BenchTiming`, and print min/median/max or JSON lines.
 enum BenchCommand {
-    static let usage = "usage: objdetect bench MODEL [--runs N] [--warmup W] [--threads T] [--json] [--profile]"
+    static let spec = CommandSpec(
+        name: "bench", usage: "objdetect bench MODEL [options] | objdetect bench --what decode|resize FILE... [options]",
+        summary: "time a model's invoke(), image decoding or resizing",
+        options: [
+            OptionSpec("--what", .choice(["model", "decode", "resize"]), default: "model",
+                       help: "model: MODEL's invoke() (an embedded name or a .tflite); decode: decoding each FILE; resize: resizing it"),
+            OptionSpec("--runs", .int(1...100_000), value: "N", default: "30 for model, 10 otherwise", help: "timed runs"),
+            OptionSpec("--warmup", .int(0...100_000), value: "W", default: "3", help: "untimed runs first"),
+            CommonOptions.threads.only(in: "model"),
+            CommonOptions.format(["json", "text"], default: "text"),
+            CommonOptions.json,
+            OptionSpec("--profile", .flag, help: "per-operator times (runs more invokes)", mode: "model"),
+            OptionSpec("--encode", .flag, help: "also time PNG encoding of the decoded pixels", mode: "decode"),
+            OptionSpec("--size", .text, value: "WxH", default: "640x640", help: "output size", mode: "resize"),
+            OptionSpec("--resample", .choice(["mediapipe", "pillow", "bilinear", "area"]), default: "pillow", help: "resampling filter", mode: "resize"),
+        ],
+        notes: ["""
+            JSON lines: model {"model", "median_ms", "runs", "threads"}; decode {"file", "width", "height", "runs", "median_ms",
+            "min_ms", "median_cpu_ms"}; resize the same as decode plus "size" and "resample".
+            """],
+        modeOption: "--what")
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentReader(arguments, valueOptions: ["--runs", "--warmup", "--threads"], flagOptions: ["--json", "--profile"])
-        guard args.positional.count == 1 else { throw UsageError(usage) }
-        let path = args.positional[0]
-        let runs = try args.int("--runs") ?? 30
-        let warmup = try args.int("--warmup") ?? 3
-        let threads = try args.int("--threads") ?? 1
-        guard runs >= 1, runs <= 100_000 else { throw UsageError("--runs must be between 1 and 100000") }
-        guard warmup >= 0, warmup <= 100_000 else { throw UsageError("--warmup must be between 0 and 100000") }
-        guard threads >= 1, threads <= 64 else { throw UsageError("--threads must be between 1 and 64") }
+    static let subcommand = Subcommand(spec: spec, handler: run)
+
+    static func run(_ args: ParsedOptions) throws -> Int32 {
+        let what = args.string("--what") ?? "model"
+        try args.rejectOptions(outside: what)
+        let json = try CommonOptions.chosenFormat(args, fallback: "text") == "json"
+        let warmup = args.int("--warmup") ?? 3
+        let threads = args.int("--threads") ?? 1
+        if what != "model" {
+            guard !args.positional.isEmpty else { throw UsageError("bench --what \(what) needs at least one FILE") }
+            let size = try outputSize(args.string("--size") ?? "640x640")
+            let method = ResizeMethod(name: args.string("--resample") ?? "pillow") ?? .pillowBilinear
+            for path in args.positional {
+                let runs = args.int("--runs") ?? 10
+                if what == "decode" {
+                    try decodeBench(path, runs: runs, warmup: warmup, encode: args.flag("--encode"), json: json)
+                } else {
+                    try resizeBench(path, size: size, method: method, runs: runs, warmup: warmup, json: json)
+                }
+            }
+            return 0
+        }
+        guard args.positional.count == 1 else { throw UsageError("bench takes one MODEL, got \(args.positional.count)") }
+        return try modelBench(args.positional[0], runs: args.int("--runs") ?? 30, warmup: warmup, threads: threads,
+                              profile: args.flag("--profile"), json: json)
+    }
+
+    static func modelBench(_ model: String, runs: Int, warmup: Int, threads: Int, profile: Bool, json: Bool) throws -> Int32 {
         let loadStart = DispatchTime.now().uptimeNanoseconds
-        let interpreter = try Interpreter(contentsOfFile: path, options: .init(threadCount: threads))
+        let interpreter = try Interpreter(contentsOfFile: try CommonOptions.modelPath(model), options: .init(threadCount: threads))
         let loadMs = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e6
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         for (i, input) in interpreter.inputs.enumerated() {
@@ -41,42 +78,126 @@ enum BenchCommand {
             }
             try interpreter.copyInput(bytes, at: i)
         }
-        for _ in 0..<warmup { try interpreter.invoke() }
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try interpreter.invoke()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
-        times.sort()
-        if args.flag("--profile") {
-            // Per-op wall time over `runs` more invokes, the 15 most expensive ops.
-            interpreter.profile = [Double](repeating: 0, count: interpreter.graph.operators.count)
-            for _ in 0..<runs { try interpreter.invoke() }
-            let ops = interpreter.graph.operators
-            let ranked = (interpreter.profile ?? []).enumerated().sorted { $0.element > $1.element }.prefix(15)
-            for (k, ms) in ranked {
-                let out = ops[k].outputs.first.map { interpreter.tensorDescription($0).shape } ?? []
-                print(String(format: "op %4d %-20@ %8.3f ms  out %@", k, ops[k].opName, ms / Double(runs), "\(out)"))
-            }
-            // Totals per op type, most expensive first.
-            var byType: [String: (ms: Double, count: Int)] = [:]
-            for (k, ms) in (interpreter.profile ?? []).enumerated() {
-                let entry = byType[ops[k].opName, default: (0, 0)]
-                byType[ops[k].opName] = (entry.ms + ms, entry.count + 1)
-            }
-            for (name, entry) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
-                print(String(format: "type %-20@ %8.3f ms  (%d ops)", name, entry.ms / Double(runs), entry.count))
-            }
-        }
-        let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
-        if args.flag("--json") {
-            try printJSON(["model": path, "median_ms": (median * 1000).rounded() / 1000, "runs": runs, "threads": threads,
-                           "tier": interpreter.tier.description, "load_ms": (loadMs * 1000).rounded() / 1000])
+        let timing = try BenchTiming.measure(runs: runs, warmup: warmup) { try interpreter.invoke() }
+        if profile { try printProfile(interpreter, runs: runs) }
+        if json {
+            // `tier`: the kernels' instruction set (`InstructionSetTier`); `load_ms`: model open and prepare.
+            try printJSON(["model": model, "median_ms": BenchTiming.milli(timing.median), "runs": runs, "threads": threads,
+                           "tier": interpreter.tier.description, "load_ms": BenchTiming.milli(loadMs)])
         } else {
             print(String(format: "%@: min %.3f ms, median %.3f ms, max %.3f ms (%d runs, %d threads, %@ kernels, load %.1f ms)",
-                         path, times.first ?? 0, median, times.last ?? 0, runs, threads, interpreter.tier.description, loadMs))
+                         model, timing.min, timing.median, timing.max, runs, threads, interpreter.tier.description, loadMs))
         }
         return 0
     }
+
+    /// Per-op wall time over `runs` more invokes: the 15 most expensive ops, then totals per op type.
+    static func printProfile(_ interpreter: Interpreter, runs: Int) throws {
+        interpreter.profile = [Double](repeating: 0, count: interpreter.graph.operators.count)
+        for _ in 0..<runs { try interpreter.invoke() }
+        let ops = interpreter.graph.operators
+        let ranked = (interpreter.profile ?? []).enumerated().sorted { $0.element > $1.element }.prefix(15)
+        for (k, ms) in ranked {
+            let out = ops[k].outputs.first.map { interpreter.tensorDescription($0).shape } ?? []
+            print(String(format: "op %4d %-20@ %8.3f ms  out %@", k, ops[k].opName, ms / Double(runs), "\(out)"))
+        }
+        var byType: [String: (ms: Double, count: Int)] = [:]
+        for (k, ms) in (interpreter.profile ?? []).enumerated() {
+            let entry = byType[ops[k].opName, default: (0, 0)]
+            byType[ops[k].opName] = (entry.ms + ms, entry.count + 1)
+        }
+        for (name, entry) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
+            print(String(format: "type %-20@ %8.3f ms  (%d ops)", name, entry.ms / Double(runs), entry.count))
+        }
+    }
+
+    static func decodeBench(_ path: String, runs: Int, warmup: Int, encode: Bool, json: Bool) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
+        let bytes = [UInt8](data)
+        var decoded = try ImageDecoder.decode(bytes)   // fails early on bad files
+        let timing = try BenchTiming.measure(runs: runs, warmup: warmup) { decoded = try ImageDecoder.decode(bytes) }
+        var report: [String: Any] = [
+            "file": path, "width": decoded.image.width, "height": decoded.image.height, "runs": runs,
+            "median_ms": BenchTiming.milli(timing.median), "min_ms": BenchTiming.milli(timing.min),
+            "median_cpu_ms": BenchTiming.milli(timing.medianCPU),
+        ]
+        if encode {
+            let rgb = decoded.image.converted(to: .rgb8)
+            var size = 0
+            let encoding = try BenchTiming.measure(runs: runs, warmup: 0) { size = try PNGEncoder.encode(rgb).count }
+            report["encode_median_ms"] = BenchTiming.milli(encoding.median)
+            report["encoded_bytes"] = size
+        }
+        if json {
+            try printJSON(report)
+        } else {
+            print(String(format: "%@: %dx%d, min %.3f ms, median %.3f ms (%d runs)", path, decoded.image.width, decoded.image.height,
+                         timing.min, timing.median, runs))
+        }
+    }
+}
+
+extension BenchCommand {
+    /// "640x480" as (640, 480), each side 1...10000.
+    static func outputSize(_ text: String) throws -> (width: Int, height: Int) {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let w = parts[0], let h = parts[1], (1...10_000).contains(w), (1...10_000).contains(h) else {
+            throw UsageError("--size must be WIDTHxHEIGHT, each from 1 to 10000, got '\(text)'")
+        }
+        return (w, h)
+    }
+
+    static func resizeBench(_ path: String, size: (width: Int, height: Int), method: ResizeMethod, runs: Int, warmup: Int, json: Bool) throws {
+        let rgb = try ImageDecoder.decode(contentsOf: path).image.converted(to: .rgb8)
+        let timing = try BenchTiming.measure(runs: runs, warmup: warmup) {
+            _ = try rgb.resized(width: size.width, height: size.height, method: method)
+        }
+        if json {
+            try printJSON(["file": path, "width": rgb.width, "height": rgb.height, "size": "\(size.width)x\(size.height)",
+                           "resample": method.rawValue, "runs": runs, "median_ms": BenchTiming.milli(timing.median),
+                           "min_ms": BenchTiming.milli(timing.min), "median_cpu_ms": BenchTiming.milli(timing.medianCPU)])
+        } else {
+            print(String(format: "%@: %dx%d to %dx%d (%@), min %.3f ms, median %.3f ms (%d runs)", path, rgb.width, rgb.height,
+                         size.width, size.height, method.rawValue, timing.min, timing.median, runs))
+        }
+    }
+}
+
+/// The one timing loop of `bench`: `warmup` untimed calls, then `runs` timed ones (wall and
+/// process CPU time), reported in milliseconds.
+struct BenchTiming {
+    var min: Double
+    var median: Double
+    var max: Double
+    var medianCPU: Double
+
+    static func measure(runs: Int, warmup: Int, _ body: () throws -> Void) throws -> BenchTiming {
+        for _ in 0..<warmup { try body() }
+        var wall: [Double] = [], cpu: [Double] = []
+        for _ in 0..<Swift.max(runs, 1) {
+            let cpuStart = processCPUMilliseconds()
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            wall.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            cpu.append(processCPUMilliseconds() - cpuStart)
+        }
+        wall.sort()
+        return BenchTiming(min: wall[0], median: median(wall), max: wall[wall.count - 1], medianCPU: median(cpu.sorted()))
+    }
+
+    static func median(_ sorted: [Double]) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let n = sorted.count
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+
+    /// Rounded to 1 µs, as the JSON lines print it.
+    static func milli(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }
+}
+
+/// CPU time used so far by the whole process (every thread), in milliseconds.
+func processCPUMilliseconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) / 1e6
 }

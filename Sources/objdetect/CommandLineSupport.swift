@@ -1,4 +1,5 @@
 import Foundation
+import DetectorCore
 
 /// A mistake in how the command was called (exit code 2).
 struct UsageError: Error, CustomStringConvertible {
@@ -14,70 +15,57 @@ struct CommandFailure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// A small argument reader: flags (`--json`), options with values (`--runs 5` or `--runs=5`)
-/// and positional arguments, in any order. Unknown flags are usage errors.
-struct ArgumentReader {
-    private(set) var positional: [String] = []
-    private var options: [String: [String]] = [:]
-    private var flags: Set<String> = []
+/// Options several subcommands share, declared once so they read the same everywhere.
+enum CommonOptions {
+    static func model(default defaultText: String? = nil, help: String) -> OptionSpec {
+        OptionSpec("--model", .text, value: "NAME|PATH", default: defaultText, help: help)
+    }
+    static let threads = OptionSpec("--threads", .int(1...64), value: "N", default: "1", help: "threads the model may use")
+    /// Detection and labelling use every core unless told otherwise (as XNNPACK's users set it).
+    static let taskThreads = OptionSpec("--threads", .int(1...64), value: "N", default: "the number of cores",
+                                        help: "threads the model may use")
+    static func format(_ choices: [String], default defaultText: String, help: String = "output format") -> OptionSpec {
+        OptionSpec("--format", .choice(choices), default: defaultText, help: help)
+    }
+    static let json = OptionSpec("--json", .flag, help: "the same as --format json")
+    static let pretty = OptionSpec("--pretty", .flag, help: "indented JSON (the default when stdout is a terminal)")
+    static let scoreThreshold = OptionSpec("--score-threshold", .number(min: 0, max: 1), value: "T",
+                                           default: "the model's, else none", help: "drop results scoring below T")
+    static let maxResults = OptionSpec("--max-results", .int(1...100_000), value: "N", default: "all", help: "keep the N best results")
+    static let allow = OptionSpec("--allow", .list, value: "A,B", help: "keep only these categories (exclusive with --deny)")
+    static let deny = OptionSpec("--deny", .list, value: "A,B", help: "drop these categories")
+    static let locale = OptionSpec("--locale", .text, value: "L", default: "en", help: "locale of display names from the model metadata")
+    static let orientation = OptionSpec(
+        "--orientation", .choice(["up", "down", "left", "right", "upMirrored", "downMirrored", "leftMirrored", "rightMirrored"] + (1...8).map(String.init)),
+        value: "NAME|1-8", default: "the file's EXIF, else up",
+        help: "how the stored image is turned: up, down, left, right, upMirrored, downMirrored, leftMirrored, rightMirrored or EXIF 1-8")
+    static let ignoreEXIF = OptionSpec("--ignore-exif", .flag, help: "ignore the EXIF orientation")
 
-    /// - Parameters:
-    ///   - arguments: the arguments after the subcommand name.
-    ///   - valueOptions: options that take a value (with leading dashes, e.g. "--runs").
-    ///   - flagOptions: options without a value.
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws {
-        var i = 0
-        while i < arguments.count {
-            let arg = arguments[i]
-            if arg.hasPrefix("--") && arg.count > 2 {
-                var name = arg
-                var inlineValue: String? = nil
-                if let eq = arg.firstIndex(of: "=") {
-                    name = String(arg[..<eq])
-                    inlineValue = String(arg[arg.index(after: eq)...])
-                }
-                if valueOptions.contains(name) {
-                    let value: String
-                    if let v = inlineValue { value = v } else {
-                        guard i + 1 < arguments.count else { throw UsageError("option \(name) needs a value") }
-                        i += 1
-                        value = arguments[i]
-                    }
-                    options[name, default: []].append(value)
-                } else if flagOptions.contains(name), inlineValue == nil {
-                    flags.insert(name)
-                } else {
-                    throw UsageError("unknown option \(arg)")
-                }
-            } else {
-                positional.append(arg)
-            }
-            i += 1
+    /// The format asked for with `--format` or `--json`, else `fallback`.
+    static func chosenFormat(_ args: ParsedOptions, fallback: String) throws -> String {
+        if args.flag("--json") {
+            if let f = args.string("--format"), f != "json" { throw UsageError("--json and --format \(f) contradict each other") }
+            return "json"
         }
+        return args.string("--format") ?? fallback
     }
 
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-    func value(_ name: String) -> String? { options[name]?.last }
-    func values(_ name: String) -> [String] { options[name] ?? [] }
-
-    func int(_ name: String) throws -> Int? {
-        guard let v = value(name) else { return nil }
-        guard let n = Int(v) else { throw UsageError("option \(name) needs a whole number, got '\(v)'") }
-        return n
+    /// A usage error for `--pretty` with a format other than JSON.
+    static func rejectPretty(_ args: ParsedOptions, format: String) throws {
+        if args.flag("--pretty") && format != "json" { throw UsageError("--pretty applies to --format json only, not \(format)") }
     }
 
-    func double(_ name: String) throws -> Double? {
-        guard let v = value(name) else { return nil }
-        guard let d = Double(v), d.isFinite else { throw UsageError("option \(name) needs a number, got '\(v)'") }
-        return d
+    /// An embedded model's file for its name, else the argument as a path.
+    static func modelPath(_ name: String) throws -> String {
+        ModelCatalog.isEmbedded(name) ? try ModelCatalog.path(for: name) : name
     }
 }
 
-/// Writes a JSON value (built from dictionaries, arrays, strings, numbers, bools and NSNull)
-/// as one line to standard output.
-func printJSON(_ value: Any, sortedKeys: Bool = true) throws {
-    var opts: JSONSerialization.WritingOptions = [.withoutEscapingSlashes]
-    if sortedKeys { opts.insert(.sortedKeys) }
+/// Writes a JSON value built from dictionaries and arrays (`inspect`, `run`, `image-info`) as one
+/// line, or indented with `pretty`, to standard output.
+func printJSON(_ value: Any, pretty: Bool = false) throws {
+    var opts: JSONSerialization.WritingOptions = [.withoutEscapingSlashes, .sortedKeys]
+    if pretty { opts.insert(.prettyPrinted) }
     let data = try JSONSerialization.data(withJSONObject: value, options: opts)
     FileHandle.standardOutput.write(data)
     FileHandle.standardOutput.write(Data([0x0A]))
@@ -88,8 +76,12 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-/// Writes one line to standard output, unbuffered (so stream results appear as each frame ends
-/// and never interleave out of order with `printJSON`).
+/// Writes one line to standard output, unbuffered (so stream results appear as each frame ends).
 func writeLine(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// A message on one line (newlines inside an error description become "; ").
+func oneLine(_ message: String) -> String {
+    message.split(whereSeparator: \.isNewline).joined(separator: "; ")
 }

@@ -1,182 +1,168 @@
 import Foundation
 import DetectorCore
 
-/// `objdetect IMAGE --mode single …` and `objdetect FRAMES --mode stream …`: detection (and
-/// tracking in stream mode) from the command line.
+/// `objdetect [detect] INPUT... [options]`: detection on images one by one (single mode) or on
+/// the frames of one video with tracking IDs (stream mode).
 enum DetectCommand {
-    static let summary = "IMAGE --mode single | FRAMES|- --mode stream: detect (and track) objects"
+    static let spec = CommandSpec(
+        name: "detect",
+        usage: "objdetect [detect] INPUT... [options]",
+        summary: "detect objects in images (--mode single) or track them through video frames (--mode stream)",
+        options: [
+            OptionSpec("--mode", .choice(["single", "stream"]), default: "stream for -, else single",
+                       help: "single: every image on its own; stream: frames of one video, with tracking IDs"),
+            CommonOptions.model(default: ModelCatalog.defaultModelName,
+                                help: "detector: embedded \(ModelCatalog.names.joined(separator: ", ")) or a .tflite file"),
+            OptionSpec("--decoder", .choice(DecoderFamily.allCases.map(\.rawValue)), default: "from the model", help: "output decoder family"),
+            OptionSpec("--decoder-config", .text, value: "FILE.json", help: "full decoder configuration (anchors, NMS, input)"),
+            OptionSpec("--labels", .text, value: "FILE.txt", help: "label names, one per line (for models without metadata)"),
+            CommonOptions.scoreThreshold,
+            CommonOptions.maxResults,
+            CommonOptions.allow,
+            CommonOptions.deny,
+            OptionSpec("--single-object", .flag, help: "only the most prominent object (ML Kit's single-object mode)"),
+            OptionSpec("--nms-iou", .number(min: 0, max: 1, minExcluded: true), value: "T", default: "0.45",
+                       help: "YOLO: IoU above which same-class boxes are suppressed"),
+            CommonOptions.taskThreads,
+            CommonOptions.orientation,
+            CommonOptions.ignoreEXIF,
+            OptionSpec("--resize", .choice(["stretch", "letterbox"]), default: "the family's", help: "how the image is fitted to the model input"),
+            OptionSpec("--resample", .choice(["mediapipe", "pillow", "bilinear", "area"]), default: "the family's", help: "resampling filter"),
+            CommonOptions.locale,
+            OptionSpec("--classifier", .text, value: "C.tflite|manifest.json", help: "classify each object with this image classifier"),
+            OptionSpec("--classifier-max-results", .int(1...1000), value: "N", default: "10", help: "labels kept per object with --classifier"),
+            OptionSpec("--classifier-score-threshold", .number(min: 0, max: 1), value: "T", default: "the classifier's, else 0",
+                       help: "drop classifier labels below T"),
+            CommonOptions.format(["json", "jsonl", "text", "csv", "mot"], default: "json in single mode, jsonl in stream mode",
+                                 help: "results: json, jsonl (a line per image), text (a line per object), csv, mot (stream)"),
+            CommonOptions.json,
+            CommonOptions.pretty,
+            OptionSpec("--output", .text, value: "FILE", default: "stdout", help: "write the results to FILE"),
+            OptionSpec("--annotate", .text, value: "FILE.png|DIR|-",
+                       help: "draw the results: one PNG, a folder of PNGs, or - for a PPM stream on stdout"),
+            OptionSpec("--paths-from", .text, value: "FILE|-", help: "read image paths, one per line, from FILE or stdin"),
+            OptionSpec("--quiet", .flag, help: "no progress or summary on stderr"),
+            OptionSpec("--fps", .number(min: 0.001, max: 10_000), value: "F", default: "30",
+                       help: "frame rate that times the frames", mode: "stream"),
+            OptionSpec("--live", .flag, help: "time frames as they arrive and drop those that come while the detector is busy (ML Kit's stream mode)",
+                       mode: "stream"),
+            OptionSpec("--track-iou", .number(min: 0, max: 1, minExcluded: true), value: "T",
+                       default: formatDefault(Double(ObjectDetectorOptions.streamTrackerDefaults.iouThreshold)),
+                       help: "IoU needed to keep a tracking ID from one frame to the next", mode: "stream"),
+        ],
+        notes: [
+            """
+            INPUT: image files (PNG, JPEG, PPM/PGM; a quoted pattern such as '*.jpg' is expanded), a folder
+            (single: each image file on its own; stream: the frames of one video in natural sort order), or -
+            (stream: concatenated PNG, JPEG or PPM/PGM frames on stdin, as ffmpeg -f image2pipe writes them;
+            single: one image on stdin).
+            Progress (streams and batches) and a summary go to stderr; results alone go to stdout.
+            """,
+        ],
+        renamed: ["--iou-threshold": "--nms-iou (YOLO) or --track-iou (stream)", "--label-threshold": "--classifier-score-threshold",
+                  "--max-labels": "--classifier-max-results"])
 
-    static let valueOptions: Set<String> = [
-        "--mode", "--model", "--decoder", "--decoder-config", "--max-results", "--score-threshold", "--allow", "--deny",
-        "--orientation", "--resize", "--resample", "--format", "--annotate", "--fps", "--locale", "--iou-threshold", "--labels",
-        "--classifier", "--max-labels", "--label-threshold",
-    ]
-    static let flagOptions: Set<String> = ["--multiple", "--single-object", "--ignore-exif"]
+    static let subcommand = Subcommand(spec: spec, handler: run)
 
-    static let subcommand = Subcommand(name: "detect", summary: summary, run: run)
+    static func formatDefault(_ v: Double) -> String { shortestText((v * 1000).rounded() / 1000) }
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentReader(arguments, valueOptions: valueOptions, flagOptions: flagOptions)
-        guard args.positional.count == 1, let target = args.positional.first else {
-            throw UsageError("detection takes one IMAGE, frame directory or '-' (got \(args.positional.count) paths)")
+    static func run(_ args: ParsedOptions) throws -> Int32 {
+        let mode = args.string("--mode") ?? (args.positional == ["-"] ? "stream" : "single")
+        try args.rejectOptions(outside: mode)
+        try args.rejectBoth("--allow", "--deny")
+        if mode == "stream" && args.positional.isEmpty && !args.given("--paths-from") {
+            throw UsageError("detect needs an INPUT: a folder of frames, - or --paths-from FILE")
         }
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory)
-        let mode = args.value("--mode") ?? ((target == "-" || isDirectory.boolValue) ? "stream" : "single")
+        let format = try CommonOptions.chosenFormat(args, fallback: mode == "single" ? "json" : "jsonl")
+        if mode == "single" && format == "mot" { throw UsageError("--format mot is for --mode stream (MOTChallenge rows need frames)") }
+        try CommonOptions.rejectPretty(args, format: format)
+        if args.positional.contains("-") && args.string("--paths-from") == "-" {
+            throw UsageError("stdin cannot carry both images and --paths-from -")
+        }
         var options = try detectorOptions(args)
-        switch mode {
-        case "single", "image":
-            guard exists, !isDirectory.boolValue else {
-                throw CommandFailure(isDirectory.boolValue ? "\(target) is a directory: use --mode stream for frame directories" : "no file at \(target)")
-            }
+        let output = try ResultOutputOptions(args, format: format)
+        if mode == "single" {
+            let paths = try DetectInputs.singleImages(args.positional, pathsFrom: args.string("--paths-from"))
+            let annotate = try args.string("--annotate").map { try AnnotationTarget.parse($0, imageCount: paths.count) }
             options.runningMode = .image
-            return try runSingle(path: target, options: options, args: args)
-        case "stream", "video":
-            guard target == "-" || exists else { throw CommandFailure("no file or directory at \(target)") }
-            options.runningMode = .video
-            return try StreamRunner.run(target: target, isDirectory: isDirectory.boolValue, options: options, args: args)
-        default:
-            throw UsageError("--mode must be single or stream, got '\(mode)'")
+            return try SingleRunner(options: options, args: args, output: output, annotate: annotate).run(paths)
         }
+        try args.rejectBoth("--live", "--fps")
+        let annotate = try args.string("--annotate").map { try AnnotationTarget.parse($0, imageCount: nil) }
+        let source = try DetectInputs.frames(args.positional, pathsFrom: args.string("--paths-from"))
+        if let t = args.float("--track-iou") { options.tracker.iouThreshold = t }
+        if args.flag("--live") {
+            return try LiveStreamRunner(options: options, args: args, output: output, annotate: annotate).run(source)
+        }
+        options.runningMode = .video
+        return try StreamRunner(options: options, args: args, output: output, annotate: annotate).run(source)
     }
 
     /// Builds the detector options from the command line.
-    static func detectorOptions(_ args: ArgumentReader) throws -> ObjectDetectorOptions {
-        let modelName = args.value("--model") ?? ModelCatalog.defaultModelName
-        let source: ModelSource = ModelCatalog.isEmbedded(modelName) ? .embedded(modelName) : .file(modelName)
-        var o = ObjectDetectorOptions(model: source)
-        if let d = args.value("--decoder") {
-            guard let family = DecoderFamily(rawValue: d) else { throw UsageError("--decoder must be ssd, anchors, yolov5 or yolov8, got '\(d)'") }
-            o.decoder = family
-        }
-        if let path = args.value("--decoder-config") {
+    static func detectorOptions(_ args: ParsedOptions) throws -> ObjectDetectorOptions {
+        let modelName = args.string("--model") ?? ModelCatalog.defaultModelName
+        var o = ObjectDetectorOptions(model: ModelCatalog.isEmbedded(modelName) ? .embedded(modelName) : .file(modelName))
+        o.decoder = args.string("--decoder").flatMap(DecoderFamily.init(rawValue:))
+        if let path = args.string("--decoder-config") {
             o.decoderConfig = try DetectorDecoderConfig.load(from: URL(fileURLWithPath: path))
         }
-        if let m = try args.int("--max-results") {
-            guard m != 0 else { throw UsageError("--max-results must be != 0 (or -1 for all)") }
-            o.maxResults = m
-        }
-        if let t = try args.double("--score-threshold") { o.scoreThreshold = Float(t) }
-        if let t = try args.double("--iou-threshold") { o.yoloIoUThreshold = Float(t) }
-        let allow = args.value("--allow").map(splitList) ?? []
-        let deny = args.value("--deny").map(splitList) ?? []
-        if !allow.isEmpty && !deny.isEmpty { throw UsageError("--allow and --deny are mutually exclusive") }
-        o.categoryAllowlist = allow
-        o.categoryDenylist = deny
-        if args.flag("--multiple") && args.flag("--single-object") { throw UsageError("--multiple and --single-object are mutually exclusive") }
-        if args.flag("--single-object") { o.shouldEnableMultipleObjects = false }
-        if let r = args.value("--resize") {
-            guard let mode = InputResizeMode(rawValue: r) else { throw UsageError("--resize must be stretch or letterbox, got '\(r)'") }
-            o.resizeMode = mode
-        }
-        if let r = args.value("--resample") {
-            guard let method = ResizeMethod(name: r) else { throw UsageError("--resample must be mediapipe, pillow, bilinear or area, got '\(r)'") }
-            o.resampler = method
-        }
-        if let l = args.value("--locale") { o.displayNamesLocale = l }
-        if let path = args.value("--labels") {
+        o.maxResults = args.int("--max-results")
+        o.scoreThreshold = args.float("--score-threshold")
+        if let t = args.float("--nms-iou") { o.yoloIoUThreshold = t }
+        o.categoryAllowlist = args.list("--allow")
+        o.categoryDenylist = args.list("--deny")
+        o.shouldEnableMultipleObjects = !args.flag("--single-object")
+        o.resizeMode = args.string("--resize").flatMap(InputResizeMode.init(rawValue:))
+        o.resampler = args.string("--resample").flatMap(ResizeMethod.init(name:))
+        if let l = args.string("--locale") { o.displayNamesLocale = l }
+        o.threadCount = args.int("--threads") ?? ProcessInfo.processInfo.activeProcessorCount
+        if let path = args.string("--labels") {
             guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read the labels file \(path)") }
-            var lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-            while lines.last?.isEmpty == true { lines.removeLast() }
-            o.labels = lines
+            o.labels = LabelFile.parseLines([UInt8](data))
         }
-        if let c = args.value("--classifier") {
+        if let c = args.string("--classifier") {
             o.shouldEnableClassification = true
             o.classifierModel = .file(c)
+        } else if let stray = ["--classifier-max-results", "--classifier-score-threshold"].first(where: args.given) {
+            throw UsageError("\(stray) needs --classifier")
         }
-        if let n = try args.int("--max-labels") { o.maxPerObjectLabelCount = n }
-        if let t = try args.double("--label-threshold") { o.classificationConfidenceThreshold = Float(t) }
+        if let n = args.int("--classifier-max-results") { o.maxPerObjectLabelCount = n }
+        o.classificationConfidenceThreshold = args.float("--classifier-score-threshold")
         return o
     }
 
-    static func splitList(_ s: String) -> [String] {
-        s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
     /// The orientation to apply: `--orientation` overrides; else the file's EXIF unless `--ignore-exif`.
-    static func orientation(_ args: ArgumentReader, decoded: DecodedImage) throws -> ImageOrientation {
-        if let o = args.value("--orientation") {
-            guard let value = ImageOrientation(name: o) else {
-                throw UsageError("--orientation must be up, down, left, right, upMirrored, downMirrored, leftMirrored, rightMirrored or 1-8, got '\(o)'")
-            }
-            return value
-        }
+    static func orientation(_ args: ParsedOptions, decoded: DecodedImage) -> ImageOrientation {
+        if let o = args.string("--orientation").flatMap(ImageOrientation.init(name:)) { return o }
         if args.flag("--ignore-exif") { return .up }
         return decoded.orientation ?? .up
     }
+}
 
-    static func runSingle(path: String, options: ObjectDetectorOptions, args: ArgumentReader) throws -> Int32 {
-        let format = args.value("--format") ?? "json"
-        guard format == "json" || format == "text" else { throw UsageError("--format must be json or text in single mode, got '\(format)'") }
-        let decoded = try ImageDecoder.decode(contentsOf: path)
-        let orientation = try orientation(args, decoded: decoded)
-        let detector = try ObjectDetector(options: options)
-        let objects = try detector.detect(image: decoded.image, orientation: orientation)
-        let upright = orientation == .up ? decoded.image : decoded.image.applyingOrientation(orientation)
-        if format == "json" {
-            try printJSON(["image": path, "width": upright.width, "height": upright.height,
-                           "objects": objects.map { objectJSON($0, includeKeypoints: true) }] as [String: Any])
+/// The result destination and style shared by single and stream mode.
+struct ResultOutputOptions {
+    let format: String
+    let pretty: Bool
+    let quiet: Bool
+    /// nil: results are discarded (standard output carries annotated frames).
+    let handle: FileHandle?
+
+    init(_ args: ParsedOptions, format: String) throws {
+        self.format = format
+        pretty = args.flag("--pretty") || (format == "json" && isatty(STDOUT_FILENO) == 1)
+        quiet = args.flag("--quiet")
+        if let path = args.string("--output"), path != "-" {
+            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+                throw CommandFailure("cannot write the results file \(path)")
+            }
+            handle = h
+        } else if args.string("--annotate") == "-" {
+            if args.given("--format") || args.given("--json") || args.given("--output") {
+                throw UsageError("with --annotate -, stdout carries the frames: write the results with --output FILE")
+            }
+            handle = nil
         } else {
-            writeLine(textReport(objects))
-        }
-        if let out = args.value("--annotate") {
-            try writeAnnotated(upright, objects: objects, to: out)
-        }
-        return 0
-    }
-
-    static func objectJSON(_ o: DetectedObject, includeKeypoints: Bool) -> [String: Any] {
-        var d: [String: Any] = [
-            "trackingID": o.trackingID.map { $0 as Any } ?? NSNull(),
-            "frame": ["x": o.frame.x, "y": o.frame.y, "width": o.frame.width, "height": o.frame.height],
-            "labels": o.labels.map { l -> [String: Any] in
-                ["text": l.text, "index": l.index, "confidence": Double(l.confidence),
-                 "displayName": l.displayName.map { $0 as Any } ?? NSNull()]
-            },
-        ]
-        if includeKeypoints { d["keypoints"] = o.keypoints.map { ["x": $0.x, "y": $0.y] } }
-        return d
-    }
-
-    /// MediaPipe's readable layout of a detection result.
-    static func textReport(_ objects: [DetectedObject]) -> String {
-        if objects.isEmpty { return "No objects detected." }
-        var lines: [String] = []
-        for (i, o) in objects.enumerated() {
-            lines.append("Detection #\(i):")
-            if let id = o.trackingID { lines.append("  Tracking ID: \(id)") }
-            lines.append("  Box: (x: \(fmt(o.frame.x)), y: \(fmt(o.frame.y)), w: \(fmt(o.frame.width)), h: \(fmt(o.frame.height)))")
-            for (j, l) in o.labels.enumerated() {
-                lines.append("  Category #\(j):")
-                lines.append("    index: \(l.index)")
-                lines.append("    score: \(String(format: "%.6f", Double(l.confidence)))")
-                lines.append("    category name: \"\(l.text)\"")
-                if let d = l.displayName { lines.append("    display name: \"\(d)\"") }
-            }
-            for (j, k) in o.keypoints.enumerated() {
-                lines.append("  Keypoint #\(j): (x: \(fmt(k.x)), y: \(fmt(k.y)))")
-            }
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    static func fmt(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.2f", v)
-    }
-
-    static func writeAnnotated(_ image: ImageBuffer, objects: [DetectedObject], to path: String) throws {
-        let annotations = objects.map { o -> ImageAnnotation in
-            let top = o.labels.first
-            var text = top.map { ($0.displayName ?? ($0.text.isEmpty ? "#\($0.index)" : $0.text)) + String(format: " %.2f", Double($0.confidence)) } ?? ""
-            if let id = o.trackingID { text = "[\(id)] " + text }
-            return ImageAnnotation(rect: o.frame, label: text, classIndex: top?.index ?? 0, keypoints: o.keypoints)
-        }
-        let picture = ImageAnnotator.draw(annotations, on: image.format == .rgba16 ? image.converted(to: .rgba8) : image)
-        let png = try PNGEncoder.encode(picture.format == .gray8 ? picture.converted(to: .rgb8) : picture)
-        do {
-            try Data(png).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandFailure("cannot write \(path): \((error as NSError).localizedDescription)")
+            handle = .standardOutput
         }
     }
 }

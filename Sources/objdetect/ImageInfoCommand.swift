@@ -5,14 +5,18 @@ import DetectorCore
 /// depth, colour type, orientation and the SHA-256 of its canonical RGBA8 buffer
 /// (the contract of `shared/goldens/README-images.md`).
 enum ImageInfoCommand {
-    static var subcommand: Subcommand { Subcommand(
-        name: "image-info",
+    static let spec = CommandSpec(
+        name: "image-info", usage: "objdetect image-info FILE [options]",
         summary: "decode an image; print format, size, bit depth, colour type, orientation, rgba8_sha256",
-        run: run) }
+        options: [CommonOptions.format(["json", "text"], default: "text"), CommonOptions.json, CommonOptions.pretty])
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentReader(arguments, valueOptions: [], flagOptions: ["--json"])
-        guard args.positional.count == 1 else { throw UsageError("image-info needs exactly one FILE argument") }
+    static let subcommand = Subcommand(spec: spec, handler: run)
+
+    static func run(_ args: ParsedOptions) throws -> Int32 {
+        guard args.positional.count == 1 else { throw UsageError("image-info takes one FILE, got \(args.positional.count)") }
+        let format = try CommonOptions.chosenFormat(args, fallback: "text")
+        try CommonOptions.rejectPretty(args, format: format)
+        let json = format == "json"
         let path = args.positional[0]
         let decoded = try ImageDecoder.decode(contentsOf: path)
         let rgba = decoded.image.converted(to: .rgba8)
@@ -20,7 +24,7 @@ enum ImageInfoCommand {
         // The upright picture (EXIF orientation applied), as the JPEG goldens' rgba8_oriented_sha256.
         let upright = decoded.orientation.map { rgba.applyingOrientation($0) } ?? rgba
         let uprightHash = decoded.orientation == nil || decoded.orientation == .up ? hash : SHA256.hexDigest(upright.pixels)
-        if args.flag("--json") {
+        if json {
             let info: [String: Any] = [
                 "format": decoded.format.rawValue,
                 "width": decoded.image.width,
@@ -34,7 +38,7 @@ enum ImageInfoCommand {
                 "upright_height": upright.height,
                 "upright_rgba8_sha256": uprightHash,
             ]
-            try printJSON(info)
+            try printJSON(info, pretty: args.flag("--pretty"))
         } else {
             print("format:       \(decoded.format.rawValue)")
             print("size:         \(decoded.image.width)x\(decoded.image.height)")

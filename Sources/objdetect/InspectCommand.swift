@@ -1,31 +1,38 @@
 import Foundation
 import DetectorCore
 
-/// `objdetect inspect MODEL [--json]`: what a .tflite model contains.
-@MainActor let inspectCommand = Subcommand(
-    name: "inspect",
-    summary: "describe a .tflite model (tensors, ops, metadata, labels, family)",
-    run: runInspect)
+/// `objdetect inspect MODEL [--format json|text]`: what a .tflite model contains.
+enum InspectCommand {
+    static let spec = CommandSpec(
+        name: "inspect", usage: "objdetect inspect MODEL [options]",
+        summary: "describe a .tflite model (tensors, ops, metadata, labels, family)",
+        options: [
+            CommonOptions.format(["json", "text"], default: "text"),
+            CommonOptions.json,
+            CommonOptions.pretty,
+            OptionSpec("--family", .choice(ModelFamily.allCases.map(\.rawValue)), default: "detected", help: "take the model as this family"),
+            CommonOptions.locale,
+        ],
+        notes: ["MODEL: an embedded name (\(ModelCatalog.names.joined(separator: ", "))) or a .tflite file."])
 
-func runInspect(_ arguments: [String]) throws -> Int32 {
-    let args = try ArgumentReader(arguments, valueOptions: ["--family", "--locale"], flagOptions: ["--json"])
-    guard args.positional.count == 1 else { throw UsageError("inspect needs exactly one MODEL path (usage: objdetect inspect MODEL [--json] [--family F] [--locale L])") }
-    var familyOverride: ModelFamily?
-    if let f = args.value("--family") {
-        guard let family = ModelFamily(rawValue: f) else {
-            throw UsageError("--family must be one of \(ModelFamily.allCases.map(\.rawValue).joined(separator: ", ")), got '\(f)'")
+    static let subcommand = Subcommand(spec: spec, handler: run)
+
+    static func run(_ args: ParsedOptions) throws -> Int32 {
+        guard args.positional.count == 1 else { throw UsageError("inspect takes one MODEL, got \(args.positional.count)") }
+        let format = try CommonOptions.chosenFormat(args, fallback: "text")
+        try CommonOptions.rejectPretty(args, format: format)
+        let name = args.positional[0]
+        let path = try CommonOptions.modelPath(name)
+        let model = try TFLiteModel(contentsOfFile: path)
+        let report = try InspectReport(model: model, path: path, familyOverride: args.string("--family").flatMap(ModelFamily.init(rawValue:)),
+                                       locale: args.string("--locale"))
+        if format == "json" {
+            try printJSON(report.json(), pretty: args.flag("--pretty"))
+        } else {
+            print(report.text())
         }
-        familyOverride = family
+        return 0
     }
-    let path = args.positional[0]
-    let model = try TFLiteModel(contentsOfFile: path)
-    let report = try InspectReport(model: model, path: path, familyOverride: familyOverride, locale: args.value("--locale"))
-    if args.flag("--json") {
-        try printJSON(report.json())
-    } else {
-        print(report.text())
-    }
-    return 0
 }
 
 /// Builds both renderings of `inspect` from one model.

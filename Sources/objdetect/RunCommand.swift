@@ -6,17 +6,27 @@ import DetectorCore
 /// `:AxBxC…` suffix first resizes a dynamic input) and writes `DIR/output_<i>.bin` plus
 /// `DIR/outputs.json` (`[{"index", "name", "dtype", "shape", "file"}]`).
 enum RunCommand {
-    static let usage = "usage: objdetect run MODEL --input FILE[:SHAPE] [--input FILE …] --output-dir DIR [--threads T] [--dump-all DIR]"
+    static let spec = CommandSpec(
+        name: "run", usage: "objdetect run MODEL --input FILE[:SHAPE]... --output-dir DIR [options]",
+        summary: "run a .tflite model once on raw input tensors, write the raw outputs",
+        options: [
+            OptionSpec("--input", .text, value: "FILE[:1xHxWxC]",
+                       help: "raw little-endian input, in model input order; :SHAPE first resizes a dynamic input", repeatable: true),
+            OptionSpec("--output-dir", .text, value: "DIR", help: "where output_<i>.bin and outputs.json go (required)"),
+            CommonOptions.threads,
+            OptionSpec("--dump-all", .text, value: "DIR", help: "also write every tensor with data as tensor_<index>.bin"),
+        ],
+        notes: ["MODEL: an embedded name (\(ModelCatalog.names.joined(separator: ", "))) or a .tflite file."])
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentReader(arguments, valueOptions: ["--input", "--output-dir", "--threads", "--dump-all"], flagOptions: [])
-        guard args.positional.count == 1 else { throw UsageError(usage) }
-        guard let outDir = args.value("--output-dir") else { throw UsageError("missing --output-dir\n" + usage) }
-        let threads = try args.int("--threads") ?? 1
-        guard threads >= 1, threads <= 64 else { throw UsageError("--threads must be between 1 and 64") }
-        let inputs = try args.values("--input").map(parseInput)
-        let dumpDir = args.value("--dump-all")
-        let interpreter = try Interpreter(contentsOfFile: args.positional[0],
+    static let subcommand = Subcommand(spec: spec, handler: run)
+
+    static func run(_ args: ParsedOptions) throws -> Int32 {
+        guard args.positional.count == 1 else { throw UsageError("run takes one MODEL, got \(args.positional.count)") }
+        guard let outDir = args.string("--output-dir") else { throw UsageError("run needs --output-dir DIR") }
+        let threads = args.int("--threads") ?? 1
+        let inputs = try args.strings("--input").map(parseInput)
+        let dumpDir = args.string("--dump-all")
+        let interpreter = try Interpreter(contentsOfFile: try CommonOptions.modelPath(args.positional[0]),
                                           options: .init(threadCount: threads, preserveAllTensors: dumpDir != nil))
         guard inputs.count == interpreter.inputs.count else {
             throw UsageError("the model has \(interpreter.inputs.count) inputs but \(inputs.count) --input were given")

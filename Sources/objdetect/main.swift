@@ -1,57 +1,103 @@
 import Foundation
 import DetectorCore
 
-/// One subcommand: its name, a one-line summary, and the function that runs it
-/// (returns the exit code; throws `UsageError` for exit 2, anything else for exit 1).
+/// One subcommand: its declaration (options, help) and the function that runs it (returns the
+/// exit code; throws `UsageError` for exit 2, anything else for exit 1).
 struct Subcommand: Sendable {
-    let name: String
-    let summary: String
+    let spec: CommandSpec
     let run: @Sendable ([String]) throws -> Int32
+
+    /// Parses the arguments against `spec` (printing the help for `--help`/`-h`) and runs `handler`.
+    init(spec: CommandSpec, handler: @escaping @Sendable (ParsedOptions) throws -> Int32) {
+        self.spec = spec
+        self.run = { arguments in
+            switch try ParsedOptions.parse(arguments, spec: spec) {
+            case .help:
+                print(HelpText.command(spec))
+                return 0
+            case let .options(parsed):
+                return try handler(parsed)
+            }
+        }
+    }
 }
 
 /// Every subcommand, in the order `objdetect --help` lists them. Each lives in its own file.
 let subcommands: [Subcommand] = [
     DetectCommand.subcommand,
     LabelCommand.subcommand,
-    Subcommand(name: "run", summary: "run a .tflite model on raw input tensors", run: RunCommand.run),
-    Subcommand(name: "bench", summary: "time a .tflite model's invoke()", run: BenchCommand.run),
-    inspectCommand,
-    Subcommand(name: "track", summary: TrackCommand.summary, run: TrackCommand.run),
-    Subcommand(name: "jpeg-bench", summary: "time JPEG decoding of FILE… (--runs N), one JSON line per file", run: runJPEGBench),
-    ImageInfoCommand.subcommand, DecodeBenchCommand.subcommand,
+    TrackCommand.subcommand,
+    InspectCommand.subcommand,
+    RunCommand.subcommand,
+    BenchCommand.subcommand,
+    ImageInfoCommand.subcommand,
+    HelpCommand.subcommand,
 ]
 
-@MainActor func usageText() -> String {
-    var lines = ["usage: objdetect <command> [options]", "", "commands:"]
-    for c in subcommands { lines.append("  \(c.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(c.summary)") }
-    return lines.joined(separator: "\n")
+/// `objdetect help [COMMAND]` and `objdetect help --reference` (README's command reference).
+enum HelpCommand {
+    static let spec = CommandSpec(
+        name: "help", usage: "objdetect help [COMMAND]",
+        summary: "print the help of COMMAND (or this list)",
+        options: [OptionSpec("--reference", .flag, help: "print the whole command reference as Markdown (as in README.md)")])
+
+    static let subcommand = Subcommand(spec: spec) { args in
+        if args.flag("--reference") {
+            print(HelpText.reference(subcommands))
+            return 0
+        }
+        guard let name = args.positional.first else {
+            print(HelpText.topLevel(subcommands))
+            return 0
+        }
+        guard args.positional.count == 1 else { throw UsageError("help takes one COMMAND, got \(args.positional.count)") }
+        guard let command = subcommands.first(where: { $0.spec.name == name }) else { throw unknownCommand(name) }
+        print(HelpText.command(command.spec))
+        return 0
+    }
+
+    static func unknownCommand(_ name: String) -> UsageError {
+        let hint = ParsedOptions.closest(to: name, among: subcommands.map(\.spec.name)).map { "; did you mean '\($0)'?" }
+            ?? " (and no file or folder of that name)"
+        return UsageError("unknown command '\(name)'\(hint)")
+    }
+}
+
+/// Whether a first argument that names no subcommand is meant as an input of `detect`: an
+/// existing path, stdin, or something shaped like a path or pattern. Anything else (`inspcet`)
+/// is a mistyped command.
+func looksLikeInput(_ argument: String) -> Bool {
+    if argument == "-" || argument.hasPrefix("-") { return true }
+    if FileManager.default.fileExists(atPath: argument) { return true }
+    return argument.contains { "/.*?[~".contains($0) }
 }
 
 @MainActor func runMain() -> Int32 {
     let args = Array(CommandLine.arguments.dropFirst())
-    guard let first = args.first else {
-        printError(usageText())
-        return 2
-    }
-    if first == "--help" || first == "-h" || first == "help" {
-        print(usageText())
-        return 0
-    }
+    var commandName = "objdetect"
     do {
-        if let command = subcommands.first(where: { $0.name == first }) {
+        guard let first = args.first else {
+            printError(HelpText.topLevel(subcommands))
+            return 2
+        }
+        if first == "--help" || first == "-h" {
+            print(HelpText.topLevel(subcommands))
+            return 0
+        }
+        if let command = subcommands.first(where: { $0.spec.name == first }) {
+            commandName = "objdetect \(first)"
             return try command.run(Array(args.dropFirst()))
         }
-        // No known subcommand: `objdetect IMAGE|FRAMES --mode …` runs detection.
-        if let detect = subcommands.first(where: { $0.name == "detect" }) {
-            return try detect.run(args)
-        }
-        throw UsageError("unknown command '\(first)'")
+        // No subcommand: `objdetect INPUT... [options]` runs detection.
+        guard looksLikeInput(first) else { throw HelpCommand.unknownCommand(first) }
+        commandName = "objdetect detect"
+        return try DetectCommand.subcommand.run(args)
     } catch let error as UsageError {
         printError("objdetect: \(error.description)")
-        printError("run 'objdetect --help' for usage")
+        printError("run '\(commandName) --help' for usage")
         return 2
     } catch {
-        printError("objdetect: \(String(describing: error))")
+        printError("objdetect: \(oneLine(String(describing: error)))")
         return 1
     }
 }

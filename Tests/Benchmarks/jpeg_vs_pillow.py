@@ -44,7 +44,7 @@ def main():
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     files = a.files or [os.path.join(SHARED, "images", n) for n in ("zidane.jpg", "bus.jpg", "cats_and_dogs.jpg")]
-    out = subprocess.run([a.binary, "jpeg-bench", "--runs", str(a.runs), *files],
+    out = subprocess.run([a.binary, "bench", "--what", "decode", "--json", "--runs", str(a.runs), *files],
                          check=True, capture_output=True, text=True).stdout
     ours = [json.loads(line) for line in out.splitlines() if line.strip()]
     import PIL

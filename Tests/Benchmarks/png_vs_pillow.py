@@ -4,7 +4,7 @@
 For each file in ../shared/pngsuite/large/ (or the files given), it alternates rounds:
 Pillow decodes the file from memory --runs times (Image.open + load, then convert('RGBA')
 when the file is not already RGBA, since ours always produces canonical RGBA8), then
-`objdetect decode-bench FILE --runs N` does the same. Each side keeps its best median over
+`objdetect bench --what decode FILE --runs N --json` does the same. Each side keeps its best median over
 the rounds. Prints per-file medians and ratios (ours / Pillow) and the total ratio.
 
 Usage (from the repository root, after `swift build -c release`):
@@ -36,7 +36,7 @@ def pillow_median_ms(data, runs, to_rgba):
 
 
 def ours_median_ms(binary, path, runs):
-    out = subprocess.run([binary, "decode-bench", path, "--runs", str(runs)],
+    out = subprocess.run([binary, "bench", "--what", "decode", "--json", path, "--runs", str(runs)],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])["median_ms"]
 

@@ -120,4 +120,25 @@ final class AnnotationTests: XCTestCase {
         XCTAssertEqual(g.format, .rgb8)
         XCTAssertEqual(Array(g.pixels[((3 * 40) + 3) * 3..<((3 * 40) + 3) * 3 + 3]), [RGBColor.forClass(0).r, RGBColor.forClass(0).g, RGBColor.forClass(0).b])
     }
+
+    /// Consecutive class indices get clearly different colours; a box at the bottom edge keeps its
+    /// label inside the image.
+    func testClassColoursAndLabelsAtTheBottomEdge() throws {
+        func distance(_ a: RGBColor, _ b: RGBColor) -> Int { abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b)) }
+        for i in 0..<40 { XCTAssertGreaterThanOrEqual(distance(.forClass(i), .forClass(i + 1)), 269, "classes \(i), \(i + 1)") }
+        XCTAssertEqual(Set((0..<20).map(RGBColor.forClass)).count, 20)
+        // An image too low for the label above or below the box's top edge: the label moves up.
+        let out = ImageAnnotator.draw([ImageAnnotation(rect: ImageRect(x: 5, y: 5, width: 20, height: 6), label: "x", classIndex: 2)],
+                                      on: try blank(40, 12), style: AnnotationStyle(lineThickness: 1, textScale: 1))
+        let color = RGBColor.forClass(2)
+        func px(_ x: Int, _ y: Int) -> RGBColor {
+            let o = (y * 40 + x) * 3
+            return RGBColor(r: out.pixels[o], g: out.pixels[o + 1], b: out.pixels[o + 2])
+        }
+        // "x" is 5 wide + 2 padding = 7, 7 high + 2 = 9: rows 3..<12 (the last 9 rows), columns 5..<12.
+        XCTAssertEqual(px(11, 3), color)
+        XCTAssertEqual(px(11, 11), color)
+        XCTAssertEqual(px(11, 2), .black)
+        XCTAssertEqual(px(12, 7), .black)
+    }
 }

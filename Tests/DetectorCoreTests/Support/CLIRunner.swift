@@ -18,6 +18,12 @@ enum CLIRunner {
 
     /// Runs `objdetect arguments…`, feeding `stdin` if given; returns the exit status and both outputs.
     static func run(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let r = try runCapturingBytes(arguments, stdin: stdin)
+        return (r.status, r.stdout, r.stderr)
+    }
+
+    /// `run`, keeping standard output as bytes (annotated frames).
+    static func runCapturingBytes(_ arguments: [String], stdin: Data? = nil) throws -> Result {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
@@ -29,9 +35,12 @@ enum CLIRunner {
         try process.run()
         if let stdin {
             // Write on another thread so a large input cannot deadlock against unread output.
+            // The CLI may exit before reading everything (a usage error, an unreadable stream):
+            // writing to the closed pipe must fail quietly, not kill the tests with SIGPIPE.
+            signal(SIGPIPE, SIG_IGN)
             let writer = input.fileHandleForWriting
             DispatchQueue.global().async {
-                writer.write(stdin)
+                try? writer.write(contentsOf: stdin)
                 try? writer.close()
             }
         } else {
@@ -48,6 +57,14 @@ enum CLIRunner {
         let stderrData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: collected.data, as: UTF8.self), String(decoding: stderrData, as: UTF8.self))
+        return Result(status: process.terminationStatus, stdoutData: collected.data, stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    /// What one run gave: the exit status, standard output (as bytes and as text) and standard error.
+    struct Result {
+        let status: Int32
+        let stdoutData: Data
+        let stderr: String
+        var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
     }
 }

@@ -17,12 +17,12 @@ final class DetectCommandTests: XCTestCase {
         XCTAssertEqual(d["height"] as? Int, 512)
         let objects = try XCTUnwrap(d["objects"] as? [[String: Any]])
         XCTAssertEqual(objects.count, 1)
-        let frame = try XCTUnwrap(objects[0]["frame"] as? [String: Double])
+        let frame = try XCTUnwrap(objects[0]["box"] as? [String: Double])
         // The golden (MediaPipe, dense full range) puts this face at x 174.8, y 70.4, 105×105.
         XCTAssertEqual(frame["x"] ?? 0, 174.8, accuracy: 2)
         XCTAssertEqual(frame["y"] ?? 0, 70.4, accuracy: 2)
         XCTAssertEqual(frame["width"] ?? 0, 105, accuracy: 2)
-        XCTAssertTrue(objects[0]["trackingID"] is NSNull)
+        XCTAssertNil(objects[0]["trackingID"], "no tracking IDs in single mode")
         XCTAssertEqual((objects[0]["keypoints"] as? [Any])?.count, 6)
         XCTAssertEqual(((objects[0]["labels"] as? [[String: Any]])?.first?["text"]) as? String, "face")
     }
@@ -33,8 +33,11 @@ final class DetectCommandTests: XCTestCase {
         let result = try CLIRunner.run([SharedData.fixture("astronaut.png").path, "--mode", "single", "--format", "text",
                                         "--annotate", out.path])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix("Detection #0:"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("category name: \"face\""))
+        // One line per object: source, label, score, box (x,y WxH), the same numbers as the JSON.
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, result.stdout)
+        XCTAssertTrue(lines[0].hasPrefix("\(SharedData.fixture("astronaut.png").path): face 0."), result.stdout)
+        XCTAssertTrue(lines[0].hasSuffix(" at 174.8,70.4 105.0x105.0"), result.stdout)
         let annotated = try ImageDecoder.decode(contentsOf: out.path).image
         let original = try ImageDecoder.decode(contentsOf: SharedData.fixture("astronaut.png").path).image.converted(to: .rgba8)
         XCTAssertEqual(annotated.width, 512)
@@ -59,8 +62,9 @@ final class DetectCommandTests: XCTestCase {
         var ids: [Int] = []
         for (i, line) in lines.enumerated() {
             let d = try json(line)
-            XCTAssertEqual(d["frame"] as? Int, i + 1)
-            XCTAssertEqual(d["timestamp_ms"] as? Int, i * 100)
+            XCTAssertEqual(d["frameIndex"] as? Int, i + 1)
+            XCTAssertEqual(d["timestampMs"] as? Int, i * 100)
+            XCTAssertEqual(d["width"] as? Int, 320)
             let objects = try XCTUnwrap(d["objects"] as? [[String: Any]])
             XCTAssertEqual(objects.count, 1, line)
             ids.append(try XCTUnwrap(objects.first?["trackingID"] as? Int))

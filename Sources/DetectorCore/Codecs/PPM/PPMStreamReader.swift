@@ -11,10 +11,7 @@ import Foundation
 /// }
 /// ```
 public final class PPMStreamReader {
-    private let source: () -> [UInt8]?
-    private var buffer: [UInt8] = []
-    private var position = 0
-    private var exhausted = false
+    private var input: ChunkedInput
     private let maxPixels: Int
     private let wants16Bit: Bool
     /// Frames returned so far.
@@ -23,7 +20,7 @@ public final class PPMStreamReader {
     /// - Parameter source: returns the next chunk of bytes, or nil (or an empty chunk) at the end of the stream.
     public init(source: @escaping () -> [UInt8]?, wants16Bit: Bool = false,
                 maxPixels: Int = ImageLimits.defaultMaxPixels) {
-        self.source = source
+        self.input = ChunkedInput(source: source)
         self.maxPixels = maxPixels
         self.wants16Bit = wants16Bit
     }
@@ -31,11 +28,7 @@ public final class PPMStreamReader {
     /// Reads from a file handle (a file, a pipe, standard input) in chunks of `chunkSize` bytes.
     public convenience init(fileHandle: FileHandle, chunkSize: Int = 1 << 20, wants16Bit: Bool = false,
                             maxPixels: Int = ImageLimits.defaultMaxPixels) {
-        self.init(source: {
-            let data = (try? fileHandle.read(upToCount: max(1, chunkSize))) ?? nil
-            guard let data, !data.isEmpty else { return nil }
-            return [UInt8](data)
-        }, wants16Bit: wants16Bit, maxPixels: maxPixels)
+        self.init(source: ChunkedInput.reading(fileHandle, chunkSize: chunkSize), wants16Bit: wants16Bit, maxPixels: maxPixels)
     }
 
     /// Reads an in-memory stream.
@@ -52,38 +45,25 @@ public final class PPMStreamReader {
     public func nextFrame() throws(PPMError) -> DecodedImage? {
         while true {
             // Whitespace between frames (e.g. a newline after a plain frame) is skipped.
-            position = PPMStreamReader.skipWhitespace(buffer, from: position)
-            if position >= buffer.count {
-                if exhausted { return nil }
-                pull()
+            input.skipWhitespace()
+            if input.position >= input.buffer.count {
+                if input.exhausted { return nil }
+                input.pull()
                 continue
             }
-            let parser = PPMFrameParser(bytes: buffer, start: position, atEnd: exhausted,
+            let parser = PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: input.exhausted,
                                         maxPixels: maxPixels, wants16Bit: wants16Bit)
             do {
                 let (image, end) = try parser.frame()
-                position = end
+                input.position = end
                 frameCount += 1
                 return image
             } catch {
                 switch error {
                 case .failed(let e): throw e
-                case .needMore: pull()
+                case .needMore: input.pull()
                 }
             }
-        }
-    }
-
-    /// Appends the next chunk, first dropping the bytes of frames already returned.
-    private func pull() {
-        if position > 0 {
-            buffer.removeSubrange(0..<position)
-            position = 0
-        }
-        if let chunk = source(), !chunk.isEmpty {
-            buffer.append(contentsOf: chunk)
-        } else {
-            exhausted = true
         }
     }
 

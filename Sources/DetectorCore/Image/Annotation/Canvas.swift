@@ -13,11 +13,13 @@ public struct RGBColor: Sendable, Equatable, Hashable {
     public static let black = RGBColor(r: 0, g: 0, b: 0)
     public static let white = RGBColor(r: 255, g: 255, b: 255)
 
-    /// A distinct, saturated colour per class index (a fixed 20-colour palette, repeating).
+    /// A distinct, saturated colour per class index (a fixed 20-colour palette, repeating every
+    /// 20). Neighbouring indices (cat 15 and dog 16 in COCO) are 7 palette steps apart, so
+    /// consecutive classes differ by at least 269 in summed |ΔR|+|ΔG|+|ΔB| (1 step: as little as 68).
     public static func forClass(_ index: Int) -> RGBColor {
         let palette = RGBColor.palette
         let i = index % palette.count
-        return palette[i < 0 ? i + palette.count : i]
+        return palette[((i < 0 ? i + palette.count : i) * 7) % palette.count]
     }
 
     /// Black or white, whichever reads better on this colour (BT.601 luma threshold).

@@ -32,8 +32,9 @@ public struct AnnotationStyle: Sendable, Equatable {
 }
 
 /// Draws detection results onto a copy of an image: box outlines in a per-class colour, a filled
-/// label box above each box (inside it when there is no room above) with the label text in black
-/// or white, and keypoints as dots.
+/// label box above each box (inside it when there is no room above, always inside the image)
+/// with the label text in black or white, and keypoints as dots. Annotations are drawn in order,
+/// so the last one is on top.
 ///
 /// ```swift
 /// let picture = ImageAnnotator.draw([ImageAnnotation(rect: box, label: "dog 0.87", classIndex: 17)], on: image)
@@ -57,8 +58,8 @@ public enum ImageAnnotator {
                 let pad = scale
                 let text = BitmapFont.size(of: a.label, scale: scale)
                 let boxW = text.width + 2 * pad, boxH = text.height + 2 * pad
-                // Above the box if it fits, else inside its top edge; kept inside the image horizontally.
-                let top = y0 - boxH >= 0 ? y0 - boxH : max(y0, 0)
+                // Above the box if it fits, else inside its top edge; kept inside the image both ways.
+                let top = max(min(y0 - boxH >= 0 ? y0 - boxH : y0, canvas.height - boxH), 0)
                 let left = max(min(x0, canvas.width - boxW), 0)
                 canvas.fillRect(x: left, y: top, width: boxW, height: boxH, color: color)
                 canvas.drawText(a.label, x: left + pad, y: top + pad, scale: scale, color: color.contrastingText)

@@ -1,0 +1,77 @@
+import Foundation
+import DetectorCore
+
+/// Where `--annotate` writes pictures with the results drawn on them: one PNG file (one image),
+/// a folder of PNGs (several images: NAME.png; stream frames: frame_000001.png…, the pattern
+/// `ffmpeg -i DIR/frame_%06d.png` reads), or `-`, a PPM stream on standard output for
+/// `ffmpeg -f image2pipe -i - out.mp4`.
+enum AnnotationTarget {
+    case file(String)
+    case folder(String)
+    case standardOutput
+
+    /// - Parameter imageCount: images in single mode (nil in stream mode).
+    static func parse(_ value: String, imageCount: Int?) throws -> AnnotationTarget {
+        if value == "-" { return .standardOutput }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory)
+        let ext = (value as NSString).pathExtension.lowercased()
+        if exists && isDirectory.boolValue || ext.isEmpty {
+            return .folder(value)
+        }
+        guard ext == "png" else {
+            throw UsageError("--annotate writes PNG: give a .png file, a folder or -, got '\(value)'")
+        }
+        guard imageCount == 1 else {
+            throw UsageError(imageCount == nil ? "--annotate in stream mode needs a folder or -, got '\(value)'"
+                                               : "--annotate FILE.png takes one image; give a folder for \(imageCount ?? 0) images")
+        }
+        return .file(value)
+    }
+
+    /// The picture for one result: boxes and labels on the upright image, the best object drawn
+    /// last so its label is on top.
+    static func render(_ image: ImageBuffer, objects: [DetectedObject]) -> ImageBuffer {
+        let annotations = objects.reversed().map { o -> ImageAnnotation in
+            let top = o.labels.first
+            var text = top.map { readableLabel(LabelResult($0)) + String(format: " %.2f", Double($0.confidence)) } ?? ""
+            if let id = o.trackingID { text = "#\(id) " + text }
+            return ImageAnnotation(rect: o.frame, label: text, classIndex: top?.index ?? 0, keypoints: o.keypoints)
+        }
+        let base = image.format == .rgb8 ? image : image.converted(to: .rgb8)
+        let picture = ImageAnnotator.draw(annotations, on: base)
+        return picture.format == .rgb8 ? picture : picture.converted(to: .rgb8)
+    }
+
+    /// Writes the annotated picture of one image or frame (`name`: the file name in a folder).
+    func write(_ image: ImageBuffer, objects: [DetectedObject], name: String) throws {
+        let picture = Self.render(image, objects: objects)
+        switch self {
+        case .standardOutput:
+            FileHandle.standardOutput.write(Data(PPMEncoder.encode(picture)))
+        case let .file(path):
+            try Self.writePNG(picture, to: path)
+        case let .folder(folder):
+            try Self.writePNG(picture, to: (folder as NSString).appendingPathComponent(name))
+        }
+    }
+
+    /// Creates the folder if needed.
+    func prepare() throws {
+        guard case let .folder(folder) = self else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create the folder \(folder): \((error as NSError).localizedDescription)")
+        }
+    }
+
+    static func writePNG(_ picture: ImageBuffer, to path: String) throws {
+        let png = try PNGEncoder.encode(picture)
+        do {
+            try Data(png).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure("cannot write \(path): \((error as NSError).localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import DetectorCore
+
+/// Stream mode with `--live`: frames are timed as they arrive and submitted to the detector's
+/// live-stream mode, which drops a frame that comes while it is busy with the previous one (as
+/// ML Kit's stream mode does with a camera). Results are written as they are delivered; the
+/// progress line and the summary count the dropped frames.
+struct LiveStreamRunner {
+    let options: ObjectDetectorOptions
+    let args: ParsedOptions
+    let output: ResultOutputOptions
+    let annotate: AnnotationTarget?
+
+    /// The frames submitted and not yet delivered, and the writers results go to; used from the
+    /// reading thread and the detector's delivery queue, so guarded by a lock.
+    final class Delivery: @unchecked Sendable {
+        struct Pending {
+            let index: Int
+            let name: String
+            let upright: ImageBuffer
+        }
+        private let lock = NSLock()
+        private var pending: [Int64: Pending] = [:]
+        let writer: ResultWriter
+        let progress: ProgressReporter
+        let annotate: AnnotationTarget?
+
+        init(writer: ResultWriter, progress: ProgressReporter, annotate: AnnotationTarget?) {
+            self.writer = writer
+            self.progress = progress
+            self.annotate = annotate
+        }
+
+        func submitted(_ frame: Pending, at timestampMs: Int64) { lock.withLock { pending[timestampMs] = frame } }
+        func take(_ timestampMs: Int64) -> Pending? { lock.withLock { pending.removeValue(forKey: timestampMs) } }
+
+        /// Called on the detector's delivery queue, one result at a time, in order.
+        func deliver(_ result: LiveStreamResult<[DetectedObject]>) {
+            guard let frame = take(result.timestampMs) else { return }
+            do {
+                let objects = try result.result.get()
+                try writer.write(ImageResult(source: frame.name, frameIndex: frame.index, timestampMs: result.timestampMs,
+                                             width: frame.upright.width, height: frame.upright.height, objects: objects))
+                try annotate?.write(frame.upright, objects: objects, name: String(format: "frame_%06d.png", frame.index))
+                progress.add(objects: objects.count)
+            } catch {
+                progress.clearLine()
+                printError("objdetect: frame \(frame.index) (\(frame.name)) skipped: \(oneLine(String(describing: error)))")
+                progress.addFailure()
+            }
+        }
+    }
+
+    func run(_ source: FrameSource) throws -> Int32 {
+        try annotate?.prepare()
+        let writer = ResultWriter(format: output.format, pretty: output.pretty, handle: output.handle, asArray: true)
+        let progress = ProgressReporter(unit: "frames", quiet: output.quiet)
+        writer.beforeWrite = progress.clearLine
+        let delivery = Delivery(writer: writer, progress: progress, annotate: annotate)
+        var liveOptions = options
+        liveOptions.runningMode = .liveStream
+        let detector = try ObjectDetector(options: liveOptions, resultHandler: { delivery.deliver($0) })
+        let started = DispatchTime.now().uptimeNanoseconds
+        var index = 0
+        var lastTimestamp: Int64 = -1
+        while let frame = try source.next() {
+            index += 1
+            let decoded: DecodedImage
+            do {
+                decoded = try frame.result.get()
+            } catch {
+                progress.clearLine()
+                printError("objdetect: frame \(index) (\(frame.name)) skipped: \(oneLine(String(describing: error)))")
+                progress.addFailure()
+                continue
+            }
+            let timestamp = max(Int64((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000), lastTimestamp + 1)
+            lastTimestamp = timestamp
+            let orientation = DetectCommand.orientation(args, decoded: decoded)
+            let upright = orientation == .up ? decoded.image : decoded.image.applyingOrientation(orientation)
+            delivery.submitted(.init(index: index, name: frame.name, upright: upright), at: timestamp)
+            if try detector.detectAsync(image: decoded.image, timestampMs: timestamp, orientation: orientation) == .dropped {
+                _ = delivery.take(timestamp)
+                progress.addDropped()
+            }
+        }
+        detector.waitUntilIdle()
+        writer.finish()
+        progress.finish()
+        return progress.failures > 0 ? 1 : 0
+    }
+}

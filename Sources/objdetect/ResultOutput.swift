@@ -1,0 +1,183 @@
+import Foundation
+import DetectorCore
+
+/// What `detect` prints for one image or frame (JSON, camelCase keys). Coordinates are pixels of
+/// the upright image; numbers are rounded to 4 decimals.
+struct ImageResult: Encodable {
+    /// The file path, or "stdin#N" for the N-th frame read from standard input.
+    var source: String
+    /// Stream mode: the frame number (from 1, as in MOTChallenge) and its timestamp.
+    var frameIndex: Int?
+    var timestampMs: Int64?
+    /// The upright image's size.
+    var width: Int
+    var height: Int
+    var objects: [ObjectResult]
+
+    init(source: String, frameIndex: Int? = nil, timestampMs: Int64? = nil, width: Int, height: Int, objects: [DetectedObject]) {
+        self.source = source
+        self.frameIndex = frameIndex
+        self.timestampMs = timestampMs
+        self.width = width
+        self.height = height
+        self.objects = objects.map(ObjectResult.init)
+    }
+}
+
+/// One detected object; `trackingID` only in stream mode.
+struct ObjectResult: Encodable {
+    var trackingID: Int?
+    var box: BoxResult
+    var score: Double
+    var labels: [LabelResult]
+    var keypoints: [PointResult]
+
+    init(_ o: DetectedObject) {
+        trackingID = o.trackingID
+        box = BoxResult(o.frame)
+        score = rounded(Double(o.score))
+        labels = o.labels.map(LabelResult.init)
+        keypoints = o.keypoints.map { PointResult(x: rounded($0.x), y: rounded($0.y)) }
+    }
+}
+
+struct BoxResult: Encodable {
+    var x, y, width, height: Double
+    init(_ r: ImageRect) {
+        x = rounded(r.x); y = rounded(r.y); width = rounded(r.width); height = rounded(r.height)
+    }
+}
+
+struct PointResult: Encodable {
+    var x, y: Double
+}
+
+struct LabelResult: Encodable {
+    var text: String
+    var index: Int
+    var confidence: Double
+    var displayName: String?
+    init(_ l: Label) {
+        text = l.text; index = l.index; confidence = rounded(Double(l.confidence)); displayName = l.displayName
+    }
+}
+
+/// `label`'s result for one image.
+struct LabelingResult: Encodable {
+    var source: String
+    var width: Int
+    var height: Int
+    var labels: [LabelResult]
+}
+
+/// `v` rounded to 4 decimals (0 for NaN or infinities, which JSON cannot hold).
+func rounded(_ v: Double) -> Double {
+    guard v.isFinite else { return 0 }
+    return abs(v) < 1e11 ? (v * 10_000).rounded() / 10_000 : v
+}
+
+/// Encodes result values as JSON: one line, or indented.
+struct JSONLines {
+    let pretty: Bool
+
+    func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// Where results go (standard output or `--output FILE`), in the chosen format:
+/// `json` (one document; several results make an array, written as they come), `jsonl` (one
+/// line per image or frame), `text` (one line per object), `csv` (a header, one row per object)
+/// or `mot` (MOTChallenge rows, stream mode).
+final class ResultWriter {
+    let format: String
+    private let json: JSONLines
+    private let handle: FileHandle?
+    /// Called before anything is written to standard output (clears a progress line there).
+    var beforeWrite: () -> Void = {}
+    private var written = 0
+    private let asArray: Bool
+
+    /// - Parameters:
+    ///   - handle: nil discards the results (standard output carries annotated frames).
+    ///   - asArray: `json` with several results: one array.
+    init(format: String, pretty: Bool, handle: FileHandle?, asArray: Bool) {
+        self.format = format
+        self.json = JSONLines(pretty: pretty)
+        self.handle = handle
+        self.asArray = asArray
+    }
+
+    func write(_ result: ImageResult) throws {
+        var text: String
+        switch format {
+        case "json":
+            text = try json.encode(result)
+            if asArray { text = (written == 0 ? "[\n" : ",\n") + text } else { text += "\n" }
+        case "jsonl":
+            text = try JSONLines(pretty: false).encode(result) + "\n"
+        case "csv":
+            text = written == 0 ? "source,frameIndex,trackingID,label,score,x,y,width,height\n" : ""
+            for o in result.objects {
+                let fields: [String] = [csvField(result.source), result.frameIndex.map(String.init) ?? "",
+                                        o.trackingID.map(String.init) ?? "", csvField(o.labels.first.map(readableLabel) ?? ""),
+                                        shortestText(o.score), shortestText(o.box.x), shortestText(o.box.y), shortestText(o.box.width), shortestText(o.box.height)]
+                text += fields.joined(separator: ",") + "\n"
+            }
+        case "mot":
+            text = ""
+            for o in result.objects.sorted(by: { ($0.trackingID ?? -1) < ($1.trackingID ?? -1) }) {
+                let box = TrackBox(x: Float(o.box.x), y: Float(o.box.y), width: Float(o.box.width), height: Float(o.box.height))
+                text += MOTFormat.resultLine(frame: result.frameIndex ?? 1, trackID: o.trackingID ?? -1, box: box, score: Float(o.score)) + "\n"
+            }
+        default:
+            text = Self.textLines(result)
+        }
+        written += 1
+        emit(text)
+    }
+
+    /// Closes a JSON array (or writes an empty one).
+    func finish() {
+        if format == "json" && asArray { emit(written == 0 ? "[]\n" : "\n]\n") }
+    }
+
+    private func emit(_ text: String) {
+        guard let handle, !text.isEmpty else { return }
+        if handle === FileHandle.standardOutput { beforeWrite() }
+        handle.write(Data(text.utf8))
+    }
+
+    /// `text`: one line per object, "SOURCE: LABEL SCORE at x,y WxH", with "frame N" and "#ID" in
+    /// stream mode; "SOURCE: no objects" for an empty result.
+    static func textLines(_ r: ImageResult) -> String {
+        let place = r.frameIndex.map { "frame \($0) (\(r.source))" } ?? r.source
+        if r.objects.isEmpty { return "\(place): no objects\n" }
+        var text = ""
+        for o in r.objects {
+            let id = o.trackingID.map { "#\($0) " } ?? ""
+            let name = o.labels.first.map(readableLabel) ?? "object"
+            text += "\(place): \(id)\(name) \(String(format: "%.2f", o.score)) at \(fixed(o.box.x)),\(fixed(o.box.y)) \(fixed(o.box.width))x\(fixed(o.box.height))\n"
+        }
+        return text
+    }
+
+    static func fixed(_ v: Double) -> String { String(format: "%.1f", v) }
+}
+
+/// The name a person reads: the display name, else the label text, else "#index".
+func readableLabel(_ l: LabelResult) -> String {
+    l.displayName ?? (l.text.isEmpty ? "#\(l.index)" : l.text)
+}
+
+
+private func csvField(_ s: String) -> String {
+    s.contains { $0 == "," || $0 == "\"" || $0 == "\n" } ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+}
+
+/// "12", "12.5", "0.001": the shortest text, without a trailing ".0".
+func shortestText(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
+}

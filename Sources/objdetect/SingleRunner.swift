@@ -1,0 +1,56 @@
+import Foundation
+import DetectorCore
+
+/// Single mode: each image detected on its own (no tracking IDs), one result per image. One
+/// image gets a one-line summary on stderr; several get progress and a final summary.
+struct SingleRunner {
+    let options: ObjectDetectorOptions
+    let args: ParsedOptions
+    let output: ResultOutputOptions
+    let annotate: AnnotationTarget?
+
+    func run(_ paths: [String]) throws -> Int32 {
+        let detector = try ObjectDetector(options: options)
+        try annotate?.prepare()
+        let writer = ResultWriter(format: output.format, pretty: output.pretty, handle: output.handle, asArray: paths.count > 1)
+        let progress = ProgressReporter(unit: "images", quiet: output.quiet || paths.count == 1)
+        writer.beforeWrite = progress.clearLine
+        var names = Set<String>()
+        for path in paths {
+            let started = DispatchTime.now().uptimeNanoseconds
+            do {
+                let decoded = try path == "-" ? ImageDecoder.decode([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
+                                              : ImageDecoder.decode(contentsOf: path)
+                let orientation = DetectCommand.orientation(args, decoded: decoded)
+                let objects = try detector.detect(image: decoded.image, orientation: orientation)
+                let upright = orientation == .up ? decoded.image : decoded.image.applyingOrientation(orientation)
+                try writer.write(ImageResult(source: path == "-" ? "stdin" : path, width: upright.width, height: upright.height, objects: objects))
+                try annotate?.write(upright, objects: objects, name: uniqueName(path, &names))
+                progress.add(objects: objects.count)
+                if paths.count == 1 && !output.quiet {
+                    let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+                    printError("objdetect: \(path == "-" ? "stdin" : path): \(objects.count) object\(objects.count == 1 ? "" : "s") in \(String(format: "%.1f", ms)) ms")
+                }
+            } catch {
+                // One image: its error is the command's error. Several: report it and go on.
+                if paths.count == 1 { throw error }
+                progress.clearLine()
+                printError("objdetect: \(path): \(oneLine(String(describing: error)))")
+                progress.addFailure()
+            }
+        }
+        writer.finish()
+        if paths.count > 1 { progress.finish() }
+        return progress.failures > 0 ? 1 : 0
+    }
+
+    /// "photo.png" for a folder of annotated pictures; "photo_2.png" when two inputs share a name.
+    func uniqueName(_ path: String, _ used: inout Set<String>) -> String {
+        let stem = path == "-" ? "stdin" : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var name = stem + ".png"
+        var k = 2
+        while used.contains(name) { name = "\(stem)_\(k).png"; k += 1 }
+        used.insert(name)
+        return name
+    }
+}

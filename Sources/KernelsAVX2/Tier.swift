@@ -40,4 +40,21 @@ package enum Tier {
         return unsafeBitCast((_mm256_min_epi32(h.0, _mm256_max_epi32(l.0, x.0)), _mm256_min_epi32(h.1, _mm256_max_epi32(l.1, x.1))),
                              to: SIMD16<Int32>.self)
     }
+
+    /// `count` (≤ 16) Int32 values from `p`, the other lanes 0.
+    @inline(__always)
+    static func load(_ p: UnsafePointer<Int32>, count: Int) -> SIMD16<Int32> {
+        if count >= 16 { return UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Int32>.self) }
+        var v = SIMD16<Int32>()
+        for l in 0..<count { v[l] = p[l] }
+        return v
+    }
+
+    /// Stores the low bytes of the first `count` (≤ 16) lanes at `p`.
+    @inline(__always)
+    static func storeLowBytes(_ v: SIMD16<Int32>, to p: UnsafeMutableRawPointer, count: Int) {
+        let bytes = SIMD16<UInt8>(truncatingIfNeeded: v)
+        if count >= 16 { p.storeBytes(of: bytes, as: SIMD16<UInt8>.self); return }
+        for l in 0..<count { p.storeBytes(of: bytes[l], toByteOffset: l, as: UInt8.self) }
+    }
 }

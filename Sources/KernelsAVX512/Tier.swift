@@ -32,4 +32,18 @@ package enum Tier {
                                        _mm512_max_epi32(unsafeBitCast(lo, to: __m512i.self), unsafeBitCast(v, to: __m512i.self))),
                       to: SIMD16<Int32>.self)
     }
+
+    /// `count` (≤ 16) Int32 values from `p`, the other lanes 0 (one masked load).
+    @inline(__always)
+    static func load(_ p: UnsafePointer<Int32>, count: Int) -> SIMD16<Int32> {
+        let mask = __mmask16(truncatingIfNeeded: (1 << count) - 1)
+        return unsafeBitCast(_mm512_maskz_loadu_epi32(mask, p), to: SIMD16<Int32>.self)
+    }
+
+    /// Stores the low bytes of the first `count` (≤ 16) lanes at `p` (`vpmovdb`, masked).
+    @inline(__always)
+    static func storeLowBytes(_ v: SIMD16<Int32>, to p: UnsafeMutableRawPointer, count: Int) {
+        let mask = __mmask16(truncatingIfNeeded: (1 << count) - 1)
+        _mm512_mask_cvtepi32_storeu_epi8(p, mask, unsafeBitCast(v, to: __m512i.self))
+    }
 }

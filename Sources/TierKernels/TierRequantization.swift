@@ -15,23 +15,15 @@ package enum TierRequantization {
                               output: UnsafeMutableRawPointer) {
         let zp = SIMD16<Int32>(repeating: outputZeroPoint)
         let lo = SIMD16<Int32>(repeating: activationMin), hi = SIMD16<Int32>(repeating: activationMax)
-        @inline(__always) func group(_ c: Int, _ x: SIMD16<Int32>) -> SIMD16<UInt8> {
+        var c = 0
+        while c < count {
+            let width = min(16, count &- c)
+            let x = Tier.load(acc + c, count: width)
             let q = requantize(x &+ UnsafeRawPointer(bias + c).loadUnaligned(as: SIMD16<Int32>.self),
                                doubledMultiplier: UnsafeRawPointer(doubledMultiplier + c).loadUnaligned(as: SIMD16<UInt32>.self),
                                shift: UnsafeRawPointer(rightShift + c).loadUnaligned(as: SIMD16<UInt32>.self)) &+ zp
-            return SIMD16<UInt8>(truncatingIfNeeded: Tier.clamp(q, lo: lo, hi: hi))
-        }
-        var c = 0
-        while c &+ 16 <= count {
-            output.storeBytes(of: group(c, UnsafeRawPointer(acc + c).loadUnaligned(as: SIMD16<Int32>.self)),
-                              toByteOffset: c, as: SIMD16<UInt8>.self)
+            Tier.storeLowBytes(Tier.clamp(q, lo: lo, hi: hi), to: output + c, count: width)
             c &+= 16
-        }
-        if c < count {
-            var x = SIMD16<Int32>()
-            for l in 0..<(count - c) { x[l] = acc[c + l] }
-            let v = group(c, x)
-            for l in 0..<(count - c) { output.storeBytes(of: v[l], toByteOffset: c + l, as: UInt8.self) }
         }
     }
 

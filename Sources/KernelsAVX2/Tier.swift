@@ -57,4 +57,23 @@ package enum Tier {
         if count >= 16 { p.storeBytes(of: bytes, as: SIMD16<UInt8>.self); return }
         for l in 0..<count { p.storeBytes(of: bytes[l], toByteOffset: l, as: UInt8.self) }
     }
+
+    /// `acc + Int32(x[l]) · w[l]` for the first `count` (≤ 16) lanes (the others add 0):
+    /// `vpmovsxwd` and `vpmulld` on two ymm halves.
+    @inline(__always)
+    static func addWidenedProducts(_ acc: SIMD16<Int32>, _ x: UnsafePointer<Int16>, _ w: UnsafePointer<Int32>,
+                                   count: Int) -> SIMD16<Int32> {
+        var xv = SIMD16<Int16>(), wv = SIMD16<Int32>()
+        if count >= 16 {
+            xv = UnsafeRawPointer(x).loadUnaligned(as: SIMD16<Int16>.self)
+            wv = UnsafeRawPointer(w).loadUnaligned(as: SIMD16<Int32>.self)
+        } else {
+            for l in 0..<count { xv[l] = x[l]; wv[l] = w[l] }
+        }
+        let halves = unsafeBitCast(xv, to: (__m128i, __m128i).self)
+        let ws = unsafeBitCast(wv, to: (__m256i, __m256i).self), sums = unsafeBitCast(acc, to: (__m256i, __m256i).self)
+        return unsafeBitCast((_mm256_add_epi32(sums.0, _mm256_mullo_epi32(_mm256_cvtepi16_epi32(halves.0), ws.0)),
+                              _mm256_add_epi32(sums.1, _mm256_mullo_epi32(_mm256_cvtepi16_epi32(halves.1), ws.1))),
+                             to: SIMD16<Int32>.self)
+    }
 }

@@ -46,4 +46,16 @@ package enum Tier {
         let mask = __mmask16(truncatingIfNeeded: (1 << count) - 1)
         _mm512_mask_cvtepi32_storeu_epi8(p, mask, unsafeBitCast(v, to: __m512i.self))
     }
+
+    /// `acc + Int32(x[l]) · w[l]` for the first `count` (≤ 16) lanes (the others add 0):
+    /// masked loads, `vpmovsxwd`, `vpmulld`.
+    @inline(__always)
+    static func addWidenedProducts(_ acc: SIMD16<Int32>, _ x: UnsafePointer<Int16>, _ w: UnsafePointer<Int32>,
+                                   count: Int) -> SIMD16<Int32> {
+        let mask = __mmask16(truncatingIfNeeded: (1 << count) - 1)
+        let xs = _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(mask, x))
+        let ws = _mm512_maskz_loadu_epi32(mask, w)
+        return unsafeBitCast(_mm512_add_epi32(unsafeBitCast(acc, to: __m512i.self), _mm512_mullo_epi32(xs, ws)),
+                             to: SIMD16<Int32>.self)
+    }
 }

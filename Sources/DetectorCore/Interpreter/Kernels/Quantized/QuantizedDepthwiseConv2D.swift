@@ -1,3 +1,8 @@
+#if arch(x86_64)
+import KernelsAVX2
+import KernelsAVX512
+#endif
+
 /// Prepared parameters of a quantized DEPTHWISE_CONV_2D (uint8 per-tensor or int8 per-channel).
 ///
 /// Arithmetic is TFLite's reference `DepthwiseConv` (round-away-from-zero requantization) /
@@ -22,6 +27,9 @@ public struct QuantizedDepthwiseConvParams: Sendable {
     public var weights: [Int32]
     /// `weights` as `Int16` for the `pmaddwd` fast path (see `packWeights`).
     public var packedWeights: [Int16]
+    /// The instruction-set tier of the fast path (AVX2/AVX-512: `TierDepthwise.quantizedSums`
+    /// on `weights`, 16 channels per step).
+    public var tier: InstructionSetTier
     public var bias: [Int32]
 
     /// - Parameter filter: raw filter values `[1][fh][fw][inputDepth * depthMultiplier]`.
@@ -55,6 +63,7 @@ public struct QuantizedDepthwiseConvParams: Sendable {
             return Int32(filter[i]) - (filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c])
         }
         packedWeights = Self.packWeights(weights, taps: geometry.filterHeight * geometry.filterWidth, channels: od)
+        self.tier = InstructionSetTier.resolved(tier)
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: od)
         vectorRequantization = VectorRequantization(multipliers: multipliers, bias: self.bias, outputZeroPoint: output.zeroPoint,
                                                     activationMin: activationMin, activationMax: activationMax, tier: tier)
@@ -81,8 +90,9 @@ public struct QuantizedDepthwiseConvParams: Sendable {
 public enum QuantizedDepthwiseConv2D {
     /// Fast path: the input is converted once to `Int16` with its zero point removed; with a depth
     /// multiplier of 1 each output pixel sums its in-bounds taps 8 channels at a time with two
-    /// `pmaddwd` per tap (`packWeights`), exact `Int32` sums in any order; output rows split over
-    /// `threads`. Other depth multipliers use plain `Int32` loops.
+    /// `pmaddwd` per tap (`packWeights`), or 16 at a time at the AVX2/AVX-512 tiers; exact `Int32`
+    /// sums in any order; output rows split over `threads`. Other depth multipliers use plain
+    /// `Int32` loops.
     public static func run<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
@@ -96,6 +106,7 @@ public enum QuantizedDepthwiseConv2D {
         (x16 + inputPixels * ic).initialize(repeating: 0, count: 8)
         let taps = g.filterHeight * g.filterWidth
         let blocks = (od + 7) / 8
+        let tier = p.tier
         p.packedWeights.withUnsafeBufferPointer { wb in
         p.weights.withUnsafeBufferPointer { w32b in
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
@@ -121,7 +132,17 @@ public enum QuantizedDepthwiseConv2D {
                                 valid += 1
                             }
                         }
-                        if dm == 1 {
+                        if dm == 1 && tier == .avx512 {
+                            #if arch(x86_64)
+                            KernelsAVX512.TierDepthwise.quantizedSums(input: x16, weights: w32, channels: od, taps: valid,
+                                                                      offsets: tapOffset, indices: tapIndex, into: acc)
+                            #endif
+                        } else if dm == 1 && tier == .avx2 {
+                            #if arch(x86_64)
+                            KernelsAVX2.TierDepthwise.quantizedSums(input: x16, weights: w32, channels: od, taps: valid,
+                                                                    offsets: tapOffset, indices: tapIndex, into: acc)
+                            #endif
+                        } else if dm == 1 {
                             for block in 0..<blocks {
                                 accumulateBlock(x16 + block * 8, weights: w + block * taps * 16, taps: valid,
                                                 offsets: tapOffset, indices: tapIndex, into: acc + block * 8)

@@ -230,7 +230,7 @@ final class Conv2DKernel: PreparedKernel {
             let pixels = g.inH * g.inW
             for pixel in 0..<pixels {
                 let from = q + pixel * g.inC, to = x16 + (b * pixels + pixel) * rowStride
-                for c in 0..<g.inC { to[c] = Int16(Int32(from[c]) - offset) }
+                for c in 0..<g.inC { to[c] = Int16(truncatingIfNeeded: Int32(from[c]) &- offset) }   // both in [-128, 127]
             }
         }
         let act = self.act, tile = tileRows, scratch = self.scratch, outC = g.outC

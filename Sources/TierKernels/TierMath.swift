@@ -67,3 +67,42 @@ enum TierMath {
         return numerator / (SIMD16(repeating: 1) + e)
     }
 }
+
+extension TierMath {
+    /// e^x with the reference kernels' formula step by step (the same clamp, reduction,
+    /// Cephes polynomial and 2ⁿ scaling as DetectorCore's `FloatVectorMath.exp`, with no fused
+    /// multiply-add), so each lane rounds exactly as the 8-lane baseline does.
+    @inline(__always)
+    static func exp(_ x: SIMD16<Float>) -> SIMD16<Float> {
+        let minArgument = SIMD16<Float>(repeating: -87.33654), maxArgument = SIMD16<Float>(repeating: 88.37626)
+        var x = select(negativeMask(x - minArgument), minArgument, x)
+        x = select(negativeMask(maxArgument - x), maxArgument, x)
+        let magic = SIMD16<Float>(repeating: 12582912.0)
+        let shifted = x * SIMD16(repeating: 1.44269504088896341) + magic
+        let n = shifted - magic
+        let r = (x - n * SIMD16(repeating: 0.693359375)) - n * SIMD16(repeating: -2.12194440e-4)
+        var p = SIMD16<Float>(repeating: 1.9875691500e-4)
+        p = p * r + SIMD16(repeating: 1.3981999507e-3)
+        p = p * r + SIMD16(repeating: 8.3334519073e-3)
+        p = p * r + SIMD16(repeating: 4.1665795894e-2)
+        p = p * r + SIMD16(repeating: 1.6666665459e-1)
+        p = p * r + SIMD16(repeating: 5.0000001201e-1)
+        let er = p * (r * r) + r + SIMD16(repeating: 1)
+        let ni = unsafeBitCast(shifted, to: SIMD16<Int32>.self) &- SIMD16(repeating: 0x4B40_0000)
+        let half = ni &>> 1
+        let scale1 = unsafeBitCast((half &+ 127) &<< 23, to: SIMD16<Float>.self)
+        let scale2 = unsafeBitCast((ni &- half &+ 127) &<< 23, to: SIMD16<Float>.self)
+        return er * scale1 * scale2
+    }
+
+    /// Logistic with the reference cut-offs (see `FloatVectorMath.logistic`).
+    @inline(__always)
+    static func logistic(_ x: SIMD16<Float>) -> SIMD16<Float> {
+        let below = negativeMask(x + SIMD16(repeating: 9))
+        let e = exp(select(below, x, -x))
+        let one = SIMD16<Float>(repeating: 1)
+        var y = select(below, e, one / (one + e))
+        y = select(negativeMask(SIMD16(repeating: 16.619047164916992188) - x), one, y)
+        return y
+    }
+}

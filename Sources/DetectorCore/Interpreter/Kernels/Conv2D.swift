@@ -1,3 +1,8 @@
+#if arch(x86_64)
+import KernelsAVX2
+import KernelsAVX512
+#endif
+
 /// `CONV_2D` (NHWC input, OHWI filter, optional bias): float32, grouped (input channels a
 /// multiple of the filter's), SAME/VALID padding, strides, dilation, fused activation; and the
 /// hybrid form (float32 input/output, int8 filter) computed like the official runtime's hybrid
@@ -237,7 +242,7 @@ final class Conv2DKernel: PreparedKernel {
         let tiles = (m + tile - 1) / tile
         let p = min(parts(m * k * outC), scratch.count)
         let pixelsPerBatch = g.outH * g.outW
-        let perChannel = weights.perChannel
+        let perChannel = weights.perChannel, tier = weights.tier
         batchScale.withUnsafeBufferPointer { batchScale in
         weights.scales.withUnsafeBufferPointer { scales in
         weights.packed.withUnsafeBufferPointer { packed in
@@ -269,9 +274,22 @@ final class Conv2DKernel: PreparedKernel {
                                          tier: weights.tier)
                     for r in 0..<rows {
                         let pixel = p0 + r
+                        let sf = batchScale[pixel / pixelsPerBatch]
+                        #if arch(x86_64)
+                        if tier == .avx512 {
+                            KernelsAVX512.TierHybrid.rescale(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
+                                                             batchScale: sf, bias: bias, clampMin: act.min, clampMax: act.max,
+                                                             silu: silu, into: dst + pixel * outC)
+                            continue
+                        } else if tier == .avx2 {
+                            KernelsAVX2.TierHybrid.rescale(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
+                                                           batchScale: sf, bias: bias, clampMin: act.min, clampMax: act.max,
+                                                           silu: silu, into: dst + pixel * outC)
+                            continue
+                        }
+                        #endif
                         Conv2DKernel.rescaleHybrid(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
-                                                   batchScale: batchScale[pixel / pixelsPerBatch], bias: bias,
-                                                   act: act, silu: silu, into: dst + pixel * outC)
+                                                   batchScale: sf, bias: bias, act: act, silu: silu, into: dst + pixel * outC)
                     }
                     t += 1
                 }

@@ -53,7 +53,11 @@ package enum Tier {
     /// Stores the low bytes of the first `count` (≤ 16) lanes at `p`.
     @inline(__always)
     static func storeLowBytes(_ v: SIMD16<Int32>, to p: UnsafeMutableRawPointer, count: Int) {
-        let bytes = SIMD16<UInt8>(truncatingIfNeeded: v)
+        // Values are 8-bit results (in -128...255): pack to Int16 exactly, keep each low byte.
+        let q = unsafeBitCast(v, to: (__m128i, __m128i, __m128i, __m128i).self)
+        let low = _mm_set1_epi16(0xFF)
+        let packed = _mm_packus_epi16(_mm_and_si128(_mm_packs_epi32(q.0, q.1), low), _mm_and_si128(_mm_packs_epi32(q.2, q.3), low))
+        let bytes = unsafeBitCast(packed, to: SIMD16<UInt8>.self)
         if count >= 16 { p.storeBytes(of: bytes, as: SIMD16<UInt8>.self); return }
         for l in 0..<count { p.storeBytes(of: bytes[l], toByteOffset: l, as: UInt8.self) }
     }
@@ -75,5 +79,13 @@ package enum Tier {
         return unsafeBitCast((_mm256_add_epi32(sums.0, _mm256_mullo_epi32(_mm256_cvtepi16_epi32(halves.0), ws.0)),
                               _mm256_add_epi32(sums.1, _mm256_mullo_epi32(_mm256_cvtepi16_epi32(halves.1), ws.1))),
                              to: SIMD16<Int32>.self)
+    }
+
+    /// Int32 lanes to floats (`vcvtdq2ps`, round to nearest); written with the intrinsic so no
+    /// generic specialization is emitted (a weak symbol the other tier module would share).
+    @inline(__always)
+    static func toFloat(_ v: SIMD16<Int32>) -> SIMD16<Float> {
+        let halves = unsafeBitCast(v, to: (__m256i, __m256i).self)
+        return unsafeBitCast((_mm256_cvtepi32_ps(halves.0), _mm256_cvtepi32_ps(halves.1)), to: SIMD16<Float>.self)
     }
 }

@@ -58,4 +58,11 @@ package enum Tier {
         return unsafeBitCast(_mm512_add_epi32(unsafeBitCast(acc, to: __m512i.self), _mm512_mullo_epi32(xs, ws)),
                              to: SIMD16<Int32>.self)
     }
+
+    /// Int32 lanes to floats (`vcvtdq2ps`, round to nearest); written with the intrinsic so no
+    /// generic specialization is emitted (a weak symbol the other tier module would share).
+    @inline(__always)
+    static func toFloat(_ v: SIMD16<Int32>) -> SIMD16<Float> {
+        _mm512_cvtepi32_ps(unsafeBitCast(v, to: __m512i.self))
+    }
 }

@@ -12,7 +12,7 @@ package enum TierHybrid {
         var c = 0
         while c < count {
             let width = min(16, count &- c)
-            var v = SIMD16<Float>(Tier.load(acc + c, count: width))
+            var v = Tier.toFloat(Tier.load(acc + c, count: width))
             v = perChannel ? v * TierMath.load(scales + c, count: width) * sf : v * sf
             if let bias { v += TierMath.load(bias + c, count: width) }
             v = TierMath.clamp(v, lo: lo, hi: hi)

@@ -88,4 +88,29 @@ package enum Tier {
         let halves = unsafeBitCast(v, to: (__m256i, __m256i).self)
         return unsafeBitCast((_mm256_cvtepi32_ps(halves.0), _mm256_cvtepi32_ps(halves.1)), to: SIMD16<Float>.self)
     }
+
+    /// Lanes `0..<count` of two ymm masks (all ones where the lane index is below `count`).
+    @inline(__always)
+    static func laneMasks(_ count: Int) -> (__m256i, __m256i) {
+        let n = Int32(truncatingIfNeeded: count)
+        let low = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) &- SIMD8(repeating: n)
+        let high = SIMD8<Int32>(8, 9, 10, 11, 12, 13, 14, 15) &- SIMD8(repeating: n)
+        return (unsafeBitCast(low &>> 31, to: __m256i.self), unsafeBitCast(high &>> 31, to: __m256i.self))
+    }
+
+    /// `count` (≤ 16) floats from `p`, the other lanes 0 (`vmaskmovps`).
+    @inline(__always)
+    static func load(_ p: UnsafePointer<Float>, count: Int) -> SIMD16<Float> {
+        let (m0, m1) = laneMasks(count)
+        return unsafeBitCast((_mm256_maskload_ps(p, m0), _mm256_maskload_ps(p + 8, m1)), to: SIMD16<Float>.self)
+    }
+
+    /// Stores the first `count` (≤ 16) lanes of `v` at `p` (`vmaskmovps`).
+    @inline(__always)
+    static func store(_ v: SIMD16<Float>, to p: UnsafeMutablePointer<Float>, count: Int) {
+        let (m0, m1) = laneMasks(count)
+        let halves = unsafeBitCast(v, to: (__m256, __m256).self)
+        _mm256_maskstore_ps(p, m0, halves.0)
+        _mm256_maskstore_ps(p + 8, m1, halves.1)
+    }
 }

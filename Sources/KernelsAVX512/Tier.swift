@@ -65,4 +65,16 @@ package enum Tier {
     static func toFloat(_ v: SIMD16<Int32>) -> SIMD16<Float> {
         _mm512_cvtepi32_ps(unsafeBitCast(v, to: __m512i.self))
     }
+
+    /// `count` (≤ 16) floats from `p`, the other lanes 0 (one masked load).
+    @inline(__always)
+    static func load(_ p: UnsafePointer<Float>, count: Int) -> SIMD16<Float> {
+        _mm512_maskz_loadu_ps(__mmask16(truncatingIfNeeded: (1 << count) - 1), p)
+    }
+
+    /// Stores the first `count` (≤ 16) lanes of `v` at `p` (one masked store).
+    @inline(__always)
+    static func store(_ v: SIMD16<Float>, to p: UnsafeMutablePointer<Float>, count: Int) {
+        _mm512_mask_storeu_ps(p, __mmask16(truncatingIfNeeded: (1 << count) - 1), v)
+    }
 }

@@ -2,20 +2,18 @@
 /// clamp, and the fast SiLU (the same formula and constants as DetectorCore's
 /// `FloatVectorMath.silu`, which is the 8-lane baseline version and the test oracle).
 enum TierMath {
-    /// `count` (≤ 16) floats from `p`, the other lanes 0.
+    /// `count` (≤ 16) floats from `p`, the other lanes 0 (a masked load below 16).
     @inline(__always)
     static func load(_ p: UnsafePointer<Float>, count: Int) -> SIMD16<Float> {
         if count >= 16 { return UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self) }
-        var v = SIMD16<Float>()
-        for j in 0..<count { v[j] = p[j] }
-        return v
+        return Tier.load(p, count: count)
     }
 
     /// Stores the first `count` (≤ 16) lanes of `v` at `p`.
     @inline(__always)
     static func store(_ v: SIMD16<Float>, to p: UnsafeMutablePointer<Float>, count: Int) {
         if count >= 16 { UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<Float>.self); return }
-        for j in 0..<count { p[j] = v[j] }
+        Tier.store(v, to: p, count: count)
     }
 
     /// `min(max(v, lo), hi)` lane by lane, NaN kept (the tier's `vmaxps`/`vminps`).

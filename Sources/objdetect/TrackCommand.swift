@@ -11,15 +11,24 @@ enum TrackCommand {
       --detections FILE      MOTChallenge detections: frame,-1,x,y,w,h,score,... (frames from 1)
       --format mot           output format (MOTChallenge rows frame,id,x,y,w,h,score,-1,-1,-1)
       --output FILE          write results here instead of standard output
-      --fps F                frame rate used to time frames for --max-age-ms (default 30)
-      --iou-threshold T      minimum IoU to match a track and a detection (default 0.25)
-      --max-age N            frames an unmatched track survives (default 30)
-      --max-age-ms MS        ... or milliseconds instead of frames
+      --fps F                frame rate that times the frames (default: frameRate from the
+                             seqinfo.ini next to det.txt or one folder up, else 30)
+      --iou-threshold T      minimum IoU to match a track and a detection (default 0.2)
+      --max-age-ms MS        milliseconds an unmatched track survives (default 1500)
+      --max-age N            ... or a number of frames instead
       --min-hits N           matches before a track is reported (default 3)
       --no-reconfirm         report a re-found track at once instead of after min-hits matches
       --no-warm-up           do not confirm tracks at once during the first min-hits frames
       --motion M             none | velocity | kalman (default kalman)
-      --two-stage HIGH,LOW   match detections >= HIGH first, then [LOW, HIGH) (default off)
+      --score-quantile Q     low-score detections: below the Q-quantile of recent scores; they
+                             only continue confirmed tracks (default 0.15; 0: none are low)
+      --score-split HIGH,LOW ... or fixed scores: low in [LOW, HIGH), below LOW ignored
+      --low-score-weight W   factor on a low-score detection's matching score (default 0.5)
+      --centre-weight W      weight of the centre distance in the matching score (default 2)
+      --gate G               re-acquisition gate of a lost track, in box heights (default 0.25; 0: off)
+      --gate-growth R        ... widening by R box heights per second lost (default 1)
+      --no-reupdate          do not re-run a re-found track's filter over its gap (OC-SORT's re-update)
+      --first-frame          ML Kit's reporting: every detection gets an ID from its first frame
       --class-aware          only match detections of the same class (MOT files carry none)
       --label-history N      detections whose class votes give the label (default 30)
       --reported-box B       detection | filtered (default filtered)
@@ -34,8 +43,9 @@ enum TrackCommand {
         let args = try ArgumentReader(
             arguments,
             valueOptions: ["--detections", "--format", "--output", "--fps", "--iou-threshold", "--max-age",
-                           "--max-age-ms", "--min-hits", "--motion", "--two-stage", "--label-history", "--reported-box", "--benchmark"],
-            flagOptions: ["--class-aware", "--no-warm-up", "--no-reconfirm"])
+                           "--max-age-ms", "--min-hits", "--motion", "--score-split", "--label-history", "--reported-box", "--benchmark",
+                           "--score-quantile", "--low-score-weight", "--centre-weight", "--gate", "--gate-growth"],
+            flagOptions: ["--class-aware", "--no-warm-up", "--no-reconfirm", "--no-reupdate", "--first-frame"])
         guard args.positional.isEmpty else { throw UsageError("unexpected argument '\(args.positional[0])'") }
         if let boxes = try args.int("--benchmark") {
             return try TrackBenchmark.run(boxes: boxes, frames: 2000, configuration: try makeConfiguration(args))
@@ -43,7 +53,7 @@ enum TrackCommand {
         guard let detectionsPath = args.value("--detections") else { throw UsageError("track needs --detections FILE") }
         let format = args.value("--format") ?? "mot"
         guard format == "mot" else { throw UsageError("track supports --format mot only, got '\(format)'") }
-        let fps = try args.double("--fps") ?? 30
+        let fps = try args.double("--fps") ?? frameRate(nextTo: detectionsPath) ?? 30
         guard fps >= 0.001, fps <= 10_000 else { throw UsageError("--fps must be in 0.001...10000, got \(fps)") }
 
         let configuration = try makeConfiguration(args)
@@ -89,6 +99,17 @@ enum TrackCommand {
         return 0
     }
 
+    /// `frameRate` from a MOTChallenge `seqinfo.ini` beside the detections or one folder up
+    /// (`SEQ/det.txt` or `SEQ/det/det.txt`), if there is one with a usable value.
+    static func frameRate(nextTo detectionsPath: String) -> Double? {
+        let folder = URL(fileURLWithPath: detectionsPath).deletingLastPathComponent()
+        for candidate in [folder, folder.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("seqinfo.ini")
+            if let text = try? String(contentsOf: url, encoding: .utf8), let fps = MOTFormat.frameRate(seqinfo: text) { return fps }
+        }
+        return nil
+    }
+
     static func makeConfiguration(_ args: ArgumentReader) throws -> TrackerConfiguration {
         var configuration = TrackerConfiguration()
         if let t = try args.double("--iou-threshold") { configuration.iouThreshold = Float(t) }
@@ -110,13 +131,23 @@ enum TrackCommand {
             default: throw UsageError("--motion must be none, velocity or kalman, got '\(motion)'")
             }
         }
-        if let stages = args.value("--two-stage") {
-            let parts = stages.split(separator: ",").map { Float(String($0)) }
-            guard parts.count == 2, let high = parts[0], let low = parts[1] else {
-                throw UsageError("--two-stage needs HIGH,LOW scores, got '\(stages)'")
-            }
-            configuration.twoStage = .init(highScore: high, lowScore: low)
+        if args.value("--score-split") != nil, args.value("--score-quantile") != nil {
+            throw UsageError("give --score-split or --score-quantile, not both")
         }
+        if let split = args.value("--score-split") {
+            let parts = split.split(separator: ",").map { Float(String($0)) }
+            guard parts.count == 2, let high = parts[0], let low = parts[1] else {
+                throw UsageError("--score-split needs HIGH,LOW scores, got '\(split)'")
+            }
+            configuration.scoreSplit = .fixed(highScore: high, lowScore: low)
+        }
+        if let q = try args.double("--score-quantile") { configuration.scoreSplit = q > 0 ? .adaptive(quantile: Float(q)) : nil }
+        if let w = try args.double("--low-score-weight") { configuration.lowScoreWeight = Float(w) }
+        if let w = try args.double("--centre-weight") { configuration.centreDistanceWeight = Float(w) }
+        if let g = try args.double("--gate") { configuration.reacquisitionGate = g > 0 ? Float(g) : nil }
+        if let r = try args.double("--gate-growth") { configuration.reacquisitionGrowth = Float(r) }
+        if args.flag("--no-reupdate") { configuration.reupdateAfterGap = false }
+        if args.flag("--first-frame") { configuration.reportsFromFirstFrame = true }
         if let box = args.value("--reported-box") {
             guard let choice = TrackerConfiguration.ReportedBox(rawValue: box) else {
                 throw UsageError("--reported-box must be detection or filtered, got '\(box)'")

@@ -51,14 +51,12 @@ public struct ObjectDetectorOptions: Sendable {
     /// The tracker used in video and live-stream modes.
     public var tracker: TrackerConfiguration = ObjectDetectorOptions.streamTrackerDefaults
 
-    /// The tracker settings the detector uses in stream modes: SORT-style association (Kalman
-    /// prediction, optimal IoU assignment, class-agnostic so label flips keep their ID), but every
-    /// detection is reported with an ID from its first frame (`minHits` 1), as ML Kit does.
+    /// The tracker settings the detector uses in stream modes: the tracker's defaults (the same
+    /// as `objdetect track`) with ML Kit's reporting, every detection with an ID from its first
+    /// frame (`reportsFromFirstFrame`).
     public static var streamTrackerDefaults: TrackerConfiguration {
         var c = TrackerConfiguration()
-        c.minHits = 1
-        c.reconfirmAfterGap = false
-        c.reportedBox = .detection
+        c.reportsFromFirstFrame = true
         return c
     }
 

@@ -179,7 +179,7 @@ public struct IoUTracker: Sendable {
         for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
             guard let trackIndex else { continue }
             let detection = detections[detectionIndex]
-            correct(&tracks[trackIndex], with: detection)
+            correct(trackAt: trackIndex, with: detection)
         }
 
         // Age unmatched tracks and drop expired ones.
@@ -245,12 +245,14 @@ public struct IoUTracker: Sendable {
 
     /// Corrects a matched track with its detection (re-running the filter over the gap first
     /// when `reupdateAfterGap` is set) and updates its counters.
-    private func correct(_ track: inout Track, with detection: TrackerDetection) {
-        let gap = track.missedUpdates
+    /// (Works on `tracks[index]` in place: an inout track passed to a method of `self` would
+    /// copy the whole track array on every call.)
+    private mutating func correct(trackAt index: Int, with detection: TrackerDetection) {
+        let gap = tracks[index].missedUpdates
         if configuration.reupdateAfterGap, gap > 0, gap <= 1_000 {
             // Virtual detections on the straight line from the last detection to this one.
-            var motion = track.motionAtLastDetection
-            let from = track.lastDetection, to = detection.box
+            var motion = tracks[index].motionAtLastDetection
+            let from = tracks[index].lastDetection, to = detection.box
             let steps = Float(gap + 1)
             for k in 1...gap {
                 let t = Float(k) / steps
@@ -260,17 +262,17 @@ public struct IoUTracker: Sendable {
                     width: from.width + (to.width - from.width) * t, height: from.height + (to.height - from.height) * t))
             }
             motion.predict(dt: 1)
-            track.motion = motion
+            tracks[index].motion = motion
         }
-        track.motion.correct(with: detection.box)
-        track.motionAtLastDetection = track.motion
-        track.lastDetection = detection.box
-        track.labels.add(classIndex: detection.classIndex, score: detection.score)
-        track.smoothedClass = track.labels.smoothedClass
-        track.hits += 1
-        track.streak = track.missedUpdates == 0 ? track.streak + 1 : 1
-        track.missedUpdates = 0
-        track.lastMatchMs = nowMs
+        tracks[index].motion.correct(with: detection.box)
+        tracks[index].motionAtLastDetection = tracks[index].motion
+        tracks[index].lastDetection = detection.box
+        tracks[index].labels.add(classIndex: detection.classIndex, score: detection.score)
+        tracks[index].smoothedClass = tracks[index].labels.smoothedClass
+        tracks[index].hits += 1
+        tracks[index].streak = gap == 0 ? tracks[index].streak + 1 : 1
+        tracks[index].missedUpdates = 0
+        tracks[index].lastMatchMs = nowMs
     }
 
     private func isExpired(_ track: Track) -> Bool {

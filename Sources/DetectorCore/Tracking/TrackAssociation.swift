@@ -36,41 +36,47 @@ extension IoUTracker {
         }
         let centreWeight = configuration.centreDistanceWeight, lowWeight = configuration.lowScoreWeight
 
+        // Detections sorted by left edge: a track only visits those whose left edge lies in
+        // (track left − widest detection, track right), so the scan is not tracks × detections.
+        let byLeft = (0..<columns).sorted { candidates[$0].x < candidates[$1].x || (candidates[$0].x == candidates[$1].x && $0 < $1) }
+        let lefts = byLeft.map { candidates[$0].x }
+        let widest = candidates.reduce(Float(0)) { max($0, $1.width) }
+        var lowColumn = [Bool](repeating: false, count: columns)
+        for c in 0..<columns { lowColumn[c] = isLow[detectionIndices[c]] }
+
         var pairs: [(row: Int, column: Int, weight: Float)] = []
-        predicted.withUnsafeBufferPointer { trackBoxes in
-            candidates.withUnsafeBufferPointer { detectionBoxes in
-                for r in 0..<rows {
-                    let track = trackBoxes[r]
-                    let trackRight = track.x + track.width, trackBottom = track.y + track.height
-                    let gate = gateRadiusSquared[r]
-                    let tentative = tracks[r].id == nil
-                    for c in 0..<columns {
-                        let candidate = detectionBoxes[c]
-                        let low = isLow[detectionIndices[c]]
-                        if low && tentative { continue }
-                        // Cheap rejection of boxes that do not overlap at all.
-                        if candidate.x >= trackRight || candidate.y >= trackBottom
-                            || candidate.x + candidate.width <= track.x || candidate.y + candidate.height <= track.y {
-                            continue
-                        }
-                        let iou = track.iou(candidate)
-                        guard iou >= threshold else { continue }
-                        var weight = iou
-                        if centreWeight > 0 || gate.isFinite {
-                            let dx = (candidate.x + candidate.width / 2) - (track.x + track.width / 2)
-                            let dy = (candidate.y + candidate.height / 2) - (track.y + track.height / 2)
-                            let distanceSquared = dx * dx + dy * dy
-                            if distanceSquared > gate { continue }
-                            let enclosingWidth = max(trackRight, candidate.x + candidate.width) - min(track.x, candidate.x)
-                            let enclosingHeight = max(trackBottom, candidate.y + candidate.height) - min(track.y, candidate.y)
-                            let diagonalSquared = enclosingWidth * enclosingWidth + enclosingHeight * enclosingHeight
-                            if diagonalSquared > 0 { weight -= centreWeight * distanceSquared / diagonalSquared }
-                        }
-                        // Keep admissible pairs worth something, so they still count as matches.
-                        if low { weight *= lowWeight }
-                        pairs.append((r, c, max(weight, 1e-4)))
-                    }
+        for r in 0..<rows {
+            let track = predicted[r]
+            let trackRight = track.x + track.width, trackBottom = track.y + track.height
+            let gate = gateRadiusSquared[r]
+            let tentative = tracks[r].id == nil
+            var k = Self.firstIndex(in: lefts, above: track.x - widest)
+            while k < columns, lefts[k] < trackRight {
+                let c = byLeft[k]
+                k += 1
+                let candidate = candidates[c]
+                let low = lowColumn[c]
+                if low && tentative { continue }
+                // Cheap rejection of boxes that do not overlap at all.
+                if candidate.y >= trackBottom || candidate.x + candidate.width <= track.x || candidate.y + candidate.height <= track.y {
+                    continue
                 }
+                let iou = track.iou(candidate)
+                guard iou >= threshold else { continue }
+                var weight = iou
+                if centreWeight > 0 || gate.isFinite {
+                    let dx = (candidate.x + candidate.width / 2) - (track.x + track.width / 2)
+                    let dy = (candidate.y + candidate.height / 2) - (track.y + track.height / 2)
+                    let distanceSquared = dx * dx + dy * dy
+                    if distanceSquared > gate { continue }
+                    let enclosingWidth = max(trackRight, candidate.x + candidate.width) - min(track.x, candidate.x)
+                    let enclosingHeight = max(trackBottom, candidate.y + candidate.height) - min(track.y, candidate.y)
+                    let diagonalSquared = enclosingWidth * enclosingWidth + enclosingHeight * enclosingHeight
+                    if diagonalSquared > 0 { weight -= centreWeight * distanceSquared / diagonalSquared }
+                }
+                if low { weight *= lowWeight }
+                // Keep admissible pairs worth something, so they still count as matches.
+                pairs.append((r, c, max(weight, 1e-4)))
             }
         }
         if configuration.classAware {
@@ -124,6 +130,18 @@ extension IoUTracker {
                 trackOfDetection[detectionIndices[c]] = r
             }
         }
+    }
+}
+
+extension IoUTracker {
+    /// The first index of the ascending `values` whose value is greater than `bound`.
+    static func firstIndex(in values: [Float], above bound: Float) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] > bound { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }
 

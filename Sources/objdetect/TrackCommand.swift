@@ -17,7 +17,7 @@ enum TrackCommand {
       --max-age-ms MS        milliseconds an unmatched track survives (default 1500)
       --max-age N            ... or a number of frames instead
       --min-hits N           matches before a track is reported (default 3)
-      --no-reconfirm         report a re-found track at once instead of after min-hits matches
+      --hits-after-gap N     matches a re-found track needs before it is reported again (default 2)
       --no-warm-up           do not confirm tracks at once during the first min-hits frames
       --motion M             none | velocity | kalman (default kalman)
       --score-quantile Q     low-score detections: below the Q-quantile of recent scores; they
@@ -44,8 +44,8 @@ enum TrackCommand {
             arguments,
             valueOptions: ["--detections", "--format", "--output", "--fps", "--iou-threshold", "--max-age",
                            "--max-age-ms", "--min-hits", "--motion", "--score-split", "--label-history", "--reported-box", "--benchmark",
-                           "--score-quantile", "--low-score-weight", "--centre-weight", "--gate", "--gate-growth"],
-            flagOptions: ["--class-aware", "--no-warm-up", "--no-reconfirm", "--no-reupdate", "--first-frame"])
+                           "--score-quantile", "--low-score-weight", "--centre-weight", "--gate", "--gate-growth", "--hits-after-gap"],
+            flagOptions: ["--class-aware", "--no-warm-up", "--no-reupdate", "--first-frame"])
         guard args.positional.isEmpty else { throw UsageError("unexpected argument '\(args.positional[0])'") }
         if let boxes = try args.int("--benchmark") {
             return try TrackBenchmark.run(boxes: boxes, frames: 2000, configuration: try makeConfiguration(args))
@@ -119,7 +119,7 @@ enum TrackCommand {
         if let n = try args.int("--max-age") { configuration.maxAge = .frames(n) }
         if let ms = try args.int("--max-age-ms") { configuration.maxAge = .milliseconds(Int64(ms)) }
         if let n = try args.int("--min-hits") { configuration.minHits = n }
-        if args.flag("--no-reconfirm") { configuration.reconfirmAfterGap = false }
+        if let n = try args.int("--hits-after-gap") { configuration.hitsAfterGap = n }
         if args.flag("--no-warm-up") { configuration.confirmImmediatelyAtStart = false }
         if args.flag("--class-aware") { configuration.classAware = true }
         if let n = try args.int("--label-history") { configuration.labelHistoryLength = n }

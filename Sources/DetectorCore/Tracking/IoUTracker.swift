@@ -44,8 +44,8 @@ public struct TrackedObject: Sendable, Equatable {
 /// corrected, unmatched detections start tentative tracks, and tracks (tentative or
 /// confirmed) unmatched for longer than `maxAge` are dropped. A track gets its ID once it
 /// has `minHits` consecutive matches and is reported in every update where it matches a
-/// detection (after a gap it must again reach `minHits` consecutive matches when
-/// `reconfirmAfterGap` is set); in the first `minHits` updates of a stream tracks are
+/// detection (after a gap, once it has `hitsAfterGap` consecutive matches again); in the
+/// first `minHits` updates of a stream tracks are
 /// confirmed at once (`confirmImmediatelyAtStart`). Live tracks and detections per update are
 /// bounded (`maxLiveTracks`, `maxDetectionsPerUpdate`). Matching is class-agnostic unless
 /// `classAware` is set, and the reported class is smoothed over the track's history.
@@ -221,11 +221,12 @@ public struct IoUTracker: Sendable {
         var reported: [TrackedObject] = []
         for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
             guard let trackIndex else { continue }
-            // Reported while the current run of consecutive matches reaches minHits (SORT's
-            // rule): a track re-found after a gap must prove itself again before it is shown.
+            // Reported while the current run of consecutive matches reaches minHits (a new
+            // track) or hitsAfterGap (a confirmed track re-found after a gap must prove itself
+            // again before it is shown, as in SORT).
             let confirmed = tracks[trackIndex].id != nil
-            guard tracks[trackIndex].streak >= minHits || warmUp
-                    || (confirmed && !configuration.reconfirmAfterGap) else { continue }
+            let needed = confirmed ? min(configuration.hitsAfterGap, minHits) : minHits
+            guard tracks[trackIndex].streak >= needed || warmUp else { continue }
             if tracks[trackIndex].id == nil {
                 tracks[trackIndex].id = nextID
                 nextID += 1

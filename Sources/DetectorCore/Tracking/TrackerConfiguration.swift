@@ -38,10 +38,10 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Matches a new track needs (including the one that created it) before it gets an ID
     /// and is reported. 1 reports every detection from its first frame, as ML Kit does.
     public var minHits: Int
-    /// When true (SORT's rule), a confirmed track that missed frames is reported again only
-    /// after `minHits` consecutive matches; when false it is reported from its first match
-    /// after the gap.
-    public var reconfirmAfterGap: Bool
+    /// Consecutive matches a confirmed track needs after a gap before it is reported again
+    /// (SORT's rule is `minHits`; 1 reports it from its first match after the gap). A wrong
+    /// re-match after a gap rarely lasts, so waiting a frame keeps it out of the output.
+    public var hitsAfterGap: Int
     /// When true, tracks started in the first `minHits` updates are confirmed at once, so a
     /// stream's opening frames are not lost to the warm-up (as SORT and ByteTrack do).
     public var confirmImmediatelyAtStart: Bool
@@ -85,7 +85,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         iouThreshold: Float = 0.2,
         maxAge: MaxAge = .milliseconds(1_500),
         minHits: Int = 3,
-        reconfirmAfterGap: Bool = true,
+        hitsAfterGap: Int = 2,
         confirmImmediatelyAtStart: Bool = true,
         classAware: Bool = false,
         motion: TrackMotionModel = .kalman,
@@ -102,7 +102,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         self.iouThreshold = iouThreshold
         self.maxAge = maxAge
         self.minHits = minHits
-        self.reconfirmAfterGap = reconfirmAfterGap
+        self.hitsAfterGap = hitsAfterGap
         self.confirmImmediatelyAtStart = confirmImmediatelyAtStart
         self.classAware = classAware
         self.motion = motion
@@ -132,6 +132,9 @@ public struct TrackerConfiguration: Sendable, Equatable {
         }
         guard minHits >= 1, minHits <= 1_000 else {
             throw TrackerError.invalidConfiguration(field: "minHits", reason: "must be in 1...1000, got \(minHits)")
+        }
+        guard hitsAfterGap >= 1, hitsAfterGap <= 1_000 else {
+            throw TrackerError.invalidConfiguration(field: "hitsAfterGap", reason: "must be in 1...1000, got \(hitsAfterGap)")
         }
         guard labelHistoryLength >= 1, labelHistoryLength <= 10_000 else {
             throw TrackerError.invalidConfiguration(field: "labelHistoryLength", reason: "must be in 1...10000, got \(labelHistoryLength)")

@@ -42,8 +42,8 @@ final class IoUTrackerTests: XCTestCase {
     }
 
     func testReconfirmationAfterAGap() throws {
-        func reports(reconfirm: Bool) throws -> [Int?] {
-            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 3, reconfirmAfterGap: reconfirm))
+        func reports(hitsAfterGap: Int) throws -> [Int?] {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 3, hitsAfterGap: hitsAfterGap))
             var result: [Int?] = []
             for frame in 0..<9 {
                 let visible = frame != 4   // one missed frame
@@ -51,8 +51,9 @@ final class IoUTrackerTests: XCTestCase {
             }
             return result
         }
-        XCTAssertEqual(try reports(reconfirm: true), [1, 1, 1, 1, nil, nil, nil, 1, 1])
-        XCTAssertEqual(try reports(reconfirm: false), [1, 1, 1, 1, nil, 1, 1, 1, 1])
+        XCTAssertEqual(try reports(hitsAfterGap: 3), [1, 1, 1, 1, nil, nil, nil, 1, 1])
+        XCTAssertEqual(try reports(hitsAfterGap: 2), [1, 1, 1, 1, nil, nil, 1, 1, 1])
+        XCTAssertEqual(try reports(hitsAfterGap: 1), [1, 1, 1, 1, nil, 1, 1, 1, 1])
     }
 
     func testIDsIncreaseAndAreNeverReused() throws {
@@ -129,6 +130,7 @@ final class IoUTrackerTests: XCTestCase {
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(iouThreshold: 0)))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(maxAge: .frames(-1))))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(minHits: 0)))
+        XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(hitsAfterGap: 0)))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(labelHistoryLength: 0)))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(
             scoreSplit: .fixed(highScore: 0.3, lowScore: 0.6))))

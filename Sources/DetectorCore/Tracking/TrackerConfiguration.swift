@@ -1,5 +1,13 @@
 /// Settings of an `IoUTracker`. The defaults were chosen on the MOT15 benchmark in
-/// `../shared/mot` (see `Tests/DetectorCoreTests/Tracking/README.md` for the numbers and grid).
+/// `../shared/mot` (see `Tests/DetectorCoreTests/Tracking/README.md` for the numbers and grid)
+/// and are the same for every model family; timestamps make `maxAge` mean the same at any fps.
+///
+/// ```swift
+/// var configuration = TrackerConfiguration()          // the measured defaults
+/// configuration.reportsFromFirstFrame = true          // ML Kit: an ID from the first frame
+/// configuration.maxAge = .milliseconds(3_000)         // keep lost objects longer
+/// var tracker = try IoUTracker(configuration: configuration)
+/// ```
 public struct TrackerConfiguration: Sendable, Equatable {
     /// How long an unmatched track is kept alive.
     public enum MaxAge: Sendable, Equatable {

@@ -27,6 +27,7 @@ enum TrackCommand {
       --centre-weight W      weight of the centre distance in the matching score (default 2)
       --gate G               re-acquisition gate of a lost track, in box heights (default 0.25; 0: off)
       --gate-growth R        ... widening by R box heights per second lost (default 1)
+      --gate-height-ratio R  ... and a height within a factor R of the track's (default 1.4; 0: off)
       --no-reupdate          do not re-run a re-found track's filter over its gap (OC-SORT's re-update)
       --first-frame          ML Kit's reporting: every detection gets an ID from its first frame
       --class-aware          only match detections of the same class (MOT files carry none)
@@ -44,7 +45,7 @@ enum TrackCommand {
             arguments,
             valueOptions: ["--detections", "--format", "--output", "--fps", "--iou-threshold", "--max-age",
                            "--max-age-ms", "--min-hits", "--motion", "--score-split", "--label-history", "--reported-box", "--benchmark",
-                           "--score-quantile", "--low-score-weight", "--centre-weight", "--gate", "--gate-growth", "--hits-after-gap"],
+                           "--score-quantile", "--low-score-weight", "--centre-weight", "--gate", "--gate-growth", "--hits-after-gap", "--gate-height-ratio"],
             flagOptions: ["--class-aware", "--no-warm-up", "--no-reupdate", "--first-frame"])
         guard args.positional.isEmpty else { throw UsageError("unexpected argument '\(args.positional[0])'") }
         if let boxes = try args.int("--benchmark") {
@@ -146,6 +147,7 @@ enum TrackCommand {
         if let w = try args.double("--centre-weight") { configuration.centreDistanceWeight = Float(w) }
         if let g = try args.double("--gate") { configuration.reacquisitionGate = g > 0 ? Float(g) : nil }
         if let r = try args.double("--gate-growth") { configuration.reacquisitionGrowth = Float(r) }
+        if let v = try args.double("--gate-height-ratio") { configuration.reacquisitionHeightRatio = v > 0 ? Float(v) : nil }
         if args.flag("--no-reupdate") { configuration.reupdateAfterGap = false }
         if args.flag("--first-frame") { configuration.reportsFromFirstFrame = true }
         if let box = args.value("--reported-box") {

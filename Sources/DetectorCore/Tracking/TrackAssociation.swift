@@ -4,7 +4,8 @@ extension IoUTracker {
     ///
     /// A pair is admissible when its IoU reaches `iouThreshold`, the classes agree (when
     /// class-aware), a low-score detection (`isLow`) meets a confirmed track and, for a track
-    /// that missed updates, the detection's centre is inside the re-acquisition gate. Its
+    /// that missed updates, the detection's centre is inside the re-acquisition gate and its
+    /// height within `reacquisitionHeightRatio` of the predicted one. Its
     /// weight is `IoU − centreDistanceWeight · d²/c²` (d: distance of the centres, c: diagonal
     /// of the box enclosing both), times `lowScoreWeight` for a low-score detection, so a
     /// high-score detection wins a close call. Other pairs are worth nothing, so the
@@ -35,6 +36,7 @@ extension IoUTracker {
             }
         }
         let centreWeight = configuration.centreDistanceWeight, lowWeight = configuration.lowScoreWeight
+        let heightRatio = configuration.reacquisitionHeightRatio
 
         // Detections sorted by left edge: a track only visits those whose left edge lies in
         // (track left − widest detection, track right), so the scan is not tracks × detections.
@@ -50,6 +52,7 @@ extension IoUTracker {
             let trackRight = track.x + track.width, trackBottom = track.y + track.height
             let gate = gateRadiusSquared[r]
             let tentative = tracks[r].id == nil
+            let lost = tracks[r].missedUpdates > 0
             var k = Self.firstIndex(in: lefts, above: track.x - widest)
             while k < columns, lefts[k] < trackRight {
                 let c = byLeft[k]
@@ -63,6 +66,8 @@ extension IoUTracker {
                 }
                 let iou = track.iou(candidate)
                 guard iou >= threshold else { continue }
+                if lost, let ratio = heightRatio,
+                   max(candidate.height / track.height, track.height / candidate.height) > ratio { continue }
                 var weight = iou
                 if centreWeight > 0 || gate.isFinite {
                     let dx = (candidate.x + candidate.width / 2) - (track.x + track.width / 2)

@@ -76,6 +76,10 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// heights of its predicted box, so a track that coasted for a while cannot jump to another
     /// object across the frame (nil: no gate; IoU alone decides).
     public var reacquisitionGate: Float?
+    /// A track that missed updates only takes a detection whose height is within this factor
+    /// of its predicted height (either way): after a gap, a box of another size is another
+    /// person, usually at another depth (nil: no limit).
+    public var reacquisitionHeightRatio: Float?
     /// How fast the re-acquisition gate widens, in box heights per second lost (a walking
     /// person covers about one body height per second).
     public var reacquisitionGrowth: Float
@@ -102,6 +106,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         centreDistanceWeight: Float = 2,
         reacquisitionGate: Float? = 0.25,
         reacquisitionGrowth: Float = 1,
+        reacquisitionHeightRatio: Float? = 1.4,
         reupdateAfterGap: Bool = true,
         reportsFromFirstFrame: Bool = false,
         labelHistoryLength: Int = 30,
@@ -120,6 +125,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         self.centreDistanceWeight = centreDistanceWeight
         self.reacquisitionGate = reacquisitionGate
         self.reacquisitionGrowth = reacquisitionGrowth
+        self.reacquisitionHeightRatio = reacquisitionHeightRatio
         self.reupdateAfterGap = reupdateAfterGap
         self.labelHistoryLength = labelHistoryLength
         self.reportedBox = reportedBox
@@ -153,6 +159,11 @@ public struct TrackerConfiguration: Sendable, Equatable {
         if let gate = reacquisitionGate {
             guard gate.isFinite, gate > 0 else {
                 throw TrackerError.invalidConfiguration(field: "reacquisitionGate", reason: "must be a positive number, got \(gate)")
+            }
+        }
+        if let ratio = reacquisitionHeightRatio {
+            guard ratio.isFinite, ratio >= 1 else {
+                throw TrackerError.invalidConfiguration(field: "reacquisitionHeightRatio", reason: "must be a number of at least 1, got \(ratio)")
             }
         }
         guard reacquisitionGrowth.isFinite, reacquisitionGrowth >= 0 else {

@@ -138,6 +138,7 @@ final class IoUTrackerTests: XCTestCase {
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(centreDistanceWeight: -1)))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(lowScoreWeight: 0)))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(reacquisitionGate: .nan)))
+        XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(reacquisitionHeightRatio: 0.9)))
     }
 
     func testLimitsBoundWork() throws {
@@ -263,6 +264,21 @@ final class IoUTrackerTests: XCTestCase {
         }
         XCTAssertEqual(try matched(centreWeight: 0), 0)
         XCTAssertEqual(try matched(centreWeight: 2), 1)
+    }
+
+    /// A track lost for two frames is not re-found by a box 1.5× its height at the same place
+    /// (IoU 1/1.5 = 0.67, well above the threshold) but is by one 1.3× its height; a track
+    /// that was not lost takes the 1.5× box.
+    func testReacquisitionHeightRatio() throws {
+        func continues(height: Float, missed: Int) throws -> Bool {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, hitsAfterGap: 1, scoreSplit: nil))
+            for _ in 0..<5 { _ = try tracker.update([det(box(0, 0, 40, 80))]) }
+            for _ in 0..<missed { _ = try tracker.update([]) }
+            return try tracker.update([det(box(0, 0, 40, height))]).first?.trackID == 1
+        }
+        XCTAssertFalse(try continues(height: 120, missed: 2))
+        XCTAssertTrue(try continues(height: 104, missed: 2))
+        XCTAssertTrue(try continues(height: 120, missed: 0))
     }
 
     /// The filtered box is reported, the detection's own box alongside it.

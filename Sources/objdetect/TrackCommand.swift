@@ -24,11 +24,11 @@ enum TrackCommand {
                              only continue confirmed tracks (default 0.15; 0: none are low)
       --score-split HIGH,LOW ... or fixed scores: low in [LOW, HIGH), below LOW ignored
       --low-score-weight W   factor on a low-score detection's matching score (default 0.5)
-      --centre-weight W      weight of the centre distance in the matching score (default 2)
+      --centre-weight W      weight of the centre distance in the matching score (default 4)
       --gate G               re-acquisition gate of a lost track, in box heights (default 0.25; 0: off)
       --gate-growth R        ... widening by R box heights per second lost (default 1)
       --gate-height-ratio R  ... and a height within a factor R of the track's (default 1.4; 0: off)
-      --no-reupdate          do not re-run a re-found track's filter over its gap (OC-SORT's re-update)
+      --reupdate             re-run a re-found track's filter over its gap (OC-SORT's re-update)
       --first-frame          ML Kit's reporting: every detection gets an ID from its first frame
       --class-aware          only match detections of the same class (MOT files carry none)
       --label-history N      detections whose class votes give the label (default 30)
@@ -46,7 +46,7 @@ enum TrackCommand {
             valueOptions: ["--detections", "--format", "--output", "--fps", "--iou-threshold", "--max-age",
                            "--max-age-ms", "--min-hits", "--motion", "--score-split", "--label-history", "--reported-box", "--benchmark",
                            "--score-quantile", "--low-score-weight", "--centre-weight", "--gate", "--gate-growth", "--hits-after-gap", "--gate-height-ratio"],
-            flagOptions: ["--class-aware", "--no-warm-up", "--no-reupdate", "--first-frame"])
+            flagOptions: ["--class-aware", "--no-warm-up", "--reupdate", "--first-frame"])
         guard args.positional.isEmpty else { throw UsageError("unexpected argument '\(args.positional[0])'") }
         if let boxes = try args.int("--benchmark") {
             return try TrackBenchmark.run(boxes: boxes, frames: 2000, configuration: try makeConfiguration(args))
@@ -148,7 +148,7 @@ enum TrackCommand {
         if let g = try args.double("--gate") { configuration.reacquisitionGate = g > 0 ? Float(g) : nil }
         if let r = try args.double("--gate-growth") { configuration.reacquisitionGrowth = Float(r) }
         if let v = try args.double("--gate-height-ratio") { configuration.reacquisitionHeightRatio = v > 0 ? Float(v) : nil }
-        if args.flag("--no-reupdate") { configuration.reupdateAfterGap = false }
+        if args.flag("--reupdate") { configuration.reupdateAfterGap = true }
         if args.flag("--first-frame") { configuration.reportsFromFirstFrame = true }
         if let box = args.value("--reported-box") {
             guard let choice = TrackerConfiguration.ReportedBox(rawValue: box) else {

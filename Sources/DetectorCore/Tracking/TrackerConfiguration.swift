@@ -103,11 +103,11 @@ public struct TrackerConfiguration: Sendable, Equatable {
         motion: TrackMotionModel = .kalman,
         scoreSplit: ScoreSplit? = .adaptive(quantile: 0.15),
         lowScoreWeight: Float = 0.5,
-        centreDistanceWeight: Float = 2,
+        centreDistanceWeight: Float = 4,
         reacquisitionGate: Float? = 0.25,
         reacquisitionGrowth: Float = 1,
         reacquisitionHeightRatio: Float? = 1.4,
-        reupdateAfterGap: Bool = true,
+        reupdateAfterGap: Bool = false,
         reportsFromFirstFrame: Bool = false,
         labelHistoryLength: Int = 30,
         reportedBox: ReportedBox = .filtered

@@ -67,7 +67,7 @@ extension IoUTracker {
                 let iou = track.iou(candidate)
                 guard iou >= threshold else { continue }
                 if lost, let ratio = heightRatio,
-                   max(candidate.height / track.height, track.height / candidate.height) > ratio { continue }
+                   candidate.height > track.height * ratio || track.height > candidate.height * ratio { continue }
                 var weight = iou
                 if centreWeight > 0 || gate.isFinite {
                     let dx = (candidate.x + candidate.width / 2) - (track.x + track.width / 2)

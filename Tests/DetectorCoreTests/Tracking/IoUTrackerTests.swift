@@ -237,6 +237,20 @@ final class IoUTrackerTests: XCTestCase {
         for score: Float in [0.1, 0.9, 0.5, 0.7, 0.3] { window.add(score) }   // 0.1 has left the window
         XCTAssertEqual(window.quantile(0), 0.3)
         XCTAssertEqual(window.quantile(0.5), 0.7)
+        XCTAssertEqual(window.quantile(0.99), 0.9)
+        // Selection agrees with sorting, ties included.
+        var rng = SplitMix64(seed: 3)
+        var big = ScoreWindow(capacity: 500)
+        var all: [Float] = []
+        for _ in 0..<700 {
+            let score = Float(Int.random(in: 0..<50, using: &rng)) / 50
+            big.add(score)
+            all.append(score)
+        }
+        let sorted = all.suffix(500).sorted()
+        for q: Float in [0, 0.1, 0.15, 0.5, 0.9, 0.999] {
+            XCTAssertEqual(big.quantile(q), sorted[Int((Float(500) * q).rounded(.down))], "q \(q)")
+        }
     }
 
     /// A tentative track that misses one frame survives (as in SORT), and gets its ID on its

@@ -29,7 +29,7 @@ let package = Package(
     targets: tierTargets + [
         .target(name: "DetectorCore", dependencies: tierTargets.map { .target(name: $0.name) }),
         .executableTarget(name: "objdetect", dependencies: ["DetectorCore"]),
-        .testTarget(name: "DetectorCoreTests", dependencies: ["DetectorCore"]),
+        .testTarget(name: "DetectorCoreTests", dependencies: ["DetectorCore"], exclude: ["Tracking/README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )

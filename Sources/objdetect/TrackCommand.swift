@@ -12,17 +12,27 @@ enum TrackCommand {
             OptionSpec("--detections", .text, value: "FILE", help: "MOTChallenge detections: frame,-1,x,y,w,h,score,... (frames from 1; required)"),
             CommonOptions.format(["mot"], default: "mot", help: "output format (MOTChallenge rows frame,id,x,y,w,h,score,-1,-1,-1)"),
             OptionSpec("--output", .text, value: "FILE", default: "stdout", help: "write the results to FILE"),
-            OptionSpec("--fps", .number(min: 0.001, max: 10_000), value: "F", default: "30", help: "frame rate that times the frames for --max-age-ms"),
-            OptionSpec("--track-iou", .number(min: 0, max: 1, minExcluded: true), value: "T", default: "0.25",
+            OptionSpec("--fps", .number(min: 0.001, max: 10_000), value: "F", default: "frameRate of a seqinfo.ini next to det.txt or one folder up, else 30",
+                       help: "frame rate that times the frames"),
+            OptionSpec("--track-iou", .number(min: 0, max: 1, minExcluded: true), value: "T", default: "0.2",
                        help: "IoU needed to match a track and a detection", aliases: ["--iou-threshold"]),
-            OptionSpec("--max-age", .int(0...1_000_000), value: "N", default: "30", help: "frames an unmatched track survives"),
-            OptionSpec("--max-age-ms", .int(0...86_400_000), value: "MS", help: "... or milliseconds instead of frames"),
+            OptionSpec("--max-age-ms", .int(0...86_400_000), value: "MS", default: "1500", help: "milliseconds an unmatched track survives"),
+            OptionSpec("--max-age", .int(0...1_000_000), value: "N", help: "... or a number of frames instead"),
             OptionSpec("--min-hits", .int(1...1000), value: "N", default: "3", help: "matches before a track is reported"),
-            OptionSpec("--no-reconfirm", .flag, help: "report a re-found track at once instead of after min-hits matches"),
+            OptionSpec("--hits-after-gap", .int(1...1000), value: "N", default: "2", help: "matches a re-found track needs before it is reported again"),
             OptionSpec("--no-warm-up", .flag, help: "do not confirm tracks at once during the first min-hits frames"),
             OptionSpec("--motion", .choice(["none", "velocity", "constant-velocity", "kalman"]), default: "kalman",
                        help: "motion model (velocity = constant-velocity)"),
-            OptionSpec("--two-stage", .text, value: "HIGH,LOW", default: "off", help: "match detections >= HIGH first, then [LOW, HIGH)"),
+            OptionSpec("--score-quantile", .number(min: 0, max: 1), value: "Q", default: "0.15",
+                       help: "low-score detections: below the Q-quantile of recent scores; they only continue confirmed tracks (0: none are low)"),
+            OptionSpec("--score-split", .text, value: "HIGH,LOW", help: "... or fixed scores: low in [LOW, HIGH), below LOW ignored"),
+            OptionSpec("--low-score-weight", .number(min: 0, max: 1), value: "W", default: "0.5", help: "factor on a low-score detection's matching score"),
+            OptionSpec("--centre-weight", .number(min: 0, max: 1000), value: "W", default: "4", help: "weight of the centre distance in the matching score"),
+            OptionSpec("--gate", .number(min: 0, max: 1000), value: "G", default: "0.25", help: "re-acquisition gate of a lost track, in box heights (0: off)"),
+            OptionSpec("--gate-growth", .number(min: 0, max: 1000), value: "R", default: "1", help: "... widening by R box heights per second lost"),
+            OptionSpec("--gate-height-ratio", .number(min: 0, max: 1000), value: "R", default: "1.4", help: "... and a height within a factor R of the track's (0: off)"),
+            OptionSpec("--reupdate", .flag, help: "re-run a re-found track's filter over its gap (OC-SORT's re-update)"),
+            OptionSpec("--first-frame", .flag, help: "ML Kit's reporting: every detection gets an ID from its first frame"),
             OptionSpec("--class-aware", .flag, help: "only match detections of the same class (MOT files carry none)"),
             OptionSpec("--label-history", .int(1...10_000), value: "N", default: "30", help: "detections whose class votes give the label"),
             OptionSpec("--reported-box", .choice(["detection", "filtered"]), default: "filtered", help: "which box is reported"),
@@ -37,7 +47,7 @@ enum TrackCommand {
             return try TrackBenchmark.run(boxes: boxes, frames: 2000, configuration: try makeConfiguration(args))
         }
         guard let detectionsPath = args.string("--detections") else { throw UsageError("track needs --detections FILE") }
-        let fps = args.double("--fps") ?? 30
+        let fps = args.double("--fps") ?? frameRate(nextTo: detectionsPath) ?? 30
 
         let configuration = try makeConfiguration(args)
         var tracker: IoUTracker
@@ -82,6 +92,17 @@ enum TrackCommand {
         return 0
     }
 
+    /// `frameRate` from a MOTChallenge `seqinfo.ini` beside the detections or one folder up
+    /// (`SEQ/det.txt` or `SEQ/det/det.txt`), if there is one with a usable value.
+    static func frameRate(nextTo detectionsPath: String) -> Double? {
+        let folder = URL(fileURLWithPath: detectionsPath).deletingLastPathComponent()
+        for candidate in [folder, folder.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("seqinfo.ini")
+            if let text = try? String(contentsOf: url, encoding: .utf8), let fps = MOTFormat.frameRate(seqinfo: text) { return fps }
+        }
+        return nil
+    }
+
     static func makeConfiguration(_ args: ParsedOptions) throws -> TrackerConfiguration {
         var configuration = TrackerConfiguration()
         if let t = args.float("--track-iou") { configuration.iouThreshold = t }
@@ -89,7 +110,7 @@ enum TrackCommand {
         if let n = args.int("--max-age") { configuration.maxAge = .frames(n) }
         if let ms = args.int("--max-age-ms") { configuration.maxAge = .milliseconds(Int64(ms)) }
         if let n = args.int("--min-hits") { configuration.minHits = n }
-        if args.flag("--no-reconfirm") { configuration.reconfirmAfterGap = false }
+        if let n = args.int("--hits-after-gap") { configuration.hitsAfterGap = n }
         if args.flag("--no-warm-up") { configuration.confirmImmediatelyAtStart = false }
         if args.flag("--class-aware") { configuration.classAware = true }
         if let n = args.int("--label-history") { configuration.labelHistoryLength = n }
@@ -101,13 +122,22 @@ enum TrackCommand {
             default: throw UsageError("--motion must be none, velocity or kalman, got '\(motion)'")
             }
         }
-        if let stages = args.string("--two-stage") {
-            let parts = stages.split(separator: ",").map { Float(String($0)) }
+        try args.rejectBoth("--score-split", "--score-quantile")
+        if let split = args.string("--score-split") {
+            let parts = split.split(separator: ",").map { Float(String($0)) }
             guard parts.count == 2, let high = parts[0], let low = parts[1] else {
-                throw UsageError("--two-stage needs HIGH,LOW scores, got '\(stages)'")
+                throw UsageError("--score-split needs HIGH,LOW scores, got '\(split)'")
             }
-            configuration.twoStage = .init(highScore: high, lowScore: low)
+            configuration.scoreSplit = .fixed(highScore: high, lowScore: low)
         }
+        if let q = args.double("--score-quantile") { configuration.scoreSplit = q > 0 ? .adaptive(quantile: Float(q)) : nil }
+        if let w = args.double("--low-score-weight") { configuration.lowScoreWeight = Float(w) }
+        if let w = args.double("--centre-weight") { configuration.centreDistanceWeight = Float(w) }
+        if let g = args.double("--gate") { configuration.reacquisitionGate = g > 0 ? Float(g) : nil }
+        if let r = args.double("--gate-growth") { configuration.reacquisitionGrowth = Float(r) }
+        if let v = args.double("--gate-height-ratio") { configuration.reacquisitionHeightRatio = v > 0 ? Float(v) : nil }
+        if args.flag("--reupdate") { configuration.reupdateAfterGap = true }
+        if args.flag("--first-frame") { configuration.reportsFromFirstFrame = true }
         if let box = args.string("--reported-box") {
             guard let choice = TrackerConfiguration.ReportedBox(rawValue: box) else {
                 throw UsageError("--reported-box must be detection or filtered, got '\(box)'")

@@ -56,14 +56,12 @@ public struct ObjectDetectorOptions: Sendable {
     /// XNNPACK's users set it). 1 runs everything on the calling thread.
     public var threadCount: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    /// The tracker settings the detector uses in stream modes: SORT-style association (Kalman
-    /// prediction, optimal IoU assignment, class-agnostic so label flips keep their ID), but every
-    /// detection is reported with an ID from its first frame (`minHits` 1), as ML Kit does.
+    /// The tracker settings the detector uses in stream modes: the tracker's defaults (the same
+    /// as `objdetect track`) with ML Kit's reporting, every detection with an ID from its first
+    /// frame (`reportsFromFirstFrame`).
     public static var streamTrackerDefaults: TrackerConfiguration {
         var c = TrackerConfiguration()
-        c.minHits = 1
-        c.reconfirmAfterGap = false
-        c.reportedBox = .detection
+        c.reportsFromFirstFrame = true
         return c
     }
 

@@ -18,8 +18,10 @@ public struct TrackerDetection: Sendable, Equatable {
 public struct TrackedObject: Sendable, Equatable {
     /// The track's identity: positive, assigned in increasing order, never reused.
     public var trackID: Int
-    /// The reported box (the detection's, or the filtered estimate; see `TrackerConfiguration.reportedBox`).
+    /// The reported box: the filtered estimate by default (`TrackerConfiguration.reportedBox`).
     public var box: TrackBox
+    /// The matched detection's own box, as the detector gave it.
+    public var detectionBox: TrackBox
     /// The matched detection's score.
     public var score: Float
     /// The class smoothed over the track's recent detections (nil if none had a class).
@@ -31,64 +33,48 @@ public struct TrackedObject: Sendable, Equatable {
 }
 
 /// A multi-object tracker that links detections across frames by box overlap (IoU) and
-/// gives each object a stable identity, in the manner of SORT.
+/// gives each object a stable identity, in the manner of SORT, ByteTrack and OC-SORT.
 ///
-/// Each update predicts every track's box forward (Kalman filter by default), matches tracks
-/// to detections with an optimal assignment maximising the total IoU over pairs whose IoU
-/// reaches `iouThreshold`, corrects matched tracks, starts tentative tracks from unmatched
-/// detections, and drops tracks unmatched for longer than `maxAge` (tentative tracks at their
-/// first miss). A track gets its ID once it has `minHits` consecutive matches and is reported
-/// in every update where it matches a detection, except that after a gap it must again reach
-/// `minHits` consecutive matches (`reconfirmAfterGap`); in the first `minHits` updates of a
-/// stream tracks are confirmed at once (`confirmImmediatelyAtStart`). Live tracks and
-/// detections per update are bounded (`maxLiveTracks`, `maxDetectionsPerUpdate`). Matching is class-agnostic unless `classAware` is set, and the reported class is
-/// smoothed over the track's history. Everything is deterministic: the same updates give the
-/// same IDs.
+/// Each update predicts every track's box forward (Kalman filter by default) and matches
+/// tracks to detections with an optimal assignment that maximises the summed matching score
+/// (`IoU − centreDistanceWeight · d²/c²`) over pairs whose IoU reaches `iouThreshold`; a
+/// track that has been lost only takes a detection inside its re-acquisition gate. With
+/// `scoreSplit`, low-score detections take part at `lowScoreWeight` of their score, only
+/// for confirmed tracks, and never start a track. Matched tracks are
+/// corrected, unmatched detections start tentative tracks, and tracks (tentative or
+/// confirmed) unmatched for longer than `maxAge` are dropped. A track gets its ID once it
+/// has `minHits` consecutive matches and is reported in every update where it matches a
+/// detection (after a gap, once it has `hitsAfterGap` consecutive matches again); in the
+/// first `minHits` updates of a stream tracks are
+/// confirmed at once (`confirmImmediatelyAtStart`). Live tracks and detections per update are
+/// bounded (`maxLiveTracks`, `maxDetectionsPerUpdate`). Matching is class-agnostic unless
+/// `classAware` is set, and the reported class is smoothed over the track's history.
+/// Everything is deterministic: the same updates give the same IDs.
 ///
-/// Default settings and how they were chosen (MOT15 TUD-Campus, Faster R-CNN detections from
-/// the SORT repository, scored with `reference/mot_eval.py`):
-/// - Defaults (`motion: .kalman`, `maxAge: .frames(30)`, `minHits: 3`, `iouThreshold: 0.25`,
-///   `reportedBox: .filtered`, class-agnostic, one stage): MOTA 64.1 %, IDF1 72.1 %,
-///   2 ID switches, 18 false positives, 109 misses (recall 69.6 %, precision 93.3 %).
-///   TUD-Stadtmitte (no ground truth): 17 tracks, 896 boxes, mean track length 52.7 frames.
-/// - Motion (maxAge 30, minHits 3): Kalman 64.1 / 72.1 / 2 switches; constant velocity
-///   56.5 / 55.4 / 6; none 58.5 / 56.8 / 7 (MOTA / IDF1 %).
-/// - maxAge (Kalman, minHits 3): 1 → 63.0 / 60.6 / 7; 10 → 63.2 / 66.9 / 4; 30 and 60 → 64.1 /
-///   72.1 / 2 (a plateau: 30 frames, about 1 s, is SORT's and ByteTrack's usual buffer).
-/// - minHits (Kalman, maxAge 30): 1 → 61.3 / 70.6 / 5 (48 false positives); 2 → 63.2 / 71.7 / 5;
-///   3 → 64.1 / 72.1 / 2; 5 → 61.6 / 71.1 / 2 (misses grow).
-/// - iouThreshold: 0.1 → 63.8 / 75.5 / 2 (23 false positives); 0.2 and 0.25 → 64.1 / 72.1 / 2;
-///   0.3 → 63.0 / 71.3 / 2; 0.4 → 61.8 / 67.2 / 3; 0.5 → 59.9 / 61.0 / 4. 0.25 sits between
-///   ByteTrack's 0.2 and SORT's 0.3; lower values risk wrong matches in crowds.
-/// - reportedBox `.filtered` beats `.detection` by about 3 MOTA points (fewer boxes fall
-///   below IoU 0.5 against the ground truth).
-/// - `reconfirmAfterGap` (SORT's rule: `minHits` consecutive matches again after a gap): off →
-///   66.0 / 73.1 / 4 switches (more boxes reported, but wrong re-matches show up as switches).
-/// - `confirmImmediatelyAtStart` off: 61.3 / 69.9 / 2 (the first frames are lost to warm-up).
-/// - Two-stage (`highScore` 0.6…0.9, `lowScore` 0.1 or 0.5): 64.1…65.7 / 73.2…73.5 / 1–2. It helps
-///   here, but score scales differ between detectors, so a fixed high threshold is not a safe
-///   default: it is off, and worth enabling once a detector's score scale is known.
-/// For reference, SORT (max_age 30) on the same detections: 63.0 / 71.7 / 2.
+/// How the defaults were chosen, with the benchmark table against SORT, OC-SORT, ByteTrack
+/// and BoT-SORT: `Tests/DetectorCoreTests/Tracking/README.md`.
 ///
 /// ```swift
 /// var tracker = try IoUTracker()
 /// let frame1 = [TrackerDetection(box: TrackBox(x: 10, y: 10, width: 50, height: 80), score: 0.9, classIndex: 17)]
 /// let objects = try tracker.update(frame1, timestampMs: 0)
-/// for object in objects { print(object.trackID, object.box) }
+/// for object in objects { print(object.trackID, object.box, object.detectionBox) }
 /// ```
 public struct IoUTracker: Sendable {
     /// The settings this tracker was created with.
     public let configuration: TrackerConfiguration
 
-    private struct Track: Sendable {
+    struct Track: Sendable {
         var id: Int?                 // nil while tentative
         var motion: BoxMotionState
         var labels: LabelHistory
         var smoothedClass: Int?
         var hits: Int
         var missedUpdates: Int
-        var lastMatchMs: Int64?
+        var lastMatchMs: Double
         var streak = 1              // consecutive matches up to now
+        var lastDetection: TrackBox
+        var motionAtLastDetection: BoxMotionState
     }
 
     /// Most detections one update accepts (more is a `TrackerError.tooManyDetections`); real
@@ -97,11 +83,16 @@ public struct IoUTracker: Sendable {
     /// Most live tracks (tentative and confirmed); at the limit, unmatched detections start no
     /// new track. Together with `maxDetectionsPerUpdate` this bounds memory and time per update.
     public static let maxLiveTracks = 4_000
+    /// Time between two updates that come without a timestamp (30 fps).
+    public static let assumedFrameIntervalMs = 1_000.0 / 30
 
-    private var tracks: [Track] = []
+    var tracks: [Track] = []
     private var nextID = 1
     private var updateCount = 0
     private var lastTimestampMs: Int64?
+    /// The tracker's clock: the last update's time in milliseconds.
+    private(set) var nowMs = 0.0
+    private var recentScores = ScoreWindow(capacity: 1_000)
 
     /// Creates a tracker; throws `TrackerError.invalidConfiguration` for out-of-range settings.
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) throws {
@@ -120,79 +111,85 @@ public struct IoUTracker: Sendable {
         tracks.removeAll()
         updateCount = 0
         lastTimestampMs = nil
+        nowMs = 0
+        recentScores = ScoreWindow(capacity: 1_000)
     }
 
     /// Advances the tracker by one frame.
     ///
     /// - Parameters:
     ///   - detections: this frame's detections (boxes with a non-finite coordinate or a side
-    ///     that is not positive are ignored).
-    ///   - timestampMs: the frame's time. Optional with `maxAge: .frames`; required with
-    ///     `.milliseconds`. When given, it must be later than the previous one.
+    ///     that is not positive, and NaN scores, are ignored).
+    ///   - timestampMs: the frame's time; when given it must be later than the previous one.
+    ///     Without it the update counts as `assumedFrameIntervalMs` after the previous one.
     /// - Returns: the confirmed tracks matched in this frame, in the order of `detections`.
     public mutating func update(_ detections: [TrackerDetection], timestampMs: Int64? = nil) throws -> [TrackedObject] {
         if let timestampMs, let last = lastTimestampMs, timestampMs <= last {
             throw TrackerError.timestampNotIncreasing(previousMs: last, receivedMs: timestampMs)
         }
-        if case .milliseconds = configuration.maxAge, timestampMs == nil {
-            throw TrackerError.timestampRequired
-        }
         guard detections.count <= Self.maxDetectionsPerUpdate else {
             throw TrackerError.tooManyDetections(count: detections.count, limit: Self.maxDetectionsPerUpdate)
         }
-        if let timestampMs { lastTimestampMs = timestampMs }
+        if let timestampMs {
+            lastTimestampMs = timestampMs
+            nowMs = Double(timestampMs)
+        } else if updateCount > 0 {
+            nowMs += Self.assumedFrameIntervalMs
+        }
         updateCount += 1
+        // A track whose time ran out by now cannot match any more.
+        if case let .milliseconds(limit) = configuration.maxAge {
+            let now = nowMs
+            tracks.removeAll { now - $0.lastMatchMs > Double(limit) + 0.5 }
+        }
 
         for i in tracks.indices { tracks[i].motion.predict(dt: 1) }
 
-        // Split detections into the first and second association stage.
-        var firstStage: [Int] = []
-        var secondStage: [Int] = []
-        for (index, detection) in detections.enumerated() where detection.box.isUsable && !detection.score.isNaN {
-            if let stages = configuration.twoStage {
-                if detection.score >= stages.highScore {
-                    firstStage.append(index)
-                } else if detection.score >= stages.lowScore {
-                    secondStage.append(index)
-                }
-            } else {
-                firstStage.append(index)
+        // Split detections into high and low scores (ByteTrack's idea).
+        var high: [Int] = []
+        var low: [Int] = []
+        let usable = detections.indices.filter { detections[$0].box.isUsable && detections[$0].score.isFinite }
+        switch configuration.scoreSplit {
+        case nil:
+            high = usable
+        case let .fixed(highScore, lowScore)?:
+            for index in usable {
+                let score = detections[index].score
+                if score >= highScore { high.append(index) } else if score >= lowScore { low.append(index) }
+            }
+        case let .adaptive(quantile)?:
+            for index in usable { recentScores.add(detections[index].score) }
+            let highScore = recentScores.quantile(quantile)
+            for index in usable {
+                if detections[index].score >= highScore { high.append(index) } else { low.append(index) }
             }
         }
 
+        // One optimal assignment over every detection: low-score ones count for less and only
+        // continue confirmed tracks.
         var trackOfDetection = [Int?](repeating: nil, count: detections.count)
         var matchedTrack = [Bool](repeating: false, count: tracks.count)
-        let allTracks = Array(tracks.indices)
-        let leftover = associate(trackIndices: allTracks, detectionIndices: firstStage, detections: detections,
-                                 matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
-        if !secondStage.isEmpty {
-            // Only confirmed tracks look at low-score detections.
-            let remaining = leftover.filter { tracks[$0].id != nil }
-            _ = associate(trackIndices: remaining, detectionIndices: secondStage, detections: detections,
-                          matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
-        }
+        var isLow = [Bool](repeating: false, count: detections.count)
+        for d in low { isLow[d] = true }
+        let candidates = low.isEmpty ? high : (high + low).sorted()
+        associate(detectionIndices: candidates, detections: detections, isLow: isLow,
+                  matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
 
         // Correct matched tracks.
         for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
             guard let trackIndex else { continue }
             let detection = detections[detectionIndex]
-            tracks[trackIndex].motion.correct(with: detection.box)
-            tracks[trackIndex].labels.add(classIndex: detection.classIndex, score: detection.score)
-            tracks[trackIndex].smoothedClass = tracks[trackIndex].labels.smoothedClass
-            tracks[trackIndex].hits += 1
-            tracks[trackIndex].streak = tracks[trackIndex].missedUpdates == 0 ? tracks[trackIndex].streak + 1 : 1
-            tracks[trackIndex].missedUpdates = 0
-            tracks[trackIndex].lastMatchMs = timestampMs
+            correct(trackAt: trackIndex, with: detection)
         }
 
-        // Age unmatched tracks; tentative ones die at their first miss.
+        // Age unmatched tracks and drop expired ones.
         // Survivors are compacted in place, keeping their order (swaps move, never copy).
         var newIndexOfTrack = [Int?](repeating: nil, count: tracks.count)
         var kept = 0
         for index in tracks.indices {
             if !matchedTrack[index] {
                 tracks[index].missedUpdates += 1
-                if tracks[index].id == nil || isExpired(tracks[index], now: timestampMs) { continue }
+                if isExpired(tracks[index]) { continue }
             }
             if kept != index { tracks.swapAt(kept, index) }
             newIndexOfTrack[index] = kept
@@ -203,29 +200,33 @@ public struct IoUTracker: Sendable {
             if let old = trackOfDetection[index] { trackOfDetection[index] = newIndexOfTrack[old] }
         }
 
-        // Unmatched first-stage detections start tentative tracks, in detection order.
-        for detectionIndex in firstStage where trackOfDetection[detectionIndex] == nil {
+        // Unmatched high-score detections start tentative tracks, in detection order (with
+        // `reportsFromFirstFrame`, every unmatched detection does).
+        let starters = configuration.reportsFromFirstFrame ? candidates : high
+        for detectionIndex in starters where trackOfDetection[detectionIndex] == nil {
             guard tracks.count < Self.maxLiveTracks else { break }
             let detection = detections[detectionIndex]
             var labels = LabelHistory(capacity: configuration.labelHistoryLength)
             labels.add(classIndex: detection.classIndex, score: detection.score)
             trackOfDetection[detectionIndex] = tracks.count
+            let motion = BoxMotionState(model: configuration.motion, box: detection.box)
             tracks.append(Track(
-                id: nil, motion: BoxMotionState(model: configuration.motion, box: detection.box),
-                labels: labels, smoothedClass: labels.smoothedClass, hits: 1, missedUpdates: 0,
-                lastMatchMs: timestampMs))
+                id: nil, motion: motion, labels: labels, smoothedClass: labels.smoothedClass, hits: 1,
+                missedUpdates: 0, lastMatchMs: nowMs, lastDetection: detection.box, motionAtLastDetection: motion))
         }
 
         // Confirm tracks with enough consecutive hits, in detection order.
-        let warmUp = configuration.confirmImmediatelyAtStart && updateCount <= configuration.minHits
+        let minHits = configuration.reportsFromFirstFrame ? 1 : configuration.minHits
+        let warmUp = configuration.confirmImmediatelyAtStart && updateCount <= minHits
         var reported: [TrackedObject] = []
         for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
             guard let trackIndex else { continue }
-            // Reported while the current run of consecutive matches reaches minHits (SORT's
-            // rule): a track re-found after a gap must prove itself again before it is shown.
+            // Reported while the current run of consecutive matches reaches minHits (a new
+            // track) or hitsAfterGap (a confirmed track re-found after a gap must prove itself
+            // again before it is shown, as in SORT).
             let confirmed = tracks[trackIndex].id != nil
-            guard tracks[trackIndex].streak >= configuration.minHits || warmUp
-                    || (confirmed && !configuration.reconfirmAfterGap) else { continue }
+            let needed = confirmed ? min(configuration.hitsAfterGap, minHits) : minHits
+            guard tracks[trackIndex].streak >= needed || warmUp else { continue }
             if tracks[trackIndex].id == nil {
                 tracks[trackIndex].id = nextID
                 nextID += 1
@@ -236,138 +237,53 @@ public struct IoUTracker: Sendable {
             reported.append(TrackedObject(
                 trackID: id,
                 box: configuration.reportedBox == .detection ? detection.box : track.motion.box,
+                detectionBox: detection.box,
                 score: detection.score, classIndex: track.smoothedClass,
                 detectionIndex: detectionIndex, hits: track.hits))
         }
         return reported
     }
 
-    private func isExpired(_ track: Track, now: Int64?) -> Bool {
+    /// Corrects a matched track with its detection (re-running the filter over the gap first
+    /// when `reupdateAfterGap` is set) and updates its counters.
+    /// (Works on `tracks[index]` in place: an inout track passed to a method of `self` would
+    /// copy the whole track array on every call.)
+    private mutating func correct(trackAt index: Int, with detection: TrackerDetection) {
+        let gap = tracks[index].missedUpdates
+        if configuration.reupdateAfterGap, gap > 0, gap <= 1_000 {
+            // Virtual detections on the straight line from the last detection to this one.
+            var motion = tracks[index].motionAtLastDetection
+            let from = tracks[index].lastDetection, to = detection.box
+            let steps = Float(gap + 1)
+            for k in 1...gap {
+                let t = Float(k) / steps
+                motion.predict(dt: 1)
+                motion.correct(with: TrackBox(
+                    x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t,
+                    width: from.width + (to.width - from.width) * t, height: from.height + (to.height - from.height) * t))
+            }
+            motion.predict(dt: 1)
+            tracks[index].motion = motion
+        }
+        tracks[index].motion.correct(with: detection.box)
+        tracks[index].motionAtLastDetection = tracks[index].motion
+        tracks[index].lastDetection = detection.box
+        tracks[index].labels.add(classIndex: detection.classIndex, score: detection.score)
+        tracks[index].smoothedClass = tracks[index].labels.smoothedClass
+        tracks[index].hits += 1
+        tracks[index].streak = gap == 0 ? tracks[index].streak + 1 : 1
+        tracks[index].missedUpdates = 0
+        tracks[index].lastMatchMs = nowMs
+    }
+
+    private func isExpired(_ track: Track) -> Bool {
         switch configuration.maxAge {
         case .frames(let limit):
             return track.missedUpdates > limit
         case .milliseconds(let limit):
-            guard let now, let last = track.lastMatchMs else { return track.missedUpdates > 0 }
-            let (elapsed, overflow) = now.subtractingReportingOverflow(last)
-            return overflow || elapsed > limit
+            // Half a millisecond of slack absorbs rounding of timestamps made from a frame rate.
+            return nowMs - track.lastMatchMs > Double(limit) + 0.5
         }
     }
 
-    /// Optimal IoU matching of the given tracks and detections; fills `matchedTrack` and
-    /// `trackOfDetection` and returns the track indices left unmatched.
-    ///
-    /// Weights are the IoU of admissible pairs (IoU >= threshold, same class when class-aware);
-    /// other pairs are worth nothing, so the maximum-weight matching splits into independent
-    /// groups of tracks and detections linked by admissible pairs. Each group is solved on its
-    /// own (most are a single pair and need no solver), and memory grows with the admissible
-    /// pairs and group sizes, not with tracks × detections.
-    private func associate(
-        trackIndices: [Int], detectionIndices: [Int], detections: [TrackerDetection],
-        matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
-    ) -> [Int] {
-        let rows = trackIndices.count, columns = detectionIndices.count
-        guard rows > 0, columns > 0 else { return trackIndices }
-        let threshold = configuration.iouThreshold
-        var predicted: [TrackBox] = []
-        predicted.reserveCapacity(rows)
-        for t in trackIndices { predicted.append(tracks[t].motion.box) }
-        var candidates: [TrackBox] = []
-        candidates.reserveCapacity(columns)
-        for d in detectionIndices { candidates.append(detections[d].box) }
-
-        var pairs: [(row: Int, column: Int, iou: Float)] = []
-        predicted.withUnsafeBufferPointer { trackBoxes in
-            candidates.withUnsafeBufferPointer { detectionBoxes in
-                for r in 0..<rows {
-                    let track = trackBoxes[r]
-                    let trackRight = track.x + track.width, trackBottom = track.y + track.height
-                    for c in 0..<columns {
-                        let candidate = detectionBoxes[c]
-                        // Cheap rejection of boxes that do not overlap at all.
-                        if candidate.x >= trackRight || candidate.y >= trackBottom
-                            || candidate.x + candidate.width <= track.x || candidate.y + candidate.height <= track.y {
-                            continue
-                        }
-                        let iou = track.iou(candidate)
-                        if iou >= threshold { pairs.append((r, c, iou)) }
-                    }
-                }
-            }
-        }
-        if configuration.classAware {
-            pairs.removeAll { pair in
-                guard let trackClass = tracks[trackIndices[pair.row]].smoothedClass,
-                      let detectionClass = detections[detectionIndices[pair.column]].classIndex else { return false }
-                return trackClass != detectionClass
-            }
-        }
-        guard !pairs.isEmpty else { return trackIndices }
-
-        var groups = UnionFind(count: rows + columns)   // rows, then columns
-        for pair in pairs { groups.union(pair.row, rows + pair.column) }
-        // A group containing a track is named by its smallest row (UnionFind keeps the minimum).
-        var pairsOfGroup = [[Int]](repeating: [], count: rows)
-        for (k, pair) in pairs.enumerated() { pairsOfGroup[groups.root(pair.row)].append(k) }
-
-        var columnOfRow = [Int?](repeating: nil, count: rows)
-        var localRow = [Int](repeating: -1, count: rows)
-        var localColumn = [Int](repeating: -1, count: columns)
-        for group in 0..<rows where !pairsOfGroup[group].isEmpty {
-            let members = pairsOfGroup[group]
-            if members.count == 1 {
-                let pair = pairs[members[0]]
-                columnOfRow[pair.row] = pair.column
-                continue
-            }
-            var memberRows: [Int] = [], memberColumns: [Int] = []
-            for k in members {
-                let pair = pairs[k]
-                if localRow[pair.row] < 0 { localRow[pair.row] = memberRows.count; memberRows.append(pair.row) }
-                if localColumn[pair.column] < 0 { localColumn[pair.column] = memberColumns.count; memberColumns.append(pair.column) }
-            }
-            var sub = [Double](repeating: 0, count: memberRows.count * memberColumns.count)
-            for k in members {
-                let pair = pairs[k]
-                sub[localRow[pair.row] * memberColumns.count + localColumn[pair.column]] = -Double(pair.iou)
-            }
-            if let assignment = try? LinearAssignment.solve(costs: sub, rows: memberRows.count, columns: memberColumns.count) {
-                for (k, c) in assignment.enumerated() {
-                    // Only admissible (negative-cost) pairs count as matches.
-                    if let c, sub[k * memberColumns.count + c] < 0 { columnOfRow[memberRows[k]] = memberColumns[c] }
-                }
-            }
-            for r in memberRows { localRow[r] = -1 }
-            for c in memberColumns { localColumn[c] = -1 }
-        }
-        var unmatched: [Int] = []
-        for r in 0..<rows {
-            if let c = columnOfRow[r] {
-                matchedTrack[trackIndices[r]] = true
-                trackOfDetection[detectionIndices[c]] = trackIndices[r]
-            } else {
-                unmatched.append(trackIndices[r])
-            }
-        }
-        return unmatched
-    }
-}
-
-/// Disjoint sets whose representative is always the smallest member.
-private struct UnionFind {
-    private var parent: [Int]
-    init(count: Int) { parent = Array(0..<count) }
-
-    mutating func root(_ node: Int) -> Int {
-        var node = node
-        while parent[node] != node {
-            parent[node] = parent[parent[node]]
-            node = parent[node]
-        }
-        return node
-    }
-
-    mutating func union(_ a: Int, _ b: Int) {
-        let ra = root(a), rb = root(b)
-        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
-    }
 }

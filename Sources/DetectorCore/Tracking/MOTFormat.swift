@@ -112,6 +112,21 @@ public enum MOTFormat {
         return text
     }
 
+    /// The `frameRate` of a MOTChallenge `seqinfo.ini` (`[Sequence]` … `frameRate=25`), or nil
+    /// when the text has none in 0.001...10000.
+    ///
+    /// ```swift
+    /// MOTFormat.frameRate(seqinfo: "[Sequence]\nname=TUD-Campus\nframeRate=25\n")   // 25
+    /// ```
+    public static func frameRate(seqinfo text: String) -> Double? {
+        for rawLine in text.split(whereSeparator: { $0.isNewline }) {
+            let parts = rawLine.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingWhitespace().lowercased() == "framerate" else { continue }
+            if let fps = Double(parts[1].trimmingWhitespace()), fps >= 0.001, fps <= 10_000 { return fps }
+        }
+        return nil
+    }
+
     /// Shortest text that reads back as the same Float, without a trailing ".0".
     static func number(_ value: Float) -> String {
         guard value.isFinite else { return "0" }

@@ -1,45 +1,55 @@
-/// Settings of an `IoUTracker`. The defaults are the ones measured to work (see `init`).
+/// Settings of an `IoUTracker`. The defaults were chosen on the MOT15 benchmark in
+/// `../shared/mot` (see `Tests/DetectorCoreTests/Tracking/README.md` for the numbers and grid)
+/// and are the same for every model family; timestamps make `maxAge` mean the same at any fps.
+///
+/// ```swift
+/// var configuration = TrackerConfiguration()          // the measured defaults
+/// configuration.reportsFromFirstFrame = true          // ML Kit: an ID from the first frame
+/// configuration.maxAge = .milliseconds(3_000)         // keep lost objects longer
+/// var tracker = try IoUTracker(configuration: configuration)
+/// ```
 public struct TrackerConfiguration: Sendable, Equatable {
     /// How long an unmatched track is kept alive.
     public enum MaxAge: Sendable, Equatable {
         /// Number of consecutive updates without a match after which the track is dropped.
         case frames(Int)
-        /// Time since the track's last match after which it is dropped (needs timestamps).
+        /// Time since the track's last match after which it is dropped, so 15 fps and 30 fps
+        /// video behave alike. Updates without a timestamp count as `IoUTracker.assumedFrameIntervalMs` apart.
         case milliseconds(Int64)
     }
 
-    /// Two-stage association (ByteTrack-style): detections scoring at least `highScore` are
-    /// matched first; tracks still unmatched then try the detections scoring in
-    /// [`lowScore`, `highScore`). Low-score detections never start tracks.
-    public struct TwoStage: Sendable, Equatable {
-        public var highScore: Float
-        public var lowScore: Float
-        public init(highScore: Float, lowScore: Float) {
-            self.highScore = highScore
-            self.lowScore = lowScore
-        }
+    /// How detections are split into high and low scores (ByteTrack's idea): high ones may
+    /// start tracks; low ones only continue confirmed tracks, at `lowScoreWeight`.
+    public enum ScoreSplit: Sendable, Equatable {
+        /// Fixed scores: high is `>= highScore`, low is in [`lowScore`, `highScore`), lower ones
+        /// are ignored.
+        case fixed(highScore: Float, lowScore: Float)
+        /// The high/low split follows the detector's own score scale: a detection is low when
+        /// its score is below the `quantile` of the scores of about the last 1,000 detections
+        /// (so with 0.3 the weakest 30 % are low), whatever the model family's score range.
+        case adaptive(quantile: Float)
     }
 
-    /// Which box a reported object carries.
+    /// Which box a reported object carries in `TrackedObject.box` (the other is always given
+    /// too: `TrackedObject.detectionBox` is the matched detection's).
     public enum ReportedBox: String, Sendable, Equatable, CaseIterable {
         /// The matched detection's own box.
         case detection
-        /// The motion model's corrected estimate (smoother, lags on fast motion).
+        /// The motion model's corrected estimate (smoother; lags a little on fast motion).
         case filtered
     }
 
     /// Minimum IoU between a track's predicted box and a detection for them to match.
     public var iouThreshold: Float
-    /// How long an unmatched, confirmed track survives.
+    /// How long an unmatched track survives (tentative and confirmed alike).
     public var maxAge: MaxAge
     /// Matches a new track needs (including the one that created it) before it gets an ID
-    /// and is reported. 1 reports every detection at once.
+    /// and is reported. 1 reports every detection from its first frame, as ML Kit does.
     public var minHits: Int
-    /// When true (SORT's rule), a confirmed track that missed frames is reported again only
-    /// after `minHits` consecutive matches; when false it is reported from its first match
-    /// after the gap (every detection of a known object is shown, at the cost of more ID
-    /// switches when the re-match is wrong).
-    public var reconfirmAfterGap: Bool
+    /// Consecutive matches a confirmed track needs after a gap before it is reported again
+    /// (SORT's rule is `minHits`; 1 reports it from its first match after the gap). A wrong
+    /// re-match after a gap rarely lasts, so waiting a frame keeps it out of the output.
+    public var hitsAfterGap: Int
     /// When true, tracks started in the first `minHits` updates are confirmed at once, so a
     /// stream's opening frames are not lost to the warm-up (as SORT and ByteTrack do).
     public var confirmImmediatelyAtStart: Bool
@@ -48,35 +58,75 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var classAware: Bool
     /// Motion model used to predict a track's box before matching.
     public var motion: TrackMotionModel
-    /// Optional two-stage association; `nil` matches every detection in one stage.
-    public var twoStage: TwoStage?
+    /// The high/low score split; `nil` treats every detection as high.
+    public var scoreSplit: ScoreSplit?
+    /// Factor on the matching score of a low-score detection, so that a high-score detection
+    /// wins a close call (ByteTrack matches high ones first; here both are in one assignment).
+    public var lowScoreWeight: Float
+    /// ML Kit's behaviour: every detection is reported with an ID from its first frame (new
+    /// tracks are confirmed at once, whatever `minHits`, and low-score detections start tracks
+    /// too). The detector's stream modes turn it on; matching and track lifetimes stay the same.
+    public var reportsFromFirstFrame: Bool
+    /// Weight of the centre-distance term in the matching score `IoU − w·d²/c²` (d: distance
+    /// of the centres, c: diagonal of the smallest box enclosing both; 0 is plain IoU). It
+    /// keeps a track from winning a detection that another track's box is centred on.
+    public var centreDistanceWeight: Float
+    /// A track that missed updates only takes a detection whose centre lies within
+    /// `reacquisitionGate + reacquisitionGrowth × seconds lost` of its predicted centre, in
+    /// heights of its predicted box, so a track that coasted for a while cannot jump to another
+    /// object across the frame (nil: no gate; IoU alone decides).
+    public var reacquisitionGate: Float?
+    /// A track that missed updates only takes a detection whose height is within this factor
+    /// of its predicted height (either way): after a gap, a box of another size is another
+    /// person, usually at another depth (nil: no limit).
+    public var reacquisitionHeightRatio: Float?
+    /// How fast the re-acquisition gate widens, in box heights per second lost (a walking
+    /// person covers about one body height per second).
+    public var reacquisitionGrowth: Float
+    /// OC-SORT's observation-centric re-update: when a track is found again after a gap,
+    /// its filter is re-run over boxes interpolated between the last and the new detection,
+    /// so the velocity after an occlusion is not the stale one.
+    public var reupdateAfterGap: Bool
     /// Number of recent detections whose score-weighted class votes give the reported label.
     public var labelHistoryLength: Int
     /// Which box reported objects carry.
     public var reportedBox: ReportedBox
 
-    /// Creates a configuration. The defaults were chosen by measurement on the MOT15
-    /// TUD-Campus and TUD-Stadtmitte detections (see `IoUTracker` for the numbers).
+    /// Creates a configuration; the defaults are the measured ones.
     public init(
-        iouThreshold: Float = 0.25,
-        maxAge: MaxAge = .frames(30),
+        iouThreshold: Float = 0.2,
+        maxAge: MaxAge = .milliseconds(1_500),
         minHits: Int = 3,
-        reconfirmAfterGap: Bool = true,
+        hitsAfterGap: Int = 2,
         confirmImmediatelyAtStart: Bool = true,
         classAware: Bool = false,
         motion: TrackMotionModel = .kalman,
-        twoStage: TwoStage? = nil,
+        scoreSplit: ScoreSplit? = .adaptive(quantile: 0.15),
+        lowScoreWeight: Float = 0.5,
+        centreDistanceWeight: Float = 4,
+        reacquisitionGate: Float? = 0.25,
+        reacquisitionGrowth: Float = 1,
+        reacquisitionHeightRatio: Float? = 1.4,
+        reupdateAfterGap: Bool = false,
+        reportsFromFirstFrame: Bool = false,
         labelHistoryLength: Int = 30,
         reportedBox: ReportedBox = .filtered
     ) {
         self.iouThreshold = iouThreshold
         self.maxAge = maxAge
         self.minHits = minHits
-        self.reconfirmAfterGap = reconfirmAfterGap
+        self.hitsAfterGap = hitsAfterGap
         self.confirmImmediatelyAtStart = confirmImmediatelyAtStart
         self.classAware = classAware
         self.motion = motion
-        self.twoStage = twoStage
+        self.scoreSplit = scoreSplit
+        self.lowScoreWeight = lowScoreWeight
+        self.reportsFromFirstFrame = reportsFromFirstFrame
+        self.centreDistanceWeight = centreDistanceWeight
+        self.reacquisitionGate = reacquisitionGate
+        self.reacquisitionGrowth = reacquisitionGrowth
+        self.reacquisitionHeightRatio = reacquisitionHeightRatio
+        self.reupdateAfterGap = reupdateAfterGap
         self.labelHistoryLength = labelHistoryLength
         self.reportedBox = reportedBox
     }
@@ -97,14 +147,43 @@ public struct TrackerConfiguration: Sendable, Equatable {
         guard minHits >= 1, minHits <= 1_000 else {
             throw TrackerError.invalidConfiguration(field: "minHits", reason: "must be in 1...1000, got \(minHits)")
         }
+        guard hitsAfterGap >= 1, hitsAfterGap <= 1_000 else {
+            throw TrackerError.invalidConfiguration(field: "hitsAfterGap", reason: "must be in 1...1000, got \(hitsAfterGap)")
+        }
         guard labelHistoryLength >= 1, labelHistoryLength <= 10_000 else {
             throw TrackerError.invalidConfiguration(field: "labelHistoryLength", reason: "must be in 1...10000, got \(labelHistoryLength)")
         }
-        if let stages = twoStage {
-            guard stages.highScore.isFinite, stages.lowScore.isFinite, stages.lowScore <= stages.highScore else {
-                throw TrackerError.invalidConfiguration(
-                    field: "twoStage", reason: "needs finite scores with lowScore <= highScore, got \(stages.lowScore) and \(stages.highScore)")
+        guard centreDistanceWeight.isFinite, centreDistanceWeight >= 0, centreDistanceWeight <= 10 else {
+            throw TrackerError.invalidConfiguration(field: "centreDistanceWeight", reason: "must be in 0...10, got \(centreDistanceWeight)")
+        }
+        if let gate = reacquisitionGate {
+            guard gate.isFinite, gate > 0 else {
+                throw TrackerError.invalidConfiguration(field: "reacquisitionGate", reason: "must be a positive number, got \(gate)")
             }
+        }
+        if let ratio = reacquisitionHeightRatio {
+            guard ratio.isFinite, ratio >= 1 else {
+                throw TrackerError.invalidConfiguration(field: "reacquisitionHeightRatio", reason: "must be a number of at least 1, got \(ratio)")
+            }
+        }
+        guard reacquisitionGrowth.isFinite, reacquisitionGrowth >= 0 else {
+            throw TrackerError.invalidConfiguration(field: "reacquisitionGrowth", reason: "must be 0 or more, got \(reacquisitionGrowth)")
+        }
+        guard lowScoreWeight.isFinite, lowScoreWeight > 0, lowScoreWeight <= 1 else {
+            throw TrackerError.invalidConfiguration(field: "lowScoreWeight", reason: "must be in (0, 1], got \(lowScoreWeight)")
+        }
+        switch scoreSplit {
+        case let .fixed(high, low)?:
+            guard high.isFinite, low.isFinite, low <= high else {
+                throw TrackerError.invalidConfiguration(
+                    field: "scoreSplit", reason: "needs finite scores with lowScore <= highScore, got \(low) and \(high)")
+            }
+        case let .adaptive(quantile)?:
+            guard quantile.isFinite, quantile >= 0, quantile < 1 else {
+                throw TrackerError.invalidConfiguration(field: "scoreSplit", reason: "quantile must be in [0, 1), got \(quantile)")
+            }
+        case nil:
+            break
         }
     }
 }

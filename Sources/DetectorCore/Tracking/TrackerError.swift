@@ -4,8 +4,6 @@ public enum TrackerError: Error, Equatable, CustomStringConvertible {
     case invalidConfiguration(field: String, reason: String)
     /// An update's timestamp is not later than the previous update's.
     case timestampNotIncreasing(previousMs: Int64, receivedMs: Int64)
-    /// `maxAge` is in milliseconds but an update came without a timestamp.
-    case timestampRequired
     /// An update brought more detections than `IoUTracker.maxDetectionsPerUpdate`.
     case tooManyDetections(count: Int, limit: Int)
 
@@ -17,8 +15,6 @@ public enum TrackerError: Error, Equatable, CustomStringConvertible {
             return "Tracker update timestamp \(received) ms is not later than the previous timestamp \(previous) ms."
         case let .tooManyDetections(count, limit):
             return "Tracker update has \(count) detections, more than the limit of \(limit) per frame."
-        case .timestampRequired:
-            return "Tracker update needs a timestamp because the maximum track age is given in milliseconds."
         }
     }
 }

@@ -42,8 +42,8 @@ final class IoUTrackerTests: XCTestCase {
     }
 
     func testReconfirmationAfterAGap() throws {
-        func reports(reconfirm: Bool) throws -> [Int?] {
-            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 3, reconfirmAfterGap: reconfirm))
+        func reports(hitsAfterGap: Int) throws -> [Int?] {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 3, hitsAfterGap: hitsAfterGap))
             var result: [Int?] = []
             for frame in 0..<9 {
                 let visible = frame != 4   // one missed frame
@@ -51,8 +51,9 @@ final class IoUTrackerTests: XCTestCase {
             }
             return result
         }
-        XCTAssertEqual(try reports(reconfirm: true), [1, 1, 1, 1, nil, nil, nil, 1, 1])
-        XCTAssertEqual(try reports(reconfirm: false), [1, 1, 1, 1, nil, 1, 1, 1, 1])
+        XCTAssertEqual(try reports(hitsAfterGap: 3), [1, 1, 1, 1, nil, nil, nil, 1, 1])
+        XCTAssertEqual(try reports(hitsAfterGap: 2), [1, 1, 1, 1, nil, nil, 1, 1, 1])
+        XCTAssertEqual(try reports(hitsAfterGap: 1), [1, 1, 1, 1, nil, 1, 1, 1, 1])
     }
 
     func testIDsIncreaseAndAreNeverReused() throws {
@@ -85,7 +86,34 @@ final class IoUTrackerTests: XCTestCase {
         XCTAssertEqual(try tracker.update([det(box(0, 0))], timestampMs: 100).map(\.trackID), [1])
         _ = try tracker.update([], timestampMs: 201)
         XCTAssertEqual(try tracker.update([det(box(0, 0))], timestampMs: 202).map(\.trackID), [2])
-        XCTAssertThrowsError(try tracker.update([])) { XCTAssertEqual($0 as? TrackerError, .timestampRequired) }
+    }
+
+    /// Without timestamps, updates count as 1/30 s apart: 100 ms is three missed updates.
+    func testMaxAgeInMillisecondsWithoutTimestamps() throws {
+        func idAfter(misses: Int) throws -> Int? {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(maxAge: .milliseconds(100), minHits: 1))
+            _ = try tracker.update([det(box(0, 0))])
+            for _ in 0..<misses { _ = try tracker.update([]) }
+            return try tracker.update([det(box(0, 0))]).first?.trackID
+        }
+        XCTAssertEqual(try idAfter(misses: 2), 1, "found again 100 ms after its last match")
+        XCTAssertEqual(try idAfter(misses: 3), 2, "133 ms: expired, a new track")
+    }
+
+    /// maxAge in time: the same 0.5 s of coasting at 10 fps and at 30 fps.
+    func testMaxAgeInTimeIsTheSameAtAnyFrameRate() throws {
+        func survives(fps: Int, missedSeconds: Double) throws -> Bool {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(maxAge: .milliseconds(500), minHits: 1))
+            let interval = 1000 / Int64(fps)
+            _ = try tracker.update([det(box(0, 0))], timestampMs: 0)
+            let misses = Int(missedSeconds * Double(fps))
+            for k in 1...misses { _ = try tracker.update([], timestampMs: Int64(k) * interval) }
+            return try tracker.update([det(box(0, 0))], timestampMs: Int64(misses + 1) * interval).first?.trackID == 1
+        }
+        XCTAssertTrue(try survives(fps: 10, missedSeconds: 0.4))
+        XCTAssertTrue(try survives(fps: 30, missedSeconds: 0.4))
+        XCTAssertFalse(try survives(fps: 10, missedSeconds: 0.6))
+        XCTAssertFalse(try survives(fps: 30, missedSeconds: 0.6))
     }
 
     func testTimestampsMustIncrease() throws {
@@ -102,9 +130,15 @@ final class IoUTrackerTests: XCTestCase {
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(iouThreshold: 0)))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(maxAge: .frames(-1))))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(minHits: 0)))
+        XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(hitsAfterGap: 0)))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(labelHistoryLength: 0)))
         XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(
-            twoStage: .init(highScore: 0.3, lowScore: 0.6))))
+            scoreSplit: .fixed(highScore: 0.3, lowScore: 0.6))))
+        XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(scoreSplit: .adaptive(quantile: 1))))
+        XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(centreDistanceWeight: -1)))
+        XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(lowScoreWeight: 0)))
+        XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(reacquisitionGate: .nan)))
+        XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(reacquisitionHeightRatio: 0.9)))
     }
 
     func testLimitsBoundWork() throws {
@@ -177,36 +211,146 @@ final class IoUTrackerTests: XCTestCase {
         XCTAssertEqual(second.map(\.trackID), [2], "a different class does not continue the track")
     }
 
-    func testTwoStageLowScoresOnlyContinueTracks() throws {
-        let stages = TrackerConfiguration.TwoStage(highScore: 0.6, lowScore: 0.1)
-        var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, twoStage: stages))
+    func testLowScoresOnlyContinueTracks() throws {
+        let split = TrackerConfiguration.ScoreSplit.fixed(highScore: 0.6, lowScore: 0.1)
+        var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, scoreSplit: split))
         XCTAssertEqual(try tracker.update([det(box(0, 0), 0.9), det(box(300, 0), 0.3)]).map(\.trackID), [1],
                        "a low-score detection does not start a track")
         let objects = try tracker.update([det(box(2, 0), 0.3)])
         XCTAssertEqual(objects.map(\.trackID), [1], "but it continues one")
-        // Without two-stage the 0.3 detection would have started its own track.
-        var plain = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))
+        // Without a split the 0.3 detection would have started its own track.
+        var plain = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, scoreSplit: nil))
         XCTAssertEqual(try plain.update([det(box(0, 0), 0.9), det(box(300, 0), 0.3)]).map(\.trackID), [1, 2])
     }
 
-    /// Two objects crossing: with motion prediction each keeps its ID through the crossing.
-    func testKalmanPredictionCarriesTracksThroughMisses() throws {
+    /// The adaptive split follows the detector's score scale: with scores 0.30…0.39 (ten
+    /// detections) the 0.2-quantile is 0.32, so the two weakest are low and start no track,
+    /// as with scores 0.90…0.99.
+    func testAdaptiveScoreSplitFollowsTheScoreScale() throws {
+        for base: Float in [0.3, 0.9] {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, scoreSplit: .adaptive(quantile: 0.2)))
+            let detections = (0..<10).map { i in det(box(Float(i) * 100, 0), base + Float(i) / 100) }
+            XCTAssertEqual(try tracker.update(detections).map(\.detectionIndex), Array(2..<10), "base \(base)")
+        }
+        var window = ScoreWindow(capacity: 4)
+        XCTAssertEqual(window.quantile(0.5), -.infinity)
+        for score: Float in [0.1, 0.9, 0.5, 0.7, 0.3] { window.add(score) }   // 0.1 has left the window
+        XCTAssertEqual(window.quantile(0), 0.3)
+        XCTAssertEqual(window.quantile(0.5), 0.7)
+        XCTAssertEqual(window.quantile(0.99), 0.9)
+        // Selection agrees with sorting, ties included.
+        var rng = SplitMix64(seed: 3)
+        var big = ScoreWindow(capacity: 500)
+        var all: [Float] = []
+        for _ in 0..<700 {
+            let score = Float(Int.random(in: 0..<50, using: &rng)) / 50
+            big.add(score)
+            all.append(score)
+        }
+        let sorted = all.suffix(500).sorted()
+        for q: Float in [0, 0.1, 0.15, 0.5, 0.9, 0.999] {
+            XCTAssertEqual(big.quantile(q), sorted[Int((Float(500) * q).rounded(.down))], "q \(q)")
+        }
+    }
+
+    /// A tentative track that misses one frame survives (as in SORT), and gets its ID on its
+    /// third consecutive match after the gap.
+    func testTentativeTrackSurvivesAMiss() throws {
+        var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 2, confirmImmediatelyAtStart: false))
+        XCTAssertEqual(try tracker.update([det(box(0, 0))]).count, 0)
+        XCTAssertEqual(try tracker.update([]).count, 0)
+        XCTAssertEqual(tracker.liveTrackCount, 1, "kept through the miss")
+        XCTAssertEqual(try tracker.update([det(box(0, 0))]).count, 0, "streak restarts at 1")
+        XCTAssertEqual(try tracker.update([det(box(0, 0))]).map(\.trackID), [1])
+        XCTAssertEqual(tracker.liveTrackCount, 1, "the same track, not a second one")
+    }
+
+    /// One track (40×80 at x 0), two candidates: the same box shifted 10 px right (IoU 30/50 =
+    /// 0.6, centres 10 px apart: penalty 2 · 10² / (50² + 80²) = 0.0225, score 0.5775) and a
+    /// shorter box on the same centre (40×47.2, IoU 1888/3200 = 0.59, no penalty). Plain IoU
+    /// takes the shifted box; with the centre term the centred one wins.
+    func testCentreDistanceTermPrefersTheCentredDetection() throws {
+        func matched(centreWeight: Float) throws -> Int? {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, scoreSplit: nil, centreDistanceWeight: centreWeight))
+            _ = try tracker.update([det(box(0, 0))])
+            let objects = try tracker.update([det(box(10, 0)), det(TrackBox(x: 0, y: 16.4, width: 40, height: 47.2))])
+            return objects.first { $0.trackID == 1 }?.detectionIndex
+        }
+        XCTAssertEqual(try matched(centreWeight: 0), 0)
+        XCTAssertEqual(try matched(centreWeight: 2), 1)
+    }
+
+    /// A track lost for two frames is not re-found by a box 1.5× its height at the same place
+    /// (IoU 1/1.5 = 0.67, well above the threshold) but is by one 1.3× its height; a track
+    /// that was not lost takes the 1.5× box.
+    func testReacquisitionHeightRatio() throws {
+        func continues(height: Float, missed: Int) throws -> Bool {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, hitsAfterGap: 1, scoreSplit: nil))
+            for _ in 0..<5 { _ = try tracker.update([det(box(0, 0, 40, 80))]) }
+            for _ in 0..<missed { _ = try tracker.update([]) }
+            return try tracker.update([det(box(0, 0, 40, height))]).first?.trackID == 1
+        }
+        XCTAssertFalse(try continues(height: 120, missed: 2))
+        XCTAssertTrue(try continues(height: 104, missed: 2))
+        XCTAssertTrue(try continues(height: 120, missed: 0))
+    }
+
+    /// The filtered box is reported, the detection's own box alongside it.
+    func testReportsFilteredAndDetectionBoxes() throws {
         var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))
-        var ids: [Int] = []
-        for frame in 0..<20 {
-            // Moves 10 px per frame; invisible in frames 10...12.
-            if (10...12).contains(frame) { _ = try tracker.update([]); continue }
-            ids += try tracker.update([det(box(Float(frame) * 10, 0, 30, 60))]).map(\.trackID)
+        _ = try tracker.update([det(box(0, 0))])
+        let object = try XCTUnwrap(try tracker.update([det(box(4, 0))]).first)
+        XCTAssertEqual(object.detectionBox, box(4, 0))
+        XCTAssertGreaterThan(object.box.x, 0)
+        XCTAssertLessThan(object.box.x, 4, "the filter blends prediction and measurement")
+        var raw = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, reportedBox: .detection))
+        _ = try raw.update([det(box(0, 0))])
+        XCTAssertEqual(try raw.update([det(box(4, 0))]).first?.box, box(4, 0))
+    }
+
+    /// ML Kit's reporting: a new object gets its ID in its first frame, a low-score one too.
+    func testReportsFromFirstFrame() throws {
+        var tracker = try IoUTracker(configuration: TrackerConfiguration(
+            minHits: 3, scoreSplit: .fixed(highScore: 0.6, lowScore: 0.1), reportsFromFirstFrame: true))
+        for _ in 0..<4 { _ = try tracker.update([det(box(0, 0))]) }
+        let objects = try tracker.update([det(box(0, 0)), det(box(300, 0), 0.3)])
+        XCTAssertEqual(objects.map(\.trackID), [1, 2])
+    }
+
+    /// OC-SORT's re-update: a track found again after a 4-frame gap ends in the state of a
+    /// filter that saw detections on the straight line between its last box and the new one
+    /// (x 18 → 38 in five steps: 22, 26, 30, 34, then 38), not in the state of one correction
+    /// after four blind predictions.
+    func testReupdateAfterGapRunsTheFilterOverTheGap() throws {
+        func tracked(reupdate: Bool) throws -> TrackBox {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, scoreSplit: nil, reupdateAfterGap: reupdate))
+            for frame in 0..<10 { _ = try tracker.update([det(box(Float(frame) * 2, 0))]) }   // 2 px/frame
+            for _ in 0..<4 { _ = try tracker.update([]) }
+            _ = try tracker.update([det(box(38, 0))])
+            XCTAssertEqual(tracker.liveTrackCount, 1)
+            return tracker.tracks[0].motion.box
         }
-        XCTAssertEqual(Set(ids), [1], "the gap is bridged by the predicted box")
-        // Without motion the box is left behind: IoU of a 30-wide box moved by 40 px is 0.
-        var still = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, motion: .none))
-        ids = []
-        for frame in 0..<20 {
-            if (10...12).contains(frame) { _ = try still.update([]); continue }
-            ids += try still.update([det(box(Float(frame) * 10, 0, 30, 60))]).map(\.trackID)
+        var expected = BoxMotionState(model: .kalman, box: box(0, 0))
+        for frame in 1..<10 { expected.predict(dt: 1); expected.correct(with: box(Float(frame) * 2, 0)) }
+        for x: Float in [22, 26, 30, 34, 38] { expected.predict(dt: 1); expected.correct(with: box(x, 0)) }
+        let with = try tracked(reupdate: true), without = try tracked(reupdate: false)
+        XCTAssertEqual(with.x, expected.box.x, accuracy: 1e-3)
+        XCTAssertEqual(with.width, expected.box.width, accuracy: 1e-3)
+        XCTAssertNotEqual(with.x, without.x, accuracy: 0.05)
+    }
+
+    /// A confirmed track, a high-score detection shifted 12 px (IoU 28/52 = 0.54) and a
+    /// low-score one shifted 4 px (IoU 36/44 = 0.82): at weight 0.5 the low one scores 0.41 and
+    /// the high one wins; at weight 1 the better overlap wins.
+    func testLowScoreWeightFavoursHighScores() throws {
+        func matched(weight: Float) throws -> Int? {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(
+                minHits: 1, scoreSplit: .fixed(highScore: 0.6, lowScore: 0.1), lowScoreWeight: weight, centreDistanceWeight: 0))
+            _ = try tracker.update([det(box(0, 0))])
+            return try tracker.update([det(box(12, 0), 0.9), det(box(4, 0), 0.3)]).first { $0.trackID == 1 }?.detectionIndex
         }
-        XCTAssertEqual(Set(ids), [1, 2])
+        XCTAssertEqual(try matched(weight: 0.5), 0)
+        XCTAssertEqual(try matched(weight: 1), 1)
     }
 
     func testConstantVelocityModelFollowsMotion() {

@@ -53,8 +53,8 @@ final class MOTFormatTests: XCTestCase {
 
     func testResultLinesOfAFrame() {
         let objects = [
-            TrackedObject(trackID: 7, box: TrackBox(x: 1, y: 2, width: 3, height: 4), score: 0.5, classIndex: nil, detectionIndex: 0, hits: 3),
-            TrackedObject(trackID: 2, box: TrackBox(x: 5, y: 6, width: 7, height: 8), score: 1, classIndex: 4, detectionIndex: 1, hits: 9),
+            TrackedObject(trackID: 7, box: TrackBox(x: 1, y: 2, width: 3, height: 4), detectionBox: TrackBox(x: 0, y: 2, width: 3, height: 4), score: 0.5, classIndex: nil, detectionIndex: 0, hits: 3),
+            TrackedObject(trackID: 2, box: TrackBox(x: 5, y: 6, width: 7, height: 8), detectionBox: TrackBox(x: 5, y: 6, width: 7, height: 9), score: 1, classIndex: 4, detectionIndex: 1, hits: 9),
         ]
         XCTAssertEqual(MOTFormat.resultLines(frame: 3, objects: objects), "3,2,5,6,7,8,1,-1,-1,-1\n3,7,1,2,3,4,0.5,-1,-1,-1\n")
         XCTAssertEqual(MOTFormat.resultLines(frame: 3, objects: []), "")
@@ -67,5 +67,14 @@ final class MOTFormatTests: XCTestCase {
         XCTAssertTrue(NaturalSort.areInIncreasingOrder("img_9_b", "img_10_a"))
         XCTAssertTrue(NaturalSort.areInIncreasingOrder("x99999999999999999999999", "x100000000000000000000000"))
         XCTAssertFalse(NaturalSort.areInIncreasingOrder("same", "same"))
+    }
+
+    func testFrameRateFromSeqinfo() {
+        XCTAssertEqual(MOTFormat.frameRate(seqinfo: "[Sequence]\r\nname=KITTI-17\r\nframeRate = 10\r\nseqLength=145\r\n"), 10)
+        XCTAssertEqual(MOTFormat.frameRate(seqinfo: "[Sequence]\nframerate=14.5\n"), 14.5)
+        XCTAssertNil(MOTFormat.frameRate(seqinfo: "[Sequence]\nseqLength=145\n"))
+        XCTAssertNil(MOTFormat.frameRate(seqinfo: "frameRate=0\n"))
+        XCTAssertNil(MOTFormat.frameRate(seqinfo: "frameRate=nan\n"))
+        XCTAssertNil(MOTFormat.frameRate(seqinfo: "frameRate=1e300\n"))
     }
 }

@@ -46,7 +46,8 @@ final class MOTQualityTests: XCTestCase {
         XCTAssertEqual(m.idf1, 10.0 / 16.0, accuracy: 1e-12)
     }
 
-    /// The bar from issue 7: MOTA >= 63 %, IDF1 >= 72 %, at most 2 ID switches, with defaults.
+    /// TUD-Campus with the defaults chosen in issue 16 (Tracking/README.md): MOTA 65.7 %, IDF1
+    /// 77.1 %, 1 ID switch, 16 false positives, 106 misses (bars a box or two below).
     func testTUDCampusWithDefaults() throws {
         let detections = try rows("mot/TUD-Campus/det.txt")
         let groundTruth = try rows("mot/TUD-Campus/gt.txt")
@@ -55,9 +56,9 @@ final class MOTQualityTests: XCTestCase {
         let results = try track(detections)
         let m = try MOTMetrics.evaluate(groundTruth: groundTruth, results: results)
         print("TUD-Campus: MOTA \(m.mota) IDF1 \(m.idf1) switches \(m.switches) FP \(m.falsePositives) misses \(m.misses)")
-        XCTAssertGreaterThanOrEqual(m.mota, 0.63)
-        XCTAssertGreaterThanOrEqual(m.idf1, 0.72)
-        XCTAssertLessThanOrEqual(m.switches, 2)
+        XCTAssertGreaterThanOrEqual(m.mota, 0.65)
+        XCTAssertGreaterThanOrEqual(m.idf1, 0.765)
+        XCTAssertLessThanOrEqual(m.switches, 1)
         // Output rules: positive IDs, at most once per frame.
         XCTAssertTrue(results.allSatisfy { $0.id > 0 })
         XCTAssertEqual(Set(results.map { "\($0.frame)/\($0.id)" }).count, results.count)

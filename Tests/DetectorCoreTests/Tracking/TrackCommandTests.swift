@@ -18,17 +18,23 @@ final class TrackCommandTests: XCTestCase {
         XCTAssertGreaterThan(rows.count, 200)
         XCTAssertTrue(rows.allSatisfy { $0.id > 0 && $0.frame >= 1 && $0.frame <= 71 })
         XCTAssertTrue(result.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(",-1,-1,-1") })
-        // The CLI and the library agree.
+        // The CLI and the library agree; the CLI times frames at the 25 fps of the seqinfo.ini
+        // next to det.txt.
         var tracker = try IoUTracker()
         var expected: [MOTRow] = []
         let input = try MOTFormat.parse(String(contentsOf: detections, encoding: .utf8))
         for (offset, frame) in MOTFormat.groupByFrame(input).enumerated() {
-            let objects = try tracker.update(frame.map { TrackerDetection(box: $0.box, score: $0.score) })
+            let objects = try tracker.update(frame.map { TrackerDetection(box: $0.box, score: $0.score) },
+                                             timestampMs: Int64(offset) * 40)
             expected += objects.sorted { $0.trackID < $1.trackID }
                 .map { MOTRow(frame: offset + 1, id: $0.trackID, box: $0.box, score: $0.score) }
         }
         XCTAssertEqual(rows.map(\.id), expected.map(\.id))
         XCTAssertEqual(rows.map(\.frame), expected.map(\.frame))
+        let explicit = try run(["track", "--detections", detections.path, "--fps", "25"])
+        XCTAssertEqual(explicit.stdout, result.stdout, "seqinfo.ini's frameRate is 25")
+        let slower = try run(["track", "--detections", detections.path, "--fps", "5"])
+        XCTAssertNotEqual(slower.stdout, result.stdout, "the frame rate changes how long tracks coast")
     }
 
     func testBadInputGivesExitCodesNotCrashes() throws {

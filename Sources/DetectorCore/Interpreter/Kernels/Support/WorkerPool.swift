@@ -40,8 +40,9 @@ final class WorkerPool: @unchecked Sendable {
     private let wake: UnsafeMutablePointer<pthread_cond_t>
     private let workersLock = Mutex<Int>(0)
 
-    /// Spins of a worker between jobs before it sleeps (about 100 µs).
-    private static let spinsBeforeSleep = 20_000
+    /// Spins of a worker between jobs before it sleeps (about 0.5–1 ms: the gaps between the
+    /// parallel ops of one invoke are shorter, so workers stay awake through an invoke).
+    private static let spinsBeforeSleep = 1_000_000
 
     /// Set (non-nil) on the pool's own threads.
     private static let workerKey: pthread_key_t = {

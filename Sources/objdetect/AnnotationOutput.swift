@@ -33,10 +33,10 @@ enum AnnotationTarget {
     /// last so its label is on top.
     static func render(_ image: ImageBuffer, objects: [DetectedObject]) -> ImageBuffer {
         let annotations = objects.reversed().map { o -> ImageAnnotation in
-            let top = o.labels.first
-            var text = top.map { readableLabel(LabelResult($0)) + String(format: " %.2f", Double($0.confidence)) } ?? ""
+            let top = o.displayedLabel
+            var text = readableLabel(LabelResult(top)) + String(format: " %.2f", Double(top.confidence))
             if let id = o.trackingID { text = "#\(id) " + text }
-            return ImageAnnotation(rect: o.frame, label: text, classIndex: top?.index ?? 0, keypoints: o.keypoints)
+            return ImageAnnotation(rect: o.frame, label: text, classIndex: top.index, keypoints: o.keypoints)
         }
         let base = image.format == .rgb8 ? image : image.converted(to: .rgb8)
         let picture = ImageAnnotator.draw(annotations, on: base)

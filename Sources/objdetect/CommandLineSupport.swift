@@ -85,3 +85,27 @@ func writeLine(_ line: String) {
 func oneLine(_ message: String) -> String {
     message.split(whereSeparator: \.isNewline).joined(separator: "; ")
 }
+
+/// The library names options by their Swift property names (`decoder`, `categoryAllowlist`);
+/// the command line says the flag instead (`--decoder`, `--allow`).
+enum OptionFlagNames {
+    static let flags: [String: String] = [
+        "model": "--model", "decoder": "--decoder", "decoderConfig": "--decoder-config", "labels": "--labels",
+        "categoryAllowlist": "--allow", "categoryDenylist": "--deny", "maxResults": "--max-results",
+        "maxResultCount": "--max-results", "scoreThreshold": "--score-threshold", "confidenceThreshold": "--score-threshold",
+        "yoloIoUThreshold": "--nms-iou", "threadCount": "--threads", "resizeMode": "--resize", "resampler": "--resample",
+        "displayNamesLocale": "--locale", "classifierModel": "--classifier", "logitHandling": "--logits",
+        "classifierLogitHandling": "--classifier-logits", "maxPerObjectLabelCount": "--classifier-max-results",
+        "classificationConfidenceThreshold": "--classifier-score-threshold",
+    ]
+
+    /// `message` with "set `name` to value" as "pass --flag value" and other "`name`" as "--flag".
+    static func forCommandLine(_ message: String) -> String {
+        var text = message
+        for (name, flag) in flags {
+            text = text.replacingOccurrences(of: "set `\(name)` to ", with: "pass \(flag) ")
+            text = text.replacingOccurrences(of: "`\(name)`", with: flag)
+        }
+        return text
+    }
+}

@@ -33,6 +33,8 @@ enum DetectCommand {
             OptionSpec("--classifier-max-results", .int(1...1000), value: "N", default: "10", help: "labels kept per object with --classifier"),
             OptionSpec("--classifier-score-threshold", .number(min: 0, max: 1), value: "T", default: "the classifier's, else 0",
                        help: "drop classifier labels below T"),
+            OptionSpec("--classifier-logits", .choice(LogitHandling.allCases.map(\.rawValue)), default: "reject",
+                       help: "a classifier that outputs logits: reject it, softmax them, or report them raw"),
             CommonOptions.format(["json", "jsonl", "text", "csv", "mot"], default: "json in single mode, jsonl in stream mode",
                                  help: "results: json, jsonl (a line per image), text (a line per object), csv, mot (stream)"),
             CommonOptions.json,
@@ -123,11 +125,12 @@ enum DetectCommand {
         if let c = args.string("--classifier") {
             o.shouldEnableClassification = true
             o.classifierModel = .file(c)
-        } else if let stray = ["--classifier-max-results", "--classifier-score-threshold"].first(where: args.given) {
+        } else if let stray = ["--classifier-max-results", "--classifier-score-threshold", "--classifier-logits"].first(where: args.given) {
             throw UsageError("\(stray) needs --classifier")
         }
         if let n = args.int("--classifier-max-results") { o.maxPerObjectLabelCount = n }
         o.classificationConfidenceThreshold = args.float("--classifier-score-threshold")
+        if let l = args.string("--classifier-logits").flatMap(LogitHandling.init(rawValue:)) { o.classifierLogitHandling = l }
         return o
     }
 

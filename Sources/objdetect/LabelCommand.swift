@@ -12,6 +12,8 @@ enum LabelCommand {
             CommonOptions.maxResults.withDefault("10"),
             CommonOptions.scoreThreshold.withDefault("the model's, else 0"),
             CommonOptions.allow, CommonOptions.deny, CommonOptions.locale,
+            OptionSpec("--logits", .choice(LogitHandling.allCases.map(\.rawValue)), default: "reject",
+                       help: "a model that outputs logits: reject it, softmax them into probabilities, or report them raw"),
             CommonOptions.orientation, CommonOptions.ignoreEXIF,
             CommonOptions.format(["json", "jsonl", "text"], default: "json"),
             CommonOptions.json, CommonOptions.pretty,
@@ -34,6 +36,7 @@ enum LabelCommand {
         if let l = args.string("--locale") { options.displayNamesLocale = l }
         options.categoryAllowlist = args.list("--allow")
         options.categoryDenylist = args.list("--deny")
+        if let l = args.string("--logits").flatMap(LogitHandling.init(rawValue:)) { options.logitHandling = l }
         guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no file at \(path)") }
         let decoded = try ImageDecoder.decode(contentsOf: path)
         let orientation = DetectCommand.orientation(args, decoded: decoded)

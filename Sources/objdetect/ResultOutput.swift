@@ -24,11 +24,13 @@ struct ImageResult: Encodable {
     }
 }
 
-/// One detected object; `trackingID` only in stream mode.
+/// One detected object; `trackingID` only in stream mode. `category` is the detector's class
+/// (its confidence is the detection score); `labels` are the classifier's, with `--classify`.
 struct ObjectResult: Encodable {
     var trackingID: Int?
     var box: BoxResult
     var score: Double
+    var category: LabelResult
     var labels: [LabelResult]
     var keypoints: [PointResult]
 
@@ -36,9 +38,13 @@ struct ObjectResult: Encodable {
         trackingID = o.trackingID
         box = BoxResult(o.frame)
         score = rounded(Double(o.score))
+        category = LabelResult(o.category)
         labels = o.labels.map(LabelResult.init)
         keypoints = o.keypoints.map { PointResult(x: rounded($0.x), y: rounded($0.y)) }
     }
+
+    /// What text output shows: the classifier's top label when classified, else the detector's category.
+    var displayedLabel: LabelResult { labels.first ?? category }
 }
 
 struct BoxResult: Encodable {
@@ -122,7 +128,7 @@ final class ResultWriter {
             text = written == 0 ? "source,frameIndex,trackingID,label,score,x,y,width,height\n" : ""
             for o in result.objects {
                 let fields: [String] = [csvField(result.source), result.frameIndex.map(String.init) ?? "",
-                                        o.trackingID.map(String.init) ?? "", csvField(o.labels.first.map(readableLabel) ?? ""),
+                                        o.trackingID.map(String.init) ?? "", csvField(readableLabel(o.displayedLabel)),
                                         shortestText(o.score), shortestText(o.box.x), shortestText(o.box.y), shortestText(o.box.width), shortestText(o.box.height)]
                 text += fields.joined(separator: ",") + "\n"
             }
@@ -158,7 +164,7 @@ final class ResultWriter {
         var text = ""
         for o in r.objects {
             let id = o.trackingID.map { "#\($0) " } ?? ""
-            let name = o.labels.first.map(readableLabel) ?? "object"
+            let name = readableLabel(o.displayedLabel)
             text += "\(place): \(id)\(name) \(String(format: "%.2f", o.score)) at \(fixed(o.box.x)),\(fixed(o.box.y)) \(fixed(o.box.width))x\(fixed(o.box.height))\n"
         }
         return text

@@ -97,7 +97,7 @@ func looksLikeInput(_ argument: String) -> Bool {
         printError("run '\(commandName) --help' for usage")
         return 2
     } catch {
-        printError("objdetect: \(oneLine(String(describing: error)))")
+        printError("objdetect: \(oneLine(OptionFlagNames.forCommandLine(String(describing: error))))")
         return 1
     }
 }

@@ -71,7 +71,7 @@ public enum DetectionError: Error, Equatable, CustomStringConvertible {
         case let .tooLarge(what, count, limit):
             return "\(what) would be \(count), more than the limit of \(limit)"
         case .allowlistAndDenylist:
-            return "`category_allowlist` and `category_denylist` are mutually exclusive options."
+            return "`categoryAllowlist` and `categoryDenylist` are mutually exclusive options."
         case .categoryFilterWithoutLabels:
             return "using a category allowlist or denylist requires labels, but the model has none"
         case let .invalidScoreCalibration(line, reason):

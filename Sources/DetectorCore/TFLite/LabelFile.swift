@@ -5,12 +5,11 @@ public enum LabelFile {
     /// One label per line (`\n` or `\r\n`); a final newline does not add an empty label, but empty
     /// lines inside the file are kept so that line number = class index.
     public static func parseLines(_ bytes: [UInt8]) -> [String] {
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            var s = String(line)
-            if s.hasSuffix("\r") { s.removeLast() }
-            return s
+        // Split on the bytes: in a Swift String "\r\n" is one Character, which a split on "\n" misses.
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        var lines = body.split(separator: 0x0A, omittingEmptySubsequences: false).map { line -> String in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
         }
         if lines.last == "" { lines.removeLast() }
         return lines

@@ -13,11 +13,14 @@ public struct Label: Sendable, Equatable {
     }
 }
 
-/// One detected object, in upright-image pixel coordinates.
+/// One detected object, in upright-image pixel coordinates: the detector's box, category and
+/// score, and — when classification is enabled — the classifier's labels for the box, kept
+/// apart so neither overwrites the other.
 ///
 /// ```swift
 /// for object in try detector.detect(image: image) {
-///     print(object.frame, object.labels.first?.text ?? "?", object.trackingID as Any)
+///     print(object.frame, object.category.text, object.score, object.trackingID as Any)
+///     if let top = object.labels.first { print("  classified as", top.text, top.confidence) }
 /// }
 /// ```
 public struct DetectedObject: Sendable, Equatable {
@@ -25,13 +28,18 @@ public struct DetectedObject: Sendable, Equatable {
     public var frame: ImageRect
     /// The tracking ID (stream modes only; nil in image mode).
     public var trackingID: Int?
-    /// Labels, highest confidence first.
+    /// The detector's class for this box and its detection score.
+    public var category: Label
+    /// The classifier's labels for this box, highest confidence first (empty unless
+    /// `shouldEnableClassification` is on).
     public var labels: [Label]
     /// Keypoints in upright-image pixels (e.g. eyes, nose for faces).
     public var keypoints: [ImagePoint]
-    public init(frame: ImageRect, trackingID: Int? = nil, labels: [Label], keypoints: [ImagePoint] = []) {
-        self.frame = frame; self.trackingID = trackingID; self.labels = labels; self.keypoints = keypoints
+    public init(frame: ImageRect, trackingID: Int? = nil, category: Label, labels: [Label] = [], keypoints: [ImagePoint] = []) {
+        self.frame = frame; self.trackingID = trackingID; self.category = category; self.labels = labels; self.keypoints = keypoints
     }
-    /// The top label's confidence (0 when there is no label).
-    public var score: Float { labels.first?.confidence ?? 0 }
+    /// The detection score (the detector's, also when the object is classified).
+    public var score: Float { category.confidence }
+    /// What to show for the object: the classifier's top label when classified, else the detector's category.
+    public var displayedLabel: Label { labels.first ?? category }
 }

@@ -50,6 +50,26 @@ public struct AutoMLManifest: Sendable, Equatable {
     }
 }
 
+/// What a labeler does with a model whose output holds logits (any real number) instead of
+/// probabilities — a model whose scores no softmax or logistic computes and whose metadata does
+/// not bound them to 0…1 (e.g. `mobilenet_v2_1.0_224_quant`).
+///
+/// ```swift
+/// var options = ImageLabelerOptions(model: .file("mobilenet_v2_1.0_224_quant.tflite"))
+/// options.logitHandling = .softmax     // confidences are then probabilities
+/// ```
+public enum LogitHandling: String, Sendable, Equatable, CaseIterable {
+    /// Creating the labeler fails, naming the two other choices (the default: a logit is never
+    /// reported as if it were a probability).
+    case reject
+    /// A softmax over the model's outputs turns them into probabilities before calibration,
+    /// filters and ranking.
+    case softmax
+    /// The raw outputs are reported as they are, as MediaPipe's ImageClassifier does; `confidence`
+    /// then holds a score on the model's own scale, not a probability.
+    case raw
+}
+
 /// Options for `ImageLabeler`, with ML Kit's names and defaults (and MediaPipe's filter semantics).
 public struct ImageLabelerOptions: Sendable {
     public var model: ClassifierModel
@@ -60,10 +80,13 @@ public struct ImageLabelerOptions: Sendable {
     public var maxResultCount: Int? = 10
     /// Locale of display names from the metadata.
     public var displayNamesLocale: String = "en"
-    /// Only these label names are kept (each maps to the first index with that name).
+    /// Only these label names are kept (each maps to the first index with that name); a name
+    /// the model does not have is an error listing the closest known names.
     public var categoryAllowlist: [String] = []
     /// These label names are dropped. Exclusive with the allowlist.
     public var categoryDenylist: [String] = []
+    /// What to do when the model outputs logits rather than probabilities.
+    public var logitHandling: LogitHandling = .reject
     /// Threads the model's heavy kernels may use; the CPU's core count by default.
     public var threadCount: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -71,16 +94,16 @@ public struct ImageLabelerOptions: Sendable {
 
     public func validate() throws {
         if !categoryAllowlist.isEmpty && !categoryDenylist.isEmpty {
-            throw TaskError.conflictingOptions("`category_allowlist` and `category_denylist` are mutually exclusive options.")
+            throw TaskError.conflictingOptions("`categoryAllowlist` and `categoryDenylist` are mutually exclusive options.")
         }
         if let m = maxResultCount, m == 0 || m < -1 {
-            throw TaskError.invalidOption(name: "max_results", reason: "value must be != 0 (or -1 for all)")
+            throw TaskError.invalidOption(name: "maxResultCount", reason: "value must be != 0 (or -1 for all)")
         }
         if threadCount < 1 || threadCount > 256 {
             throw TaskError.invalidOption(name: "threadCount", reason: "value must be between 1 and 256")
         }
         if let t = confidenceThreshold, !t.isFinite {
-            throw TaskError.invalidOption(name: "score_threshold", reason: "value must be a finite number")
+            throw TaskError.invalidOption(name: "confidenceThreshold", reason: "value must be a finite number")
         }
     }
 }
@@ -95,18 +118,23 @@ public struct ImageLabelerOptions: Sendable {
 ///
 /// Preprocessing follows MediaPipe: the whole image (or region) stretched to the input size with
 /// MediaPipe's fixed-point bilinear; float inputs normalized by the metadata's mean/std, integer
-/// inputs take raw pixels. Not thread-safe: use one labeler per thread.
-public final class ImageLabeler {
+/// inputs take raw pixels.
+///
+/// Thread safety: every method may be called from any thread or task; calls run one at a time
+/// (the interpreter owns one arena), each getting the result it would get alone.
+public final class ImageLabeler: @unchecked Sendable {
+    // `@unchecked`: the interpreter is only used with `lock` held; everything else is immutable.
     public let options: ImageLabelerOptions
-    let interpreter: Interpreter
+    private let interpreter: Interpreter
+    private let lock = NSLock()
     let tensorOptions: ImageToTensorOptions
     /// Label names by class index (empty when the model has none).
     public let labels: [String]
     let displayNames: [String]
     let threshold: Float
-    let allowed: Set<Int>?
-    let denied: Set<Int>
+    let categories: CategoryFilter
     let calibration: ScoreCalibration?
+    let appliesSoftmax: Bool
 
     public init(options: ImageLabelerOptions) throws {
         try options.validate()
@@ -115,55 +143,27 @@ public final class ImageLabeler {
         var manifestLabels: [String]?
         switch options.model {
         case let .file(path):
-            guard FileManager.default.fileExists(atPath: path) else { throw TaskError.invalidOption(name: "model", reason: "no file at \(path)") }
-            model = try TFLiteModel(contentsOfFile: path)
+            model = try ModelLoading.load(.file(path))
         case let .data(data):
-            model = try TFLiteModel(data: data)
+            model = try ModelLoading.load(.data(data))
         case let .autoMLManifest(path):
             let manifest = try AutoMLManifest(contentsOfFile: path)
-            model = try TFLiteModel(contentsOfFile: manifest.modelPath)
+            model = try ModelLoading.load(.file(manifest.modelPath))
             if let l = manifest.labelsPath, let data = FileManager.default.contents(atPath: l) {
-                manifestLabels = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
-                while manifestLabels?.last == "" { manifestLabels?.removeLast() }
+                manifestLabels = LabelFile.parseLines([UInt8](data))
             }
         }
         let assets = try ModelAssets(model: model)
         let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount))
-        guard let input = interpreter.inputs.first, input.shape.count == 4, input.shape[0] == 1, input.shape[3] == 3 else {
-            throw TaskError.unsupportedModel("a classifier's first input must be an image tensor [1, height, width, 3]")
-        }
-        guard let output = interpreter.outputs.first, Shape.count(output.shape) >= 1 else {
-            throw TaskError.unsupportedModel("the classifier has no output of class scores")
-        }
-        let normalization: TensorNormalization
-        if let n = assets.metadata?.inputNormalization, let mean = n.mean.first, let std = n.std.first, std != 0 {
-            normalization = .mediaPipe(mean: mean, std: std)
-        } else {
-            normalization = .range(min: -1, max: 1)
-        }
-        let inputType = try TensorInputType.forModelInput(input, normalization: normalization)
-        tensorOptions = ImageToTensorOptions(width: input.shape[2], height: input.shape[1], resizeMode: .stretch,
-                                             resampler: .mediaPipe, inputType: inputType)
-        let names = try manifestLabels ?? assets.labels() ?? []
-        var shown: [String] = []
-        if assets.labelLocales(forOutput: 0).contains(options.displayNamesLocale),
-           let file = assets.labelFile(forOutput: 0, locale: options.displayNamesLocale), let l = try assets.labels(in: file) {
-            shown = l
-        }
-        if (!options.categoryAllowlist.isEmpty || !options.categoryDenylist.isEmpty) && names.isEmpty {
-            throw TaskError.unsupportedModel("Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found.")
-        }
-        func indices(_ wanted: [String]) -> Set<Int> {
-            Set(wanted.compactMap { w in names.firstIndex(of: w) })
-        }
-        let allow = indices(options.categoryAllowlist)
-        allowed = allow.isEmpty ? nil : allow   // unknown names only: nothing is filtered (MediaPipe)
-        denied = indices(options.categoryDenylist)
-        threshold = options.confidenceThreshold ?? assets.scoreThreshold ?? 0
-        calibration = try assets.scoreCalibration()?.calibration
-        labels = names
-        displayNames = shown
+        let facts = try ModelFacts(model: model, assets: assets, interpreter: interpreter, locale: options.displayNamesLocale)
+        let plan = try ClassificationPlan.make(facts: facts, options: options, manifestLabels: manifestLabels)
+        tensorOptions = plan.tensorOptions
+        labels = plan.labels
+        displayNames = facts.displayNames
+        categories = plan.categories
+        threshold = options.confidenceThreshold ?? facts.scoreThreshold ?? 0
+        calibration = facts.calibration
+        appliesSoftmax = plan.appliesSoftmax
         self.interpreter = interpreter
     }
 
@@ -178,10 +178,15 @@ public final class ImageLabeler {
         var o = tensorOptions
         o.region = region
         let tensor = try ImageToTensor.convert(upright, options: o)
-        try interpreter.copyInput(tensor.values, at: 0)
-        try interpreter.invoke()
-        let scores = try interpreter.dequantizedOutput(at: 0)
-        return try rank(scores, maxResults: maxResults ?? options.maxResultCount, threshold: threshold ?? self.threshold)
+        let scores: [Float] = try {
+            lock.lock()
+            defer { lock.unlock() }
+            try interpreter.copyInput(tensor.values, at: 0)
+            try interpreter.invoke()
+            return try interpreter.dequantizedOutput(at: 0)
+        }()
+        return try rank(appliesSoftmax ? ClassificationPlan.softmax(scores) : scores,
+                        maxResults: maxResults ?? options.maxResultCount, threshold: threshold ?? self.threshold)
     }
 
     /// MediaPipe's order: calibration, allowlist/denylist, threshold (> 0 only, inclusive), sort, max results.
@@ -189,8 +194,7 @@ public final class ImageLabeler {
         var result: [Label] = []
         result.reserveCapacity(raw.count)
         for (i, s) in raw.enumerated() {
-            if let allowed, !allowed.contains(i) { continue }
-            if denied.contains(i) { continue }
+            guard categories.allows(i) else { continue }
             let score = try calibration.map { try $0.calibrate(score: s, classIndex: i) } ?? s
             if threshold > 0 && !(score >= threshold) { continue }
             result.append(Label(text: i < labels.count ? labels[i] : "", index: i, confidence: score,

@@ -15,14 +15,17 @@ import Foundation
 /// Coordinates are pixels of the upright image (the raw buffer with `orientation` applied);
 /// `rawFrame(of:imageWidth:imageHeight:orientation:)` maps a result back to the raw buffer.
 ///
-/// Thread safety: `detect(image:)` and `detect(videoFrame:timestampMs:)` must not be called
-/// concurrently on one detector; live-stream frames are processed on the detector's own serial
-/// queue, so `detectAsync` may be called from any thread.
+/// Thread safety: every method may be called from any thread or task. One detector runs one
+/// frame at a time (its interpreter owns one arena, its tracker one state): concurrent
+/// `detect` calls wait for each other on a lock and each gets the result it would get alone.
+/// Live-stream frames are processed on the detector's own serial queue.
 public final class ObjectDetector: @unchecked Sendable {
+    // `@unchecked`: `engine` and `gate` are only touched with `lock` held; `live` is set in `init`.
     public let options: ObjectDetectorOptions
     private let engine: DetectionEngine
+    private let lock = NSLock()
     private var gate = TimestampGate()
-    private var live: LiveStreamProcessor<(ImageBuffer, ImageOrientation), [DetectedObject]>?
+    private let live: LiveStreamProcessor<(ImageBuffer, ImageOrientation), [DetectedObject]>?
 
     /// Creates a detector; every option and the model are checked here.
     /// - Parameter resultHandler: for `.liveStream`, receives each frame's result in order.
@@ -37,6 +40,7 @@ public final class ObjectDetector: @unchecked Sendable {
             guard let resultHandler else {
                 throw TaskError.missingOption(name: "resultHandler", neededBy: "runningMode liveStream")
             }
+            // The processor's serial work queue is the only caller of the engine in this mode.
             live = LiveStreamProcessor(label: "objdetect.live-stream", process: { (input: (ImageBuffer, ImageOrientation), timestampMs: Int64) in
                 try engine.process(input.0, orientation: input.1, timestampMs: timestampMs)
             }, onResult: resultHandler)
@@ -44,17 +48,20 @@ public final class ObjectDetector: @unchecked Sendable {
             if resultHandler != nil {
                 throw TaskError.invalidOption(name: "resultHandler", reason: "a result handler is only used in liveStream mode")
             }
+            live = nil
         }
     }
 
     /// The labels of the model's classes (empty when the model has none).
-    public var labels: [String] { engine.pipeline.labels.names }
+    public var labels: [String] { engine.labelNames }
 
     /// Detects objects in one image (running mode `.image`). No tracking IDs.
     public func detect(image: ImageBuffer, orientation: ImageOrientation = .up) throws -> [DetectedObject] {
         guard options.runningMode == .image else {
             throw TaskError.wrongRunningMode(expected: "image", actual: options.runningMode.rawValue)
         }
+        lock.lock()
+        defer { lock.unlock() }
         return try engine.process(image, orientation: orientation, timestampMs: nil)
     }
 
@@ -65,6 +72,8 @@ public final class ObjectDetector: @unchecked Sendable {
         guard options.runningMode == .video else {
             throw TaskError.wrongRunningMode(expected: "video", actual: options.runningMode.rawValue)
         }
+        lock.lock()
+        defer { lock.unlock() }
         try gate.admit(timestampMs)
         return try engine.process(image, orientation: orientation, timestampMs: timestampMs)
     }
@@ -97,10 +106,12 @@ public final class ObjectDetector: @unchecked Sendable {
     }
 }
 
-/// The detector's work for one frame: orient, detect, pick the prominent object, track.
-/// Owned by one `ObjectDetector`; used from one thread at a time.
+/// The detector's work for one frame: orient, detect, pick the prominent object, classify, track.
+/// Owned by one `ObjectDetector`, which calls it from one thread at a time (under its lock, or
+/// on the live-stream processor's serial queue); hence `@unchecked Sendable`.
 final class DetectionEngine: @unchecked Sendable {
     let pipeline: DetectorPipeline
+    let labelNames: [String]
     let options: ObjectDetectorOptions
     private var tracker: IoUTracker?
     /// Classifies each detected object when classification is enabled.
@@ -109,6 +120,7 @@ final class DetectionEngine: @unchecked Sendable {
     init(options: ObjectDetectorOptions) throws {
         self.options = options
         pipeline = try DetectorPipeline(options: options)
+        labelNames = pipeline.labels.names
         tracker = options.runningMode.assignsTrackingIDs ? try IoUTracker(configuration: options.tracker) : nil
         if options.shouldEnableClassification {
             let model: ClassifierModel
@@ -124,7 +136,15 @@ final class DetectionEngine: @unchecked Sendable {
             labelerOptions.maxResultCount = options.maxPerObjectLabelCount
             labelerOptions.confidenceThreshold = options.classificationConfidenceThreshold
             labelerOptions.displayNamesLocale = options.displayNamesLocale
-            classifier = try ImageLabeler(options: labelerOptions)
+            labelerOptions.logitHandling = options.classifierLogitHandling
+            labelerOptions.threadCount = options.threadCount
+            do {
+                classifier = try ImageLabeler(options: labelerOptions)
+            } catch let TaskError.modelMismatch(what, fix) {
+                // The labeler names its own options; here they are the detector's.
+                throw TaskError.modelMismatch("the classifier model: " + what,
+                                              fix: fix.replacingOccurrences(of: "`logitHandling`", with: "`classifierLogitHandling`"))
+            }
         } else {
             classifier = nil
         }
@@ -138,7 +158,8 @@ final class DetectionEngine: @unchecked Sendable {
         }
         if let classifier {
             // ML Kit's "classify objects": each object's labels come from the classifier run on
-            // its box in the upright image (stretched to the classifier's input).
+            // its box in the upright image (stretched to the classifier's input); the detector's
+            // category and score stay as they are.
             for i in objects.indices where objects[i].frame.width >= 1 && objects[i].frame.height >= 1 {
                 objects[i].labels = try classifier.label(upright: upright, region: objects[i].frame)
             }
@@ -146,7 +167,7 @@ final class DetectionEngine: @unchecked Sendable {
         if var t = tracker {
             let input = objects.map { o in
                 TrackerDetection(box: TrackBox(x: Float(o.frame.x), y: Float(o.frame.y), width: Float(o.frame.width), height: Float(o.frame.height)),
-                                 score: o.score, classIndex: o.labels.first?.index)
+                                 score: o.score, classIndex: o.category.index)
             }
             let tracked = try t.update(input, timestampMs: timestampMs)
             tracker = t

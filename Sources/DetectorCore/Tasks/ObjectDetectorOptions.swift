@@ -37,6 +37,8 @@ public struct ObjectDetectorOptions: Sendable {
     public var maxPerObjectLabelCount: Int = 10
     /// Labels below this confidence are dropped when classifying. nil: the classifier's metadata threshold, else 0.
     public var classificationConfidenceThreshold: Float? = nil
+    /// What the classifier does when its model outputs logits rather than probabilities.
+    public var classifierLogitHandling: LogitHandling = .reject
     /// The decoder family; nil: detected from the model.
     public var decoder: DecoderFamily? = nil
     /// A full decoder configuration (anchors, decoding, NMS, input size and normalization),
@@ -86,28 +88,28 @@ public struct ObjectDetectorOptions: Sendable {
     /// Checks the options on their own (what can be checked before the model is read).
     public func validate() throws {
         if !categoryAllowlist.isEmpty && !categoryDenylist.isEmpty {
-            throw TaskError.conflictingOptions("`category_allowlist` and `category_denylist` are mutually exclusive options.")
+            throw TaskError.conflictingOptions("`categoryAllowlist` and `categoryDenylist` are mutually exclusive options.")
         }
         if let m = maxResults, m == 0 || m < -1 {
-            throw TaskError.invalidOption(name: "max_results", reason: "value must be != 0 (or -1 for all)")
+            throw TaskError.invalidOption(name: "maxResults", reason: "value must be != 0 (or -1 for all)")
         }
         if threadCount < 1 || threadCount > 256 {
             throw TaskError.invalidOption(name: "threadCount", reason: "value must be between 1 and 256")
         }
         if let t = scoreThreshold, !t.isFinite {
-            throw TaskError.invalidOption(name: "score_threshold", reason: "value must be a finite number")
+            throw TaskError.invalidOption(name: "scoreThreshold", reason: "value must be a finite number")
         }
         if shouldEnableClassification && classifierModel == nil {
             throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
         }
         if maxPerObjectLabelCount < 1 {
-            throw TaskError.invalidOption(name: "max_per_object_label_count", reason: "value must be at least 1")
+            throw TaskError.invalidOption(name: "maxPerObjectLabelCount", reason: "value must be at least 1")
         }
         if let t = classificationConfidenceThreshold, !t.isFinite {
-            throw TaskError.invalidOption(name: "classification_confidence_threshold", reason: "value must be a finite number")
+            throw TaskError.invalidOption(name: "classificationConfidenceThreshold", reason: "value must be a finite number")
         }
         if !(yoloIoUThreshold > 0 && yoloIoUThreshold <= 1) {
-            throw TaskError.invalidOption(name: "iou_threshold", reason: "value must be in (0, 1]")
+            throw TaskError.invalidOption(name: "yoloIoUThreshold", reason: "value must be in (0, 1]")
         }
     }
 }

@@ -14,6 +14,10 @@ public enum TaskError: Error, Equatable, CustomStringConvertible {
     case unsupportedModel(String)
     /// The call does not fit the detector's running mode.
     case wrongRunningMode(expected: String, actual: String)
+    /// The model does not fit how it is to be used (decoder, labels, task); `fix` says what to set instead.
+    case modelMismatch(String, fix: String)
+    /// An allow or deny list names labels the model does not have.
+    case unknownCategories(option: String, names: [String], closest: [String: [String]])
 
     public var description: String {
         switch self {
@@ -31,6 +35,14 @@ public enum TaskError: Error, Equatable, CustomStringConvertible {
             return message
         case let .wrongRunningMode(expected, actual):
             return "this call needs running mode \(expected), but the detector was created with \(actual)"
+        case let .modelMismatch(what, fix):
+            return "\(what); \(fix)."
+        case let .unknownCategories(option, names, closest):
+            let each = names.map { name -> String in
+                let near = closest[name] ?? []
+                return near.isEmpty ? "'\(name)'" : "'\(name)' (closest: \(near.map { "'\($0)'" }.joined(separator: ", ")))"
+            }
+            return "`\(option)` names \(names.count == 1 ? "a label" : "labels") the model does not have: \(each.joined(separator: "; "))."
         }
     }
 }

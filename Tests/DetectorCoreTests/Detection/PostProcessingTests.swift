@@ -148,12 +148,13 @@ final class PostProcessingTests: XCTestCase {
         let filter = DetectionFilterOptions(scoreThreshold: 0.3, categoryAllowlist: ["cat"], categoryDenylist: ["dog"])
         XCTAssertThrowsError(try SsdPostProcessDecoder(labels: labels, filter: filter)) { error in
             XCTAssertEqual(error as? DetectionError, .allowlistAndDenylist)
-            XCTAssertEqual("\(error)", "`category_allowlist` and `category_denylist` are mutually exclusive options.")
+            XCTAssertEqual("\(error)", "`categoryAllowlist` and `categoryDenylist` are mutually exclusive options.")
         }
         // Same message as the golden recorded from MediaPipe.
         let golden = try GoldenTensors.detectionGolden("ssd_mobilenet_v1__allow_and_deny_error")
         let expected = try XCTUnwrap((golden["expected_error"] as? [String: Any])?["message"] as? String)
-        XCTAssertEqual(DetectionError.allowlistAndDenylist.description, expected)
+        XCTAssertEqual(DetectionError.allowlistAndDenylist.description, expected.replacingOccurrences(of: "category_allowlist", with: "categoryAllowlist")
+            .replacingOccurrences(of: "category_denylist", with: "categoryDenylist"))
     }
 
     func testCalibrationIsAppliedBeforeTheThreshold() throws {

@@ -24,7 +24,8 @@ final class DetectCommandTests: XCTestCase {
         XCTAssertEqual(frame["width"] ?? 0, 105, accuracy: 2)
         XCTAssertNil(objects[0]["trackingID"], "no tracking IDs in single mode")
         XCTAssertEqual((objects[0]["keypoints"] as? [Any])?.count, 6)
-        XCTAssertEqual(((objects[0]["labels"] as? [[String: Any]])?.first?["text"]) as? String, "face")
+        XCTAssertEqual((objects[0]["category"] as? [String: Any])?["text"] as? String, "face")
+        XCTAssertEqual((objects[0]["labels"] as? [Any])?.count, 0, "labels are the classifier's, and there is none")
     }
 
     func testTextFormatAndAnnotatedOutput() throws {

@@ -14,7 +14,7 @@ final class ObjectDetectorGoldenTests: XCTestCase {
 
     func items(_ objects: [DetectedObject]) -> [GoldenMatchRule.Item] {
         objects.map { .init(box: ($0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height), score: Double($0.score),
-                            name: $0.labels.first?.text ?? "") }
+                            name: $0.category.text) }
     }
 
     func references(_ golden: [String: Any], _ name: String) throws -> [[String: Any]] {
@@ -57,8 +57,8 @@ final class ObjectDetectorGoldenTests: XCTestCase {
                 total.add(outcome)
                 if outcome.passes { passing += 1 }
                 for o in found {
-                    if !set.allow.isEmpty { XCTAssertTrue(set.allow.contains(o.labels[0].text), "\(set.tag) \(name): \(o.labels[0].text)") }
-                    if !set.deny.isEmpty { XCTAssertFalse(set.deny.contains(o.labels[0].text), "\(set.tag) \(name)") }
+                    if !set.allow.isEmpty { XCTAssertTrue(set.allow.contains(o.category.text), "\(set.tag) \(name): \(o.category.text)") }
+                    if !set.deny.isEmpty { XCTAssertFalse(set.deny.contains(o.category.text), "\(set.tag) \(name)") }
                     XCTAssertNil(o.trackingID)
                     XCTAssertEqual(o.frame.x, o.frame.x.rounded(.towardZero), "MediaPipe truncates SSD pixel boxes")
                 }
@@ -80,7 +80,9 @@ final class ObjectDetectorGoldenTests: XCTestCase {
         options.categoryAllowlist = ["cat"]
         options.categoryDenylist = ["dog"]
         XCTAssertThrowsError(try ObjectDetector(options: options)) { error in
-            XCTAssertEqual(String(describing: error), expected)
+            // MediaPipe's sentence, with the Swift property names.
+            XCTAssertEqual(String(describing: error), expected.replacingOccurrences(of: "category_allowlist", with: "categoryAllowlist")
+                .replacingOccurrences(of: "category_denylist", with: "categoryDenylist"))
         }
     }
 

@@ -36,7 +36,7 @@ final class StreamModeTests: XCTestCase {
                 let id = try XCTUnwrap(o.trackingID, "video mode assigns tracking IDs")
                 XCTAssertGreaterThan(id, 0)
                 seen.append(Seen(frame: k, id: id, box: ImageRect(x: o.frame.x + Double(offsets[k].0), y: o.frame.y + Double(offsets[k].1),
-                                                                  width: o.frame.width, height: o.frame.height), label: o.labels.first?.text ?? ""))
+                                                                  width: o.frame.width, height: o.frame.height), label: o.category.text))
             }
         }
         func iou(_ a: ImageRect, _ b: ImageRect) -> Double {
@@ -139,7 +139,7 @@ final class StreamModeTests: XCTestCase {
 
     func testProminenceRuleByHand() {
         func object(_ x: Double, _ w: Double, _ score: Float) -> DetectedObject {
-            DetectedObject(frame: ImageRect(x: x, y: 0, width: w, height: w), labels: [Label(text: "a", index: 0, confidence: score)])
+            DetectedObject(frame: ImageRect(x: x, y: 0, width: w, height: w), category: Label(text: "a", index: 0, confidence: score))
         }
         // 10×10 at 0.9 (90) loses to 20×20 at 0.5 (200); a box half outside the image counts only its inside.
         XCTAssertEqual(ProminenceRule.mostProminent([object(0, 10, 0.9), object(20, 20, 0.5)], imageWidth: 100, imageHeight: 100)?.frame.width, 20)
@@ -153,7 +153,7 @@ final class StreamModeTests: XCTestCase {
     func testOptionErrorsAtCreation() {
         var o = ObjectDetectorOptions(model: .embedded("face"))
         o.maxResults = 0
-        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "Invalid `max_results` option: value must be != 0 (or -1 for all).") }
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "Invalid `maxResults` option: value must be != 0 (or -1 for all).") }
         o = ObjectDetectorOptions(model: .embedded("face"))
         o.shouldEnableClassification = true
         XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertTrue(String(describing: $0).contains("classifierModel")) }
@@ -164,17 +164,25 @@ final class StreamModeTests: XCTestCase {
         o = ObjectDetectorOptions(model: .embedded("face"))
         o.categoryAllowlist = ["face"]
         o.categoryDenylist = ["cat"]
-        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "`category_allowlist` and `category_denylist` are mutually exclusive options.") }
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "`categoryAllowlist` and `categoryDenylist` are mutually exclusive options.") }
     }
 
-    func testObjectClassificationReplacesLabels() throws {
+    func testObjectClassificationKeepsTheDetectionAndAddsLabels() throws {
         let classifier = SharedData.fixture("automl_flowers/manifest.json").path
         var options = ObjectDetectorOptions(model: .embedded("face-short"))
         options.shouldEnableClassification = true
         options.classifierModel = .file(classifier)
         options.maxPerObjectLabelCount = 2
         let objects = try ObjectDetector(options: options).detect(image: try astronaut())
+        let unclassified = try ObjectDetector(options: ObjectDetectorOptions(model: .embedded("face-short"))).detect(image: try astronaut())
         XCTAssertEqual(objects.count, 1)
+        XCTAssertEqual(unclassified.count, 1)
+        // The detector's box, category and score are kept as they are without classification.
+        XCTAssertEqual(objects[0].category, unclassified[0].category)
+        XCTAssertEqual(objects[0].category.text, "face")
+        XCTAssertEqual(objects[0].frame, unclassified[0].frame)
+        XCTAssertEqual(objects[0].score, unclassified[0].score)
+        XCTAssertTrue(unclassified[0].labels.isEmpty)
         XCTAssertEqual(objects[0].labels.count, 2)
         let flowers = ["daisy", "dandelion", "roses", "sunflowers", "tulips"]
         XCTAssertTrue(objects[0].labels.allSatisfy { flowers.contains($0.text) })

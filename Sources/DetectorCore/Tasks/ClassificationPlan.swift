@@ -25,7 +25,7 @@ struct ClassificationPlan: Sendable {
             default: kind = "not a classifier's"
             }
             throw TaskError.modelMismatch("this model's outputs \(shapes) are \(kind), not one tensor of class scores [1, C]",
-                                          fix: "give an image-classification model as the `model` of ImageLabeler (or `classifierModel` of ObjectDetector), and a detector as the `model` of ObjectDetector")
+                                          fix: "detect with it instead (ObjectDetector), and label with an image-classification model")
         }
         var softmax = false
         if !facts.outputIsProbability {
@@ -33,7 +33,7 @@ struct ClassificationPlan: Sendable {
             case .reject:
                 let producer = facts.scoringOperator.map { "its scores come from \($0.name)" } ?? "no softmax or logistic computes its scores"
                 throw TaskError.modelMismatch("the classifier's output holds logits, not probabilities (\(producer) and no metadata bounds them to 0…1)",
-                                              fix: "set `logitHandling` to softmax for probabilities, or to raw for the model's own scores")
+                                              fix: "set `logitHandling` to softmax for probabilities, or set `logitHandling` to raw to keep the model's own scores")
             case .softmax: softmax = true
             case .raw: break
             }

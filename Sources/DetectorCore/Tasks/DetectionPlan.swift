@@ -110,7 +110,7 @@ struct DetectionPlan: Sendable {
         case .yolov5: return .yolov5
         case .yolov8: return .yolov8
         case .classifier:
-            throw TaskError.modelMismatch("this model is an image classifier (\(info.reason)), not a detector", fix: "use it as `classifierModel` or with ImageLabeler")
+            throw TaskError.modelMismatch("this model is an image classifier (\(info.reason)), not a detector", fix: "label with it instead (ImageLabeler, or as `classifierModel` to classify detected objects)")
         case .unknown:
             throw TaskError.modelMismatch("cannot tell how to decode this model's outputs (\(info.reason))",
                                           fix: "set `decoder` to ssd, anchors, yolov5 or yolov8, or give a `decoderConfig`")

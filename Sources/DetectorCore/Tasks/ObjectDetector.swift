@@ -142,8 +142,9 @@ final class DetectionEngine: @unchecked Sendable {
                 classifier = try ImageLabeler(options: labelerOptions)
             } catch let TaskError.modelMismatch(what, fix) {
                 // The labeler names its own options; here they are the detector's.
-                throw TaskError.modelMismatch("the classifier model: " + what,
-                                              fix: fix.replacingOccurrences(of: "`logitHandling`", with: "`classifierLogitHandling`"))
+                let ownFix = fix.hasPrefix("detect with it instead") ? "give `classifierModel` an image-classification model" : fix
+                throw TaskError.modelMismatch("the classifier model (`classifierModel`): " + what,
+                                              fix: ownFix.replacingOccurrences(of: "`logitHandling`", with: "`classifierLogitHandling`"))
             }
         } else {
             classifier = nil

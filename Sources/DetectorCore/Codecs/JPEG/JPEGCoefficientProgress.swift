@@ -33,8 +33,9 @@ struct JPEGCoefficientProgress {
             for k in 1..<Self.tracked {
                 previousBits[base + k] = scansStarted > 1 ? bits[base + k] : 0
             }
-            if spectralStart < Self.tracked {
-                for k in spectralStart...min(spectralEnd, Self.tracked - 1) { bits[base + k] = low }
+            let last = min(spectralEnd, Self.tracked - 1)
+            if spectralStart <= last {
+                for k in spectralStart...last { bits[base + k] = low }
             }
         }
     }

@@ -13,9 +13,13 @@ final class JPEGMutationTests: XCTestCase {
     static let mutationsPerFile = 1500
     #endif
 
-    /// Inputs: the committed fixture always, plus a spread of coding features from `../shared`.
+    /// Inputs: the committed fixtures always (progressive ones with and without restarts among
+    /// them), plus a spread of coding features from `../shared`.
     func inputs() throws -> [(String, [UInt8])] {
         var result = [("astronaut fixture", [UInt8](try Data(contentsOf: SharedData.fixture("astronaut_128x128_q90_420_exif6.jpg"))))]
+        for name in ["progressive_420_75x53.jpg", "progressive_restart_420_67x45.jpg", "baseline_restart_420_67x45.jpg"] {
+            result.append((name, [UInt8](try Data(contentsOf: SharedData.fixture("jpeg_truncated/\(name)")))))
+        }
         if SharedData.root != nil || SharedData.isCI {
             for name in ["baseline_420_h2v2.jpg", "progressive_custom_scans_successive_approx.jpg", "restart_every_3_mcus_420.jpg",
                          "gray_progressive.jpg", "baseline_mixed_sampling_2x2_1x1_1x2.jpg", "ycck_adobe_transform2.jpg",
@@ -33,7 +37,7 @@ final class JPEGMutationTests: XCTestCase {
             XCTAssertNoThrow(try JPEGDecoder.decode(original), name)
             for round in 0..<Self.mutationsPerFile {
                 var bytes = original
-                switch round % 4 {
+                switch round % 5 {
                 case 0:   // truncate anywhere
                     bytes.removeLast(Int.random(in: 1..<bytes.count, using: &generator))
                 case 1:   // one random byte
@@ -45,6 +49,9 @@ final class JPEGMutationTests: XCTestCase {
                                                                : Int.random(in: 0..<bytes.count, using: &generator)
                         bytes[i] = UInt8.random(in: 0...255, using: &generator)
                     }
+                case 3:   // cut anywhere, then EOI: smoothing, data that ends at a marker, restart resync
+                    bytes.removeLast(Int.random(in: 1..<bytes.count, using: &generator))
+                    bytes += [0xFF, 0xD9]
                 default:  // single bit flips plus a truncation
                     for _ in 0..<Int.random(in: 1...8, using: &generator) {
                         let i = Int.random(in: 0..<bytes.count, using: &generator)

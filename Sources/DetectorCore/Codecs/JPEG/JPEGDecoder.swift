@@ -6,6 +6,13 @@
 /// component, `rgb8` otherwise (CMYK/YCCK converted with Pillow's rule). `orientation` and
 /// `exif` come from the first APP1 `Exif` segment.
 ///
+/// Damaged files decode as Pillow decodes them where Pillow does not raise: a progressive
+/// file closed with EOI after any scan (or inside one) shows libjpeg's interblock smoothing of
+/// the missing AC terms; data that runs into a marker leaves the rest of the scan as it is;
+/// wrong or missing restart markers are resynchronised as libjpeg does. A file without EOI is
+/// rejected as `.truncated`, as Pillow does by default; what Pillow shows for it with
+/// `ImageFile.LOAD_TRUNCATED_IMAGES = True` is the decode of the same bytes plus `FF D9`.
+///
 /// ```swift
 /// let decoded = try JPEGDecoder.decode(Array(fileData))
 /// print(decoded.image.width, decoded.image.height, decoded.colorType, decoded.orientation ?? .up)

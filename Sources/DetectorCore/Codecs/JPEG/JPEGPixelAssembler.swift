@@ -12,7 +12,9 @@ enum JPEGPixelAssembler {
                                           componentIDs: frame.components.map(\.id),
                                           jfif: parser.sawJFIF, adobeTransform: parser.adobeTransform)
 
-        // 1. IDCT every block that covers the component's real samples.
+        // 1. IDCT every block that covers the component's real samples (smoothed first where
+        //    libjpeg would smooth a progressive image with missing AC bits).
+        let smoother = JPEGBlockSmoother(frame: frame, progress: parser.progress)
         var samplePlanes: [UnsafeMutablePointer<UInt8>] = []
         defer { for p in samplePlanes { p.deallocate() } }
         for (ci, component) in frame.components.enumerated() {
@@ -28,6 +30,12 @@ enum JPEGPixelAssembler {
                 let bands = min(blockRows, jpegWorkerCount * 4)
                 jpegParallelFor(bands) { band in
                     let first = band * blockRows / bands, last = (band + 1) * blockRows / bands
+                    if let smoother {
+                        smoothedTransform(smoother, component: component, index: ci, coefficients: coefficients,
+                                          blockRows: first..<last, iMCURows: frame.mcuRows, quant: qBase,
+                                          output: plane, stride: stride)
+                        return
+                    }
                     for by in first..<last {
                         for bx in 0..<blocksPerRow {
                             JPEGIDCT.transform(coefficients: coefficients.block(column: bx, row: by), quant: qBase,
@@ -103,6 +111,31 @@ enum JPEGPixelAssembler {
             }}}}
         }
         return (try ImageBuffer(width: width, height: height, format: format, pixels: pixelBytes, maxPixels: parser.maxPixels), model)
+    }
+}
+
+/// The IDCT of block rows `blockRows` of component `index`, each block smoothed first by the
+/// plan of its row (rows whose plan is empty go straight to the IDCT).
+private func smoothedTransform(_ smoother: JPEGBlockSmoother, component: JPEGComponent, index: Int,
+                               coefficients: JPEGCoefficientPlane, blockRows: Range<Int>, iMCURows: Int,
+                               quant: UnsafePointer<Int32>, output: UnsafeMutablePointer<UInt8>, stride: Int) {
+    let rows = UnsafeMutablePointer<Int>.allocate(capacity: 5)
+    let dcs = UnsafeMutablePointer<Int>.allocate(capacity: 25)
+    let workspace = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
+    defer { rows.deallocate(); dcs.deallocate(); workspace.deallocate() }
+    for by in blockRows {
+        let plan = smoother.plan(component: index, blockRow: by, v: component.v)
+        JPEGBlockSmoother.neighbourRows(row: by, v: component.v, iMCURows: iMCURows, blockRows: component.blockRows,
+                                        storedRows: coefficients.blockRows, into: rows)
+        for bx in 0..<component.blocksPerRow {
+            var source = UnsafePointer(coefficients.block(column: bx, row: by))
+            if !plan.isEmpty {
+                JPEGBlockSmoother.smooth(coefficients, rows: rows, column: bx, blocksPerRow: component.blocksPerRow,
+                                         plan: plan, quant: quant, dcs: dcs, workspace: workspace)
+                source = UnsafePointer(workspace)
+            }
+            JPEGIDCT.transform(coefficients: source, quant: quant, output: output + by * 8 * stride + bx * 8, stride: stride)
+        }
     }
 }
 

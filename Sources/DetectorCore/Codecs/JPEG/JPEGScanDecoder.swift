@@ -1,5 +1,12 @@
 /// Entropy decoding of one scan (T.81 Annex F for sequential, G.1.2 for progressive) into the
 /// coefficient planes, with restart-marker handling.
+///
+/// Damage is handled as libjpeg handles it (Pillow shows what libjpeg makes): when a scan's
+/// data ends at a marker before the scan is complete, the MCU that ran out is decoded with zero
+/// bits and the MCUs after it are left as they are (zero, or what earlier scans stored) until a
+/// restart marker brings fresh data; a restart marker with the wrong number is resynchronised
+/// as `jpeg_resync_to_restart` does. A file that ends without a marker (no EOI) and a bit
+/// pattern that is no Huffman code are errors.
 extension JPEGStreamParser {
     /// What the block loop needs of one scan component, as plain values and pointers.
     struct ScanMember {
@@ -55,15 +62,28 @@ extension JPEGStreamParser {
         if !frame.progressive { kind = .sequential }
         else if ss == 0 { kind = ah == 0 ? .dcFirst : .dcRefine }
         else { kind = ah == 0 ? .acFirst : .acRefine }
+        if frame.progressive {
+            progress.startScan(componentIndices: scan.members.map(\.componentIndex), spectralStart: ss,
+                               spectralEnd: se, low: al)
+        }
+        // Block rows per iMCU row of this scan's MCU rows (libjpeg's `input_iMCU_row`).
+        let mcuRowsPerIMCURow = interleaved ? 1 : frame.components[scan.members[0].componentIndex].v
+        // libjpeg's `insufficient_data`: the data ran out at a marker; MCUs are skipped.
+        var insufficient = false
+        var lastGoodIMCURow = progress.lastGoodIMCURow
+        defer { progress.lastGoodIMCURow = lastGoodIMCURow }
 
         try withExtendedLifetime(empty) {
             try jpegNaturalOrder.withUnsafeBufferPointer { naturalBuffer in
                 guard let natural = naturalBuffer.baseAddress else { return }
                 for mcuY in 0..<mcuRows {
+                    let iMCURow = mcuY / mcuRowsPerIMCURow
                     for mcuX in 0..<mcusPerRow {
+                        // libjpeg counts the row before it reads a due restart marker.
+                        if !insufficient { lastGoodIMCURow = iMCURow }
                         if restartInterval > 0 {
                             if restartsLeft == 0 {
-                                try processRestart(&reader, expected: expectedRestart)
+                                if try processRestart(&reader, expected: expectedRestart) { insufficient = false }
                                 expectedRestart = (expectedRestart + 1) & 7
                                 for i in 0..<memberCount { members[i].predictor = 0 }
                                 eobRun = 0
@@ -71,6 +91,7 @@ extension JPEGStreamParser {
                             }
                             restartsLeft -= 1
                         }
+                        if insufficient { continue }
                         for m in 0..<memberCount {
                             let member = members + m
                             let h = member.pointee.h, v = member.pointee.v
@@ -100,6 +121,7 @@ extension JPEGStreamParser {
                                 }
                             }
                         }
+                        if reader.overran { insufficient = true }
                     }
                     try checkReader(reader)
                 }
@@ -110,12 +132,10 @@ extension JPEGStreamParser {
         return try nextMarker(from: reader.position)
     }
 
+    /// A reader that ran past the end of the file: there is no EOI (or any marker) after the scan.
     func checkReader(_ reader: JPEGBitReader) throws {
         if reader.reachedEnd {
             throw JPEGError.truncated(offset: count, context: "inside or right after the entropy-coded data of a scan (no EOI marker)")
-        }
-        if reader.overran {
-            throw JPEGError.corruptData(offset: reader.position, reason: "the scan needs more data than its segment holds")
         }
     }
 
@@ -134,15 +154,41 @@ extension JPEGStreamParser {
         throw JPEGError.truncated(offset: count, context: "after a scan, before the next marker (no EOI)")
     }
 
-    func processRestart(_ reader: inout JPEGBitReader, expected: Int) throws {
+    /// Handles the restart marker due before the next MCU: drops the buffered bits and reads
+    /// RST`expected`, or resynchronises as libjpeg's `jpeg_resync_to_restart` does when the next
+    /// marker is another one. Returns whether a marker was consumed (fresh data follows); when
+    /// the marker is left for later, the reader stays against it and supplies zero bits.
+    func processRestart(_ reader: inout JPEGBitReader, expected: Int) throws -> Bool {
         try checkReader(reader)
-        let marker = try nextMarker(from: reader.position)
-        var codeAt = marker + 1
-        while codeAt < count && data[codeAt] == 0xFF { codeAt += 1 }
-        guard codeAt < count, Int(data[codeAt]) == 0xD0 + expected else {
-            throw JPEGError.corruptData(offset: marker, reason: "expected restart marker RST\(expected)")
+        var marker = try nextMarker(from: reader.position)
+        while true {
+            let code = Int(data[marker + 1])
+            switch Self.resyncAction(code: code, expected: expected) {
+            case .consume:
+                reader.reset(at: marker + 2)
+                return true
+            case .skipToNextMarker:
+                marker = try nextMarker(from: marker + 2)
+            case .leave:
+                reader.reset(at: marker)
+                return false
+            }
         }
-        reader.reset(at: codeAt + 1)
+    }
+
+    enum ResyncAction { case consume, skipToNextMarker, leave }
+
+    /// libjpeg's choice for marker `code` where RST`expected` is due: the expected marker, or
+    /// one too far from it to tell, is consumed; the next two restarts and non-restart markers
+    /// (EOI, SOS, ...) are left, making the current interval empty; the two previous restarts
+    /// and codes below SOF0 (not markers libjpeg knows) are skipped over.
+    static func resyncAction(code: Int, expected: Int) -> ResyncAction {
+        if code < 0xC0 { return .skipToNextMarker }
+        guard (0xD0...0xD7).contains(code) else { return .leave }
+        let n = code - 0xD0
+        if n == (expected + 1) & 7 || n == (expected + 2) & 7 { return .leave }
+        if n == (expected + 7) & 7 || n == (expected + 6) & 7 { return .skipToNextMarker }
+        return .consume
     }
 
     @inline(__always)

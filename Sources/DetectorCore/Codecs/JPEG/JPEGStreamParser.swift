@@ -12,6 +12,8 @@ final class JPEGStreamParser {
     var acTables: [JPEGHuffmanDecoder?] = [nil, nil, nil, nil]
     var frame: JPEGFrame?
     var planes: [JPEGCoefficientPlane] = []
+    /// Progressive frames: what the scans so far coded of each component (for smoothing).
+    var progress = JPEGCoefficientProgress(componentCount: 0)
     var restartInterval = 0
     var sawJFIF = false
     var adobeTransform: Int?
@@ -62,8 +64,10 @@ final class JPEGStreamParser {
             case 0xD9:   // EOI
                 guard frame != nil, scanCount > 0 else { throw JPEGError.noImage(offset: markerStart) }
                 return
-            case 0xD0...0xD7, 0x01:   // RSTn / TEM outside a scan: no payload, ignored as libjpeg does
-                position = codeAt + 1
+            case 0xD0...0xD7, 0x01:
+                // RSTn / TEM outside a scan (e.g. a restart marker left by resynchronisation):
+                // ignored, and so are the entropy-coded bytes after it, as libjpeg does.
+                position = try nextMarker(from: codeAt + 1)
                 continue
             case 0xD8:
                 throw JPEGError.malformed(offset: markerStart, reason: "second SOI marker inside the file")
@@ -261,6 +265,7 @@ final class JPEGStreamParser {
                                  maxH: maxH, maxV: maxV, mcusPerRow: mcusPerRow, mcuRows: mcuRows)
         frame = newFrame
         planes = components.map { JPEGCoefficientPlane(blocksPerRow: $0.storedBlocksPerRow, blockRows: $0.storedBlockRows) }
+        progress = JPEGCoefficientProgress(componentCount: components.count)
     }
 
     // MARK: scan header

@@ -44,12 +44,19 @@ public enum Inflate {
 
     static func decompressRaw(_ bytes: UnsafeRawBufferPointer, maxOutputSize: Int,
                               expectedSize: Int?) throws(InflateError) -> (output: [UInt8], consumed: Int) {
-        var inflater = Inflater(input: bytes, limit: max(0, maxOutputSize),
-                                initialCapacity: expectedSize ?? bytes.count.multipliedReportingOverflow(by: 4).partialValue)
+        // A size the container claims is trusted only as far as the input could expand to it,
+        // so a tiny stream claiming a huge size does not reserve that memory up front.
+        let reachable = bytes.count.multipliedReportingOverflow(by: maxExpansion).partialValue
+        let guess = min(expectedSize ?? bytes.count.multipliedReportingOverflow(by: 4).partialValue, reachable)
+        var inflater = Inflater(input: bytes, limit: max(0, maxOutputSize), initialCapacity: guess)
         defer { inflater.releaseOutput() }
         try inflater.run()
         return (inflater.takeOutput(), inflater.consumedBytes)
     }
+
+    /// The most output one input byte can give: a 1-bit length-258 code and a 1-bit distance
+    /// code make 258 bytes from 2 bits, 1032 a byte.
+    static let maxExpansion = 1032
 
     static let fixedLiteralTable: HuffmanDecodeTable? =
         try? HuffmanDecodeTable(lengths: DeflateTables.fixedLiteralLengths, allowSingleCode: false)

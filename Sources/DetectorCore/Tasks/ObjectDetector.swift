@@ -22,6 +22,9 @@ public final class ObjectDetector: @unchecked Sendable {
     public let options: ObjectDetectorOptions
     private let engine: DetectionEngine
     private var gate = TimestampGate()
+    /// Serializes `detect` calls: the pipeline (interpreter buffers, tracker, timestamp gate) is
+    /// one per detector, so calls from several threads take turns instead of racing.
+    private let callLock = NSLock()
     private var live: LiveStreamProcessor<(ImageBuffer, ImageOrientation), [DetectedObject]>?
 
     /// Creates a detector; every option and the model are checked here.
@@ -55,7 +58,7 @@ public final class ObjectDetector: @unchecked Sendable {
         guard options.runningMode == .image else {
             throw TaskError.wrongRunningMode(expected: "image", actual: options.runningMode.rawValue)
         }
-        return try engine.process(image, orientation: orientation, timestampMs: nil)
+        return try callLock.withLock { try engine.process(image, orientation: orientation, timestampMs: nil) }
     }
 
     /// Detects and tracks objects in one video frame (running mode `.video`). Timestamps must
@@ -65,8 +68,10 @@ public final class ObjectDetector: @unchecked Sendable {
         guard options.runningMode == .video else {
             throw TaskError.wrongRunningMode(expected: "video", actual: options.runningMode.rawValue)
         }
-        try gate.admit(timestampMs)
-        return try engine.process(image, orientation: orientation, timestampMs: timestampMs)
+        return try callLock.withLock {
+            try gate.admit(timestampMs)
+            return try engine.process(image, orientation: orientation, timestampMs: timestampMs)
+        }
     }
 
     /// Submits a live-stream frame (running mode `.liveStream`) and returns at once. The result

@@ -48,6 +48,8 @@ enum DetectCommand {
                        help: "frame rate that times the frames", mode: "stream"),
             OptionSpec("--live", .flag, help: "time frames as they arrive and drop those that come while the detector is busy (ML Kit's stream mode)",
                        mode: "stream"),
+            OptionSpec("--max-frame-mb", .int(1...65_536), value: "N", default: "\(ImageLimits.defaultMaxFrameBytes >> 20)",
+                       help: "refuse a frame on stdin above N MiB (by its header, before it is buffered)", mode: "stream"),
             OptionSpec("--track-iou", .number(min: 0, max: 1, minExcluded: true), value: "T",
                        default: formatDefault(Double(ObjectDetectorOptions.streamTrackerDefaults.iouThreshold)),
                        help: "IoU needed to keep a tracking ID from one frame to the next", mode: "stream"),
@@ -91,7 +93,8 @@ enum DetectCommand {
         }
         try args.rejectBoth("--live", "--fps")
         let annotate = try args.string("--annotate").map { try AnnotationTarget.parse($0, imageCount: nil) }
-        let source = try DetectInputs.frames(args.positional, pathsFrom: args.string("--paths-from"))
+        let maxFrameBytes = (args.int("--max-frame-mb") ?? ImageLimits.defaultMaxFrameBytes >> 20) << 20
+        let source = try DetectInputs.frames(args.positional, pathsFrom: args.string("--paths-from"), maxFrameBytes: maxFrameBytes)
         if let t = args.float("--track-iou") { options.tracker.iouThreshold = t }
         if args.flag("--live") {
             return try LiveStreamRunner(options: options, args: args, output: output, annotate: annotate).run(source)

@@ -30,9 +30,9 @@ enum DetectInputs {
         return paths
     }
 
-    /// Stream mode: the frame source for the arguments.
-    static func frames(_ arguments: [String], pathsFrom: String?) throws -> FrameSource {
-        if arguments == ["-"], pathsFrom == nil { return StandardInputFrames() }
+    /// Stream mode: the frame source for the arguments; a frame on stdin above `maxFrameBytes` is refused.
+    static func frames(_ arguments: [String], pathsFrom: String?, maxFrameBytes: Int) throws -> FrameSource {
+        if arguments == ["-"], pathsFrom == nil { return StandardInputFrames(maxFrameBytes: maxFrameBytes) }
         if arguments.contains("-") { throw UsageError("'-' (frames on standard input) must be the only input") }
         var paths: [String] = []
         if arguments.count == 1, pathsFrom == nil {
@@ -127,15 +127,19 @@ final class PathFrames: FrameSource {
 
 /// Concatenated PNG, JPEG or PPM/PGM frames on standard input, read as they arrive.
 final class StandardInputFrames: FrameSource {
-    private let reader = ImageStreamReader(source: {
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if n > 0 { return Array(chunk[0..<n]) }
-            if n < 0 && errno == EINTR { continue }
-            return nil
-        }
-    })
+    private let reader: ImageStreamReader
+
+    init(maxFrameBytes: Int) {
+        reader = ImageStreamReader(source: {
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if n > 0 { return Array(chunk[0..<n]) }
+                if n < 0 && errno == EINTR { continue }
+                return nil
+            }
+        }, maxFrameBytes: maxFrameBytes)
+    }
 
     func next() throws -> InputFrame? {
         do {

@@ -42,6 +42,10 @@ public enum PixelFormat: Sendable, Equatable, CustomStringConvertible {
 public enum ImageLimits {
     /// The default largest image, in pixels, that decoders and `ImageBuffer` accept (100 megapixels).
     public static let defaultMaxPixels = 100_000_000
+    /// The default largest frame, in bytes, that a frame-stream reader (`ImageStreamReader`,
+    /// `PPMStreamReader`) buffers (256 MiB: an 8K RGB PPM frame is 100 MB). A frame whose
+    /// header says it is larger is refused before its bytes are read.
+    public static let defaultMaxFrameBytes = 256 << 20
 }
 
 /// Why an image buffer could not be made.

@@ -96,6 +96,11 @@ public struct ZipArchive: Sendable {
             guard local + 30 <= size, u32(local) == 0x0403_4B50 else {
                 throw ZipArchiveError.malformed(offset: local, reason: "entry '\(name)' has no local header here")
             }
+            // Without a data descriptor (flag bit 3) the local header repeats the sizes; a
+            // member whose two headers disagree is refused rather than trusted either way.
+            if u16(local + 6) & 8 == 0, u32(local + 18) != compressed || u32(local + 22) != uncompressed {
+                throw ZipArchiveError.malformed(offset: local, reason: "entry '\(name)' has sizes \(u32(local + 18))/\(u32(local + 22)) in its local header but \(compressed)/\(uncompressed) in the central directory")
+            }
             let dataStart = local + 30 + u16(local + 26) + u16(local + 28)
             guard dataStart <= size, compressed <= size - dataStart else {
                 throw ZipArchiveError.malformed(offset: local, reason: "entry '\(name)' data (\(compressed) bytes) runs past the end of the file")

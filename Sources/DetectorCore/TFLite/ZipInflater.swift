@@ -3,7 +3,8 @@ enum ZipInflater {
     static func inflate(_ raw: UnsafeRawBufferPointer, expectedSize: Int, entry: String) throws -> [UInt8] {
         let out: [UInt8]
         do {
-            out = try Inflate.decompressRaw(raw, maxOutputSize: expectedSize)
+            // The claimed size sizes the first buffer (as far as the input could reach it).
+            out = try Inflate.decompressRaw(raw, maxOutputSize: expectedSize, expectedSize: expectedSize).output
         } catch {
             throw ZipArchiveError.inflateFailed(entry: entry, reason: error.description)
         }

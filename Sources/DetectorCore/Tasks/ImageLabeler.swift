@@ -14,42 +14,6 @@ public enum ClassifierModel: Sendable, Equatable {
     }
 }
 
-/// An AutoML Vision Edge export: the model file and the labels file (one label per line) named
-/// by `manifest.json`, relative to the manifest's folder.
-public struct AutoMLManifest: Sendable, Equatable {
-    public var modelPath: String
-    public var labelsPath: String?
-    public var modelType: String?
-
-    public init(contentsOfFile path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) cannot be read")
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: data), let dict = object as? [String: Any] else {
-            throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) is not a JSON object")
-        }
-        guard let modelFile = dict["modelFile"] as? String, !modelFile.isEmpty else {
-            throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) has no \"modelFile\" string")
-        }
-        let folder = (path as NSString).deletingLastPathComponent
-        func resolve(_ name: String) -> String { name.hasPrefix("/") ? name : (folder as NSString).appendingPathComponent(name) }
-        modelPath = resolve(modelFile)
-        guard FileManager.default.fileExists(atPath: modelPath) else {
-            throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) names model file \(modelFile), which does not exist")
-        }
-        if let labels = dict["labelsFile"] {
-            guard let name = labels as? String, !name.isEmpty else {
-                throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) has a \"labelsFile\" that is not a string")
-            }
-            labelsPath = resolve(name)
-            guard let p = labelsPath, FileManager.default.fileExists(atPath: p) else {
-                throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) names labels file \(name), which does not exist")
-            }
-        }
-        modelType = dict["modelType"] as? String
-    }
-}
-
 /// What a labeler does with a model whose output holds logits (any real number) instead of
 /// probabilities — a model whose scores no softmax or logistic computes and whose metadata does
 /// not bound them to 0…1 (e.g. `mobilenet_v2_1.0_224_quant`).

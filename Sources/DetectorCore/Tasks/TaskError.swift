@@ -12,6 +12,9 @@ public enum TaskError: Error, Equatable, CustomStringConvertible {
     case embeddedModelsMissing(searched: [String])
     /// The model could not be used by this task.
     case unsupportedModel(String)
+    /// An AutoML manifest names a file outside its own folder (an absolute path, or `..`
+    /// segments that climb out of it).
+    case manifestPathOutsideFolder(manifest: String, field: String, name: String)
     /// The call does not fit the detector's running mode.
     case wrongRunningMode(expected: String, actual: String)
     /// The model does not fit how it is to be used (decoder, labels, task); `fix` says what to set instead.
@@ -33,6 +36,8 @@ public enum TaskError: Error, Equatable, CustomStringConvertible {
             return "the embedded models folder was not found (looked in \(searched.joined(separator: ", "))); set OBJDETECT_MODELS to the package's Models folder"
         case let .unsupportedModel(message):
             return message
+        case let .manifestPathOutsideFolder(manifest, field, name):
+            return "the AutoML manifest \(manifest) names \(field) '\(name)', which is outside the manifest's folder (absolute paths and '..' that leave it are refused)"
         case let .wrongRunningMode(expected, actual):
             return "this call needs running mode \(expected), but the detector was created with \(actual)"
         case let .modelMismatch(what, fix):

@@ -3,13 +3,7 @@ import XCTest
 @testable import DetectorCore
 
 final class ImageDecoderTests: XCTestCase {
-    private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let n = UInt32(data.count)
-        let body = Array(type.utf8) + data
-        let crc = CRC32.checksum(body)
-        return [UInt8(n >> 24), UInt8((n >> 16) & 0xFF), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)] + body
-            + [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)]
-    }
+    private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { HostileFiles.pngChunk(type, data) }
 
     func testSniffingAndDispatch() throws {
         let image = try ImageBuffer(width: 2, height: 1, format: .rgb8, pixels: [1, 2, 3, 4, 5, 6])

@@ -150,7 +150,8 @@ final class ImageStreamReaderTests: XCTestCase {
             return header
         }, maxFrameBytes: 10_000)
         XCTAssertThrowsError(try large.nextFrame()) { error in
-            guard case .frameTooLarge(frame: 1, limit: 10_000)? = error as? ImageStreamError else { return XCTFail("\(error)") }
+            // 17 header bytes + 4000 x 4000 raster bytes, refused from the header alone.
+            guard case .frameTooLarge(frame: 1, bytes: 16_000_017, limit: 10_000)? = error as? ImageStreamError else { return XCTFail("\(error)") }
         }
     }
 

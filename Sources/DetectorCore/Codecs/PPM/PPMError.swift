@@ -17,6 +17,9 @@ public enum PPMError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingWhitespaceAfterMaxval(offset: Int)
     /// The image is larger than the caller's pixel limit (checked before any allocation).
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// A stream frame takes at least `bytes`, above the reader's per-frame limit: for a raw
+    /// raster known from the header, before the raster is buffered.
+    case frameTooLarge(bytes: Int, limit: Int)
     /// The raster is shorter than the header says.
     case truncatedRaster(expected: Int, available: Int)
     /// A sample is larger than maxval.
@@ -43,6 +46,8 @@ public enum PPMError: Error, Equatable, Sendable, CustomStringConvertible {
             return "PPM maxval must be followed by exactly one whitespace byte, found something else at byte \(offset)"
         case let .tooManyPixels(width, height, limit):
             return "PPM image of \(width)x\(height) pixels exceeds the limit of \(limit) pixels"
+        case let .frameTooLarge(bytes, limit):
+            return "PPM frame takes at least \(bytes) bytes, above the per-frame limit of \(limit) bytes"
         case let .truncatedRaster(expected, available):
             return "PPM raster needs \(expected) bytes but only \(available) are present"
         case let .sampleOutOfRange(offset, value, maxval):

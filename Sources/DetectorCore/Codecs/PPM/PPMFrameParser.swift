@@ -25,6 +25,8 @@ struct PPMFrameParser {
     let atEnd: Bool
     let maxPixels: Int
     let wants16Bit: Bool
+    /// A frame whose header says it takes more bytes is refused before its raster is buffered.
+    var maxFrameBytes: Int = .max
 
     private func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 10 || b == 13 || b == 11 || b == 12 }
 
@@ -124,6 +126,7 @@ struct PPMFrameParser {
             let bytesPerSample = sixteen ? 2 : 1
             let (need, o2) = sampleCount.multipliedReportingOverflow(by: bytesPerSample)
             guard !o2 else { throw .failed(.tooManyPixels(width: h.width, height: h.height, limit: maxPixels)) }
+            try checkFrameSize(h, rasterBytes: need)
             let available = bytes.count - h.rasterStart
             guard available >= need else { throw shortage(.truncatedRaster(expected: need, available: available)) }
             end = h.rasterStart + need
@@ -157,6 +160,14 @@ struct PPMFrameParser {
         let decoded = DecodedImage(image: image, format: .ppm, bitDepth: depth,
                                    colorType: h.channels == 3 ? "rgb" : "gray")
         return (decoded, end)
+    }
+
+    /// Refuses a frame whose header and raster together are above `maxFrameBytes`.
+    private func checkFrameSize(_ h: Header, rasterBytes: Int) throws(Stop) {
+        let (total, overflow) = (h.rasterStart - start).addingReportingOverflow(rasterBytes)
+        guard !overflow, total <= maxFrameBytes else {
+            throw .failed(.frameTooLarge(bytes: overflow ? Int.max : total, limit: maxFrameBytes))
+        }
     }
 
     /// round(v * 255 / maxval), halves up, in integers.
@@ -254,6 +265,7 @@ struct PPMFrameParser {
         let rowBytes = (h.width + 7) / 8
         let (need, o) = rowBytes.multipliedReportingOverflow(by: h.height)
         guard !o else { throw .failed(.tooManyPixels(width: h.width, height: h.height, limit: maxPixels)) }
+        try checkFrameSize(h, rasterBytes: need)
         let available = bytes.count - h.rasterStart
         guard available >= need else { throw shortage(.truncatedRaster(expected: need, available: available)) }
         var out = [UInt8](repeating: 0, count: h.width * h.height)

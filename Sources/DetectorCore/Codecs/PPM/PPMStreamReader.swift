@@ -13,22 +13,29 @@ import Foundation
 public final class PPMStreamReader {
     private var input: ChunkedInput
     private let maxPixels: Int
+    private let maxFrameBytes: Int
     private let wants16Bit: Bool
     /// Frames returned so far.
     public private(set) var frameCount = 0
 
-    /// - Parameter source: returns the next chunk of bytes, or nil (or an empty chunk) at the end of the stream.
+    /// - Parameters:
+    ///   - source: returns the next chunk of bytes, or nil (or an empty chunk) at the end of the stream.
+    ///   - maxPixels: a frame whose header claims more pixels is refused before its raster is read.
+    ///   - maxFrameBytes: the largest frame buffered (`ImageLimits.defaultMaxFrameBytes`, 256 MiB, by
+    ///     default); a raw frame whose header says it is larger is refused before its raster is read.
     public init(source: @escaping () -> [UInt8]?, wants16Bit: Bool = false,
-                maxPixels: Int = ImageLimits.defaultMaxPixels) {
+                maxPixels: Int = ImageLimits.defaultMaxPixels, maxFrameBytes: Int = ImageLimits.defaultMaxFrameBytes) {
         self.input = ChunkedInput(source: source)
         self.maxPixels = maxPixels
+        self.maxFrameBytes = max(1, maxFrameBytes)
         self.wants16Bit = wants16Bit
     }
 
     /// Reads from a file handle (a file, a pipe, standard input) in chunks of `chunkSize` bytes.
     public convenience init(fileHandle: FileHandle, chunkSize: Int = 1 << 20, wants16Bit: Bool = false,
-                            maxPixels: Int = ImageLimits.defaultMaxPixels) {
-        self.init(source: ChunkedInput.reading(fileHandle, chunkSize: chunkSize), wants16Bit: wants16Bit, maxPixels: maxPixels)
+                            maxPixels: Int = ImageLimits.defaultMaxPixels, maxFrameBytes: Int = ImageLimits.defaultMaxFrameBytes) {
+        self.init(source: ChunkedInput.reading(fileHandle, chunkSize: chunkSize), wants16Bit: wants16Bit,
+                  maxPixels: maxPixels, maxFrameBytes: maxFrameBytes)
     }
 
     /// Reads an in-memory stream.
@@ -51,8 +58,9 @@ public final class PPMStreamReader {
                 input.pull()
                 continue
             }
-            let parser = PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: input.exhausted,
+            var parser = PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: input.exhausted,
                                         maxPixels: maxPixels, wants16Bit: wants16Bit)
+            parser.maxFrameBytes = maxFrameBytes
             do {
                 let (image, end) = try parser.frame()
                 input.position = end
@@ -61,7 +69,11 @@ public final class PPMStreamReader {
             } catch {
                 switch error {
                 case .failed(let e): throw e
-                case .needMore: input.pull()
+                case .needMore:
+                    // A plain frame's size is not in its header: it is refused once this much is buffered.
+                    let buffered = input.buffer.count - input.position
+                    if buffered >= maxFrameBytes { throw .frameTooLarge(bytes: buffered, limit: maxFrameBytes) }
+                    input.pull()
                 }
             }
         }

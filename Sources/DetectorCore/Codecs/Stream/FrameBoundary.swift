@@ -15,11 +15,16 @@ enum FrameBoundary {
         case needMore
         /// The bytes cannot be a frame of this format (the reason says where and why).
         case invalid(String)
+        /// The frame's own structure says it takes at least this many bytes, above the caller's
+        /// `maxBytes`: known before those bytes are buffered.
+        case tooLarge(bytes: Int)
     }
 
     /// The end of the PNG starting at `start`: after the CRC of its `IEND` chunk. Chunks are
-    /// skipped by their length field, so nothing inside them is mistaken for an end.
-    static func pngEnd(_ bytes: [UInt8], from start: Int) -> Scan {
+    /// skipped by their length field, so nothing inside them is mistaken for an end. A chunk
+    /// length that takes the frame past `maxBytes`, or an `IHDR` above `maxPixels`, is refused
+    /// as soon as its 8-byte chunk header (or the IHDR body) is in, before the rest is buffered.
+    static func pngEnd(_ bytes: [UInt8], from start: Int, maxBytes: Int = .max, maxPixels: Int = .max) -> Scan {
         let signature = PNGDecoder.signature
         let available = min(bytes.count - start, signature.count)
         guard available >= 0, bytes[start..<(start + available)].elementsEqual(signature.prefix(available)) else {
@@ -36,6 +41,13 @@ enum FrameBoundary {
             let isEnd = bytes[i + 4] == 0x49 && bytes[i + 5] == 0x45 && bytes[i + 6] == 0x4E && bytes[i + 7] == 0x44   // "IEND"
             // length + type + CRC: at most 2^31 + 11, no overflow on 64-bit Int.
             let next = i + 12 + length
+            guard next - start <= maxBytes else { return .tooLarge(bytes: next - start) }
+            if i == start + signature.count, length >= 8, bytes.count - i >= 16,
+               bytes[i + 4] == 0x49, bytes[i + 5] == 0x48, bytes[i + 6] == 0x44, bytes[i + 7] == 0x52 {   // "IHDR"
+                let width = Int(bytes[i + 8]) << 24 | Int(bytes[i + 9]) << 16 | Int(bytes[i + 10]) << 8 | Int(bytes[i + 11])
+                let height = Int(bytes[i + 12]) << 24 | Int(bytes[i + 13]) << 16 | Int(bytes[i + 14]) << 8 | Int(bytes[i + 15])
+                if let refusal = pixelRefusal(width: width, height: height, maxPixels: maxPixels) { return .invalid(refusal) }
+            }
             guard next <= bytes.count else { return .needMore }
             if isEnd { return .end(next) }
             i = next
@@ -55,14 +67,15 @@ enum FrameBoundary {
     /// skipped by their length (so an EXIF thumbnail's own SOI/EOI inside APP1 is passed over);
     /// inside entropy-coded data only a 0xFF followed by a byte other than 0x00 (stuffing),
     /// 0xFF (fill) or D0–D7 (restart markers) ends the scan. Progressive files have several scans.
-    static func jpegEnd(_ bytes: [UInt8], from start: Int) -> Scan {
+    /// A start-of-frame segment above `maxPixels` is refused as soon as it is in.
+    static func jpegEnd(_ bytes: [UInt8], from start: Int, maxPixels: Int = .max) -> Scan {
         var resume: JPEGResume?
-        return jpegEnd(bytes, from: start, resume: &resume)
+        return jpegEnd(bytes, from: start, resume: &resume, maxPixels: maxPixels)
     }
 
     /// `jpegEnd`, going on from `resume` when it is set; on `.needMore` it is set to where the
     /// next call on the same frame (with more bytes) can go on.
-    static func jpegEnd(_ bytes: [UInt8], from start: Int, resume: inout JPEGResume?) -> Scan {
+    static func jpegEnd(_ bytes: [UInt8], from start: Int, resume: inout JPEGResume?, maxPixels: Int = .max) -> Scan {
         var i: Int
         var inEntropyData = false
         if let r = resume, r.offset >= 2, start + r.offset <= bytes.count {
@@ -112,6 +125,12 @@ enum FrameBoundary {
                     return .invalid("segment FF \(hex(marker)) at byte \(i - 2 - start) has length \(length), below 2")
                 }
                 guard bytes.count - i >= length else { return pause(at: markerStart, entropy: false) }
+                // SOF0–SOF15 (not DHT C4, JPG C8, DAC CC): precision, height, width.
+                if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC, length >= 7 {
+                    let height = Int(bytes[i + 3]) << 8 | Int(bytes[i + 4])
+                    let width = Int(bytes[i + 5]) << 8 | Int(bytes[i + 6])
+                    if let refusal = pixelRefusal(width: width, height: height, maxPixels: maxPixels) { return .invalid(refusal) }
+                }
                 i += length
                 if marker == 0xDA { inEntropyData = true }
             }
@@ -139,6 +158,14 @@ enum FrameBoundary {
                 return .markerAt(ff)
             }
         }
+    }
+
+    /// Why a header's size is refused (above the pixel limit), or nil. A zero side is left to
+    /// the decoder (a JPEG height of 0 is defined later by a DNL marker).
+    private static func pixelRefusal(width: Int, height: Int, maxPixels: Int) -> String? {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard overflow || pixels > maxPixels else { return nil }
+        return "its header claims \(width)x\(height) pixels, above the limit of \(maxPixels) pixels"
     }
 
     private static func hex(_ b: UInt8) -> String {

@@ -6,8 +6,9 @@ public enum ImageStreamError: Error, Sendable, CustomStringConvertible {
     case unexpectedBytes(afterFrame: Int, firstBytes: [UInt8])
     /// The stream ended inside frame `frame` (counted from 1).
     case truncatedFrame(frame: Int, format: ImageFileFormat)
-    /// Frame `frame` has no end within `limit` bytes.
-    case frameTooLarge(frame: Int, limit: Int)
+    /// Frame `frame` is above the per-frame limit of `limit` bytes: its header says it takes
+    /// `bytes` (refused before they are buffered), or, when `bytes` is nil, it has no end within `limit` bytes.
+    case frameTooLarge(frame: Int, bytes: Int?, limit: Int)
     /// Frame `frame` is damaged so that where it ends cannot be found; the stream stops here.
     case malformedFrame(frame: Int, format: ImageFileFormat, reason: String)
     /// Frame `frame` was delimited but does not decode; the reader can go on with the next one.
@@ -21,8 +22,10 @@ public enum ImageStreamError: Error, Sendable, CustomStringConvertible {
             return "after frame \(after) the data does not start another PNG, JPEG or PPM/PGM frame: it continues with \(Self.describe(first))"
         case let .truncatedFrame(frame, format):
             return "the stream ends inside frame \(frame) (\(format.rawValue.uppercased()))"
-        case let .frameTooLarge(frame, limit):
-            return "frame \(frame) does not end within \(limit) bytes"
+        case let .frameTooLarge(frame, bytes?, limit):
+            return "frame \(frame) takes at least \(bytes) bytes by its header, above the per-frame limit of \(limit) bytes"
+        case let .frameTooLarge(frame, nil, limit):
+            return "frame \(frame) does not end within the per-frame limit of \(limit) bytes"
         case let .malformedFrame(frame, format, reason):
             return "frame \(frame) is not a valid \(format.rawValue.uppercased()) file: \(reason)"
         case let .undecodableFrame(frame, error):

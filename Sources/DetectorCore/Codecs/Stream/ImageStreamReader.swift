@@ -28,23 +28,30 @@ public final class ImageStreamReader {
 
     /// - Parameters:
     ///   - source: returns the next chunk of bytes, or nil (or an empty chunk) at the end.
-    ///   - maxFrameBytes: the largest frame accepted (1 GiB by default).
+    ///   - maxPixels: the largest `width * height` accepted; a PNG, JPEG or PPM frame whose
+    ///     header claims more is refused as soon as the header is in.
+    ///   - maxFrameBytes: the largest frame accepted (`ImageLimits.defaultMaxFrameBytes`, 256 MiB,
+    ///     by default). A frame whose header shows it is larger (a raw PPM raster, a PNG chunk
+    ///     length) is refused before its bytes are buffered; any other is refused once this many
+    ///     bytes are buffered without its end.
     public init(source: @escaping () -> [UInt8]?, maxPixels: Int = ImageLimits.defaultMaxPixels,
-                maxFrameBytes: Int = 1 << 30) {
+                maxFrameBytes: Int = ImageLimits.defaultMaxFrameBytes) {
         self.input = ChunkedInput(source: source)
         self.maxPixels = maxPixels
         self.maxFrameBytes = max(1, maxFrameBytes)
     }
 
     /// Reads from a file handle (a file, a pipe, standard input) in chunks of up to `chunkSize` bytes.
-    public convenience init(fileHandle: FileHandle, chunkSize: Int = 1 << 20, maxPixels: Int = ImageLimits.defaultMaxPixels) {
-        self.init(source: ChunkedInput.reading(fileHandle, chunkSize: chunkSize), maxPixels: maxPixels)
+    public convenience init(fileHandle: FileHandle, chunkSize: Int = 1 << 20, maxPixels: Int = ImageLimits.defaultMaxPixels,
+                            maxFrameBytes: Int = ImageLimits.defaultMaxFrameBytes) {
+        self.init(source: ChunkedInput.reading(fileHandle, chunkSize: chunkSize), maxPixels: maxPixels, maxFrameBytes: maxFrameBytes)
     }
 
     /// Reads an in-memory stream, `chunkSize` bytes at a time (small chunks exercise the
     /// boundary search the way a pipe does).
-    public convenience init(bytes: [UInt8], chunkSize: Int = 1 << 20, maxPixels: Int = ImageLimits.defaultMaxPixels) {
-        self.init(source: ChunkedInput.chunks(of: bytes, chunkSize: chunkSize), maxPixels: maxPixels)
+    public convenience init(bytes: [UInt8], chunkSize: Int = 1 << 20, maxPixels: Int = ImageLimits.defaultMaxPixels,
+                            maxFrameBytes: Int = ImageLimits.defaultMaxFrameBytes) {
+        self.init(source: ChunkedInput.chunks(of: bytes, chunkSize: chunkSize), maxPixels: maxPixels, maxFrameBytes: maxFrameBytes)
     }
 
     /// The next frame, or nil at the end of the stream.
@@ -81,11 +88,15 @@ public final class ImageStreamReader {
                     canContinue = false
                     throw .truncatedFrame(frame: frameCount + 1, format: format)
                 }
-                if available > maxFrameBytes {
+                // `.needMore` means the frame is longer than what is buffered.
+                if available >= maxFrameBytes {
                     canContinue = false
-                    throw .frameTooLarge(frame: frameCount + 1, limit: maxFrameBytes)
+                    throw .frameTooLarge(frame: frameCount + 1, bytes: nil, limit: maxFrameBytes)
                 }
                 input.pull()
+            case let .tooLarge(bytes):
+                canContinue = false
+                throw .frameTooLarge(frame: frameCount + 1, bytes: bytes, limit: maxFrameBytes)
             case let .invalid(reason):
                 canContinue = false
                 throw .malformedFrame(frame: frameCount + 1, format: format, reason: reason)
@@ -97,19 +108,22 @@ public final class ImageStreamReader {
     /// in the header), so they come back with the image.
     private func boundary(_ format: ImageFileFormat) -> (FrameBoundary.Scan, DecodedImage?) {
         switch format {
-        case .png: return (FrameBoundary.pngEnd(input.buffer, from: input.position), nil)
+        case .png:
+            return (FrameBoundary.pngEnd(input.buffer, from: input.position, maxBytes: maxFrameBytes, maxPixels: maxPixels), nil)
         case .jpeg:
-            let scan = FrameBoundary.jpegEnd(input.buffer, from: input.position, resume: &jpegResume)
+            let scan = FrameBoundary.jpegEnd(input.buffer, from: input.position, resume: &jpegResume, maxPixels: maxPixels)
             if scan != .needMore { jpegResume = nil }
             return (scan, nil)
         case .ppm:
-            let parser = PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: input.exhausted, maxPixels: maxPixels, wants16Bit: false)
+            var parser = PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: input.exhausted, maxPixels: maxPixels, wants16Bit: false)
+            parser.maxFrameBytes = maxFrameBytes
             do {
                 let (image, end) = try parser.frame()
                 return (.end(end), image)
             } catch {
                 switch error {
                 case .needMore: return (.needMore, nil)
+                case let .failed(.frameTooLarge(bytes, _)): return (.tooLarge(bytes: bytes), nil)
                 case let .failed(e): return (.invalid(e.description), nil)
                 }
             }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Raw DEFLATE decompression (RFC 1951): stored, fixed-Huffman and dynamic-Huffman blocks.
 ///
 /// Every length and distance is checked against the input and the output produced so far,
@@ -44,12 +50,19 @@ public enum Inflate {
 
     static func decompressRaw(_ bytes: UnsafeRawBufferPointer, maxOutputSize: Int,
                               expectedSize: Int?) throws(InflateError) -> (output: [UInt8], consumed: Int) {
-        var inflater = Inflater(input: bytes, limit: max(0, maxOutputSize),
-                                initialCapacity: expectedSize ?? bytes.count.multipliedReportingOverflow(by: 4).partialValue)
+        // A size the container claims is trusted only as far as the input could expand to it,
+        // so a tiny stream claiming a huge size does not reserve that memory up front.
+        let reachable = bytes.count.multipliedReportingOverflow(by: maxExpansion).partialValue
+        let guess = min(expectedSize ?? bytes.count.multipliedReportingOverflow(by: 4).partialValue, reachable)
+        var inflater = Inflater(input: bytes, limit: max(0, maxOutputSize), initialCapacity: guess)
         defer { inflater.releaseOutput() }
         try inflater.run()
         return (inflater.takeOutput(), inflater.consumedBytes)
     }
+
+    /// The most output one input byte can give: a 1-bit length-258 code and a 1-bit distance
+    /// code make 258 bytes from 2 bits, 1032 a byte.
+    static let maxExpansion = 1032
 
     static let fixedLiteralTable: HuffmanDecodeTable? =
         try? HuffmanDecodeTable(lengths: DeflateTables.fixedLiteralLengths, allowSingleCode: false)
@@ -57,7 +70,9 @@ public enum Inflate {
         try? HuffmanDecodeTable(lengths: DeflateTables.fixedDistanceLengths, allowSingleCode: false)
 }
 
-/// The decoder's state: input cursor, bit buffer and the growing output.
+/// The decoder's state: input cursor, bit buffer and the growing output. The output lives in
+/// `malloc` memory grown with `realloc`, which moves large blocks by remapping pages rather than
+/// copying, so a stream that runs to its limit peaks near the limit, not 1.5 times it.
 struct Inflater {
     private let input: UnsafePointer<UInt8>?
     private let inputCount: Int
@@ -80,13 +95,24 @@ struct Inflater {
         self.inputCount = input.count
         self.limit = limit
         let cap = min(limit, max(1024, initialCapacity))
-        self.capacity = cap
-        self.out = UnsafeMutablePointer<UInt8>.allocate(capacity: cap + Inflater.slack)
+        if let memory = malloc(cap + Inflater.slack) {
+            self.capacity = cap
+            self.out = memory.assumingMemoryBound(to: UInt8.self)
+        } else {
+            // No memory for the guess: start small; `grow` reports a failure as the limit.
+            self.capacity = 0
+            self.out = UnsafeMutablePointer<UInt8>.allocate(capacity: Inflater.slack)
+            self.ownsMalloc = false
+        }
     }
 
+    /// False while `out` is the small Swift allocation made when `malloc` failed.
+    private var ownsMalloc = true
+
     mutating func releaseOutput() {
-        out.deallocate()
+        if ownsMalloc { free(out) } else { out.deallocate() }
         out = UnsafeMutablePointer<UInt8>.allocate(capacity: Inflater.slack)
+        ownsMalloc = false
         capacity = 0
         outCount = 0
     }
@@ -278,12 +304,19 @@ struct Inflater {
     private mutating func grow(_ extra: Int) throws(InflateError) {
         let (needed, o) = outCount.addingReportingOverflow(extra)
         guard !o, needed <= limit else { throw .outputLimitExceeded(limit: limit) }
-        let doubled = capacity > limit / 2 ? limit : capacity * 2
+        let doubled = capacity > limit / 2 ? limit : max(1024, capacity * 2)
         let newCapacity = max(needed, doubled)
-        let newOut = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity + Inflater.slack)
-        newOut.update(from: out, count: outCount)
-        out.deallocate()
-        out = newOut
+        if ownsMalloc {
+            guard let moved = realloc(out, newCapacity + Inflater.slack) else { throw .outputLimitExceeded(limit: capacity) }
+            out = moved.assumingMemoryBound(to: UInt8.self)
+        } else {
+            guard let fresh = malloc(newCapacity + Inflater.slack) else { throw .outputLimitExceeded(limit: capacity) }
+            let newOut = fresh.assumingMemoryBound(to: UInt8.self)
+            newOut.update(from: out, count: outCount)
+            out.deallocate()
+            out = newOut
+            ownsMalloc = true
+        }
         capacity = newCapacity
     }
 

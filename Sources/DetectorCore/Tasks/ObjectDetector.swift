@@ -58,7 +58,7 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Detects objects in one image (running mode `.image`). No tracking IDs.
     public func detect(image: ImageBuffer, orientation: ImageOrientation = .up) throws -> [DetectedObject] {
         guard options.runningMode == .image else {
-            throw TaskError.wrongRunningMode(expected: "image", actual: options.runningMode.rawValue)
+            throw TaskError.wrongRunningMode(expected: .image, actual: options.runningMode)
         }
         lock.lock()
         defer { lock.unlock() }
@@ -70,7 +70,7 @@ public final class ObjectDetector: @unchecked Sendable {
     public func detect(videoFrame image: ImageBuffer, timestampMs: Int64,
                        orientation: ImageOrientation = .up) throws -> [DetectedObject] {
         guard options.runningMode == .video else {
-            throw TaskError.wrongRunningMode(expected: "video", actual: options.runningMode.rawValue)
+            throw TaskError.wrongRunningMode(expected: .video, actual: options.runningMode)
         }
         lock.lock()
         defer { lock.unlock() }
@@ -85,7 +85,7 @@ public final class ObjectDetector: @unchecked Sendable {
     public func detectAsync(image: ImageBuffer, timestampMs: Int64,
                             orientation: ImageOrientation = .up) throws -> LiveStreamSubmission {
         guard let live else {
-            throw TaskError.wrongRunningMode(expected: "liveStream", actual: options.runningMode.rawValue)
+            throw TaskError.wrongRunningMode(expected: .liveStream, actual: options.runningMode)
         }
         return try live.submit((image, orientation), timestampMs: timestampMs)
     }
@@ -93,8 +93,29 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Live-stream frames dropped because the detector was busy.
     public var droppedFrameCount: Int { live?.droppedFrameCount ?? 0 }
 
-    /// Waits until every accepted live-stream frame has been delivered.
+    /// Waits until every accepted live-stream frame has been delivered (blocks the calling thread).
     public func waitUntilIdle() { live?.waitUntilIdle() }
+
+    /// Waits, without blocking a thread, until every accepted live-stream frame has been delivered.
+    public func waitUntilIdle() async { await live?.waitUntilIdle() }
+
+    /// Live-stream results as an `AsyncStream`, in order, alongside the result handler. The stream
+    /// finishes after `finish()` once the last accepted frame's result has been delivered.
+    ///
+    /// ```swift
+    /// let results = try detector.liveStreamResults()
+    /// Task { for await r in results { print(r.timestampMs, (try? r.result.get())?.count ?? 0) } }
+    /// try detector.detectAsync(image: frame, timestampMs: 0)
+    /// await detector.finish()
+    /// ```
+    public func liveStreamResults() throws -> AsyncStream<LiveStreamResult<[DetectedObject]>> {
+        guard let live else { throw TaskError.wrongRunningMode(expected: .liveStream, actual: options.runningMode) }
+        return live.makeResultStream()
+    }
+
+    /// Ends a live stream: refuses further frames, and returns once every accepted frame's result
+    /// has been delivered and the result streams have finished. Does nothing in the other modes.
+    public func finish() async { await live?.finish() }
 
     /// Maps an upright-image rectangle back to the raw buffer's coordinates.
     public static func rawFrame(of frame: ImageRect, uprightWidth: Int, uprightHeight: Int,

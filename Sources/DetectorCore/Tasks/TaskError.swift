@@ -16,7 +16,7 @@ public enum TaskError: Error, Equatable, CustomStringConvertible {
     /// segments that climb out of it).
     case manifestPathOutsideFolder(manifest: String, field: String, name: String)
     /// The call does not fit the detector's running mode.
-    case wrongRunningMode(expected: String, actual: String)
+    case wrongRunningMode(expected: RunningMode, actual: RunningMode)
     /// The model does not fit how it is to be used (decoder, labels, task); `fix` says what to set instead.
     case modelMismatch(String, fix: String)
     /// An allow or deny list names labels the model does not have.
@@ -39,7 +39,7 @@ public enum TaskError: Error, Equatable, CustomStringConvertible {
         case let .manifestPathOutsideFolder(manifest, field, name):
             return "the AutoML manifest \(manifest) names \(field) '\(name)', which is outside the manifest's folder (absolute paths and '..' that leave it are refused)"
         case let .wrongRunningMode(expected, actual):
-            return "this call needs running mode \(expected), but the detector was created with \(actual)"
+            return "this call needs running mode \(expected.rawValue), but the detector was created with \(actual.rawValue)"
         case let .modelMismatch(what, fix):
             return "\(what); \(fix)."
         case let .unknownCategories(option, names, closest):

@@ -114,7 +114,7 @@ final class RunningModeTests: XCTestCase {
         }
         for frame in 0..<5 {
             try processor.submit(frame, timestampMs: Int64(frame))
-            processor.waitUntilIdle()
+            await processor.waitUntilIdle()
         }
         processor.close()
         let values = await collector.value

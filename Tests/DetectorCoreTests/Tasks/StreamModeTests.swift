@@ -125,6 +125,36 @@ final class StreamModeTests: XCTestCase {
         XCTAssertEqual(ids.count, 1, "one face, one tracking ID")
     }
 
+    func testLiveStreamResultsAsAnAsyncStreamEndWithFinish() async throws {
+        var options = ObjectDetectorOptions(model: .embedded("face-short"))
+        options.runningMode = .liveStream
+        let detector = try ObjectDetector(options: options) { _ in }
+        let stream = try detector.liveStreamResults()
+        let collector = Task { () -> [LiveStreamResult<[DetectedObject]>] in
+            var all: [LiveStreamResult<[DetectedObject]>] = []
+            for await r in stream { all.append(r) }
+            return all
+        }
+        let image = try astronaut()
+        var accepted = 0
+        for t in 0..<12 {
+            if try detector.detectAsync(image: image, timestampMs: Int64(t * 40)) == .accepted { accepted += 1 }
+            await detector.waitUntilIdle()   // without blocking a thread: the next frame is never dropped
+        }
+        await detector.finish()
+        let results = await collector.value   // the stream has finished, or this would not return
+        XCTAssertEqual(accepted, 12)
+        XCTAssertEqual(results.map(\.timestampMs), (0..<12).map { Int64($0 * 40) })
+        XCTAssertEqual(results.map(\.sequenceNumber), Array(1...12))
+        XCTAssertTrue(results.allSatisfy { (try? $0.result.get())?.count == 1 }, "one face in every frame")
+        XCTAssertThrowsError(try detector.detectAsync(image: image, timestampMs: 10_000), "finished: no more frames")
+        var imageMode = ObjectDetectorOptions(model: .embedded("face-short"))
+        imageMode.runningMode = .video
+        XCTAssertThrowsError(try ObjectDetector(options: imageMode).liveStreamResults()) { e in
+            XCTAssertEqual(e as? TaskError, .wrongRunningMode(expected: .liveStream, actual: .video))
+        }
+    }
+
     func testSingleObjectModeReturnsTheMostProminent() throws {
         var options = ObjectDetectorOptions(model: .file(try SharedData.url("models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite").path))
         options.scoreThreshold = 0.3
@@ -133,8 +163,13 @@ final class StreamModeTests: XCTestCase {
         let one = try ObjectDetector(options: options).detect(image: ImageDecoder.decode(contentsOf: SharedData.url("images/png/cats_and_dogs.png").path).image)
         XCTAssertGreaterThan(all.count, 1)
         XCTAssertEqual(one.count, 1)
-        let expected = all.max { ProminenceRule.prominence($0, imageWidth: 1200, imageHeight: 600) < ProminenceRule.prominence($1, imageWidth: 1200, imageHeight: 600) }
-        XCTAssertEqual(one.first, expected)
+        // By hand from the multi-object results (score × box area): the cat at 608,164 381×432
+        // (0.70 × 164,592 ≈ 115k) beats the dog 593×375 (0.41 × 222,375 ≈ 91k), the cat 610×386
+        // (0.36 × 235,460 ≈ 85k) and the bed 1097×224 (0.33 × 245,728 ≈ 81k), though those are larger.
+        XCTAssertEqual(all.count, 9)
+        XCTAssertEqual(one.first?.category.text, "cat")
+        XCTAssertEqual(one.first?.frame, ImageRect(x: 608, y: 164, width: 381, height: 432))
+        XCTAssertEqual(one.first, all.first { $0.frame == ImageRect(x: 608, y: 164, width: 381, height: 432) })
     }
 
     func testProminenceRuleByHand() {

@@ -220,6 +220,25 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
         inFlight.wait()
     }
 
+    /// Waits, without blocking a thread, until every accepted frame's result has been delivered
+    /// and the processor is free for the next frame.
+    public func waitUntilIdle() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            inFlight.notify(queue: deliveryQueue) { done.resume() }
+        }
+    }
+
+    /// `close()`, then waits without blocking a thread until the last accepted frame's result has
+    /// been delivered and every result stream has finished.
+    public func finish() async {
+        close()
+        // `close` queued the streams' end behind the work queue and then the delivery queue;
+        // this hop takes the same path after it, so it resumes once they have finished.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            workQueue.async { [self] in deliveryQueue.async { done.resume() } }
+        }
+    }
+
     /// Refuses further frames; result streams finish after the last accepted frame's result.
     public func close() {
         lock.lock()

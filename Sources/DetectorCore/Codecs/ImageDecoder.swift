@@ -50,11 +50,7 @@ public enum ImageDecoder {
         case .ppm?:
             do { return try PPMDecoder.decode(bytes, wants16Bit: wants16Bit, maxPixels: maxPixels) } catch { throw .ppm(error) }
         case .jpeg?:
-            do { return try JPEGDecoder.decode(bytes, maxPixels: maxPixels) } catch let error as JPEGError {
-                throw .jpeg(error)
-            } catch {
-                throw .unknownFormat(firstBytes: Array(bytes.prefix(8)))
-            }
+            do { return try JPEGDecoder.decode(bytes, maxPixels: maxPixels) } catch { throw .jpeg(error) }
         case nil:
             // A PNG whose signature is damaged is reported by the PNG decoder, which says how.
             if bytes.count >= 4, bytes[1] == 0x50 || bytes[2] == 0x4E || bytes[3] == 0x47 {

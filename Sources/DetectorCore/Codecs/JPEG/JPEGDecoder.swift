@@ -21,7 +21,18 @@ public enum JPEGDecoder {
     /// Decodes a whole JPEG file. Throws `JPEGError` (unsupported features are
     /// `.unsupported`); the image size is checked against `maxPixels` before any pixel memory
     /// is allocated.
-    public static func decode(_ bytes: [UInt8], maxPixels: Int = ImageLimits.defaultMaxPixels) throws -> DecodedImage {
+    public static func decode(_ bytes: [UInt8], maxPixels: Int = ImageLimits.defaultMaxPixels) throws(JPEGError) -> DecodedImage {
+        do {
+            return try decodeBuffer(bytes, maxPixels: maxPixels)
+        } catch let error as JPEGError {
+            throw error
+        } catch {
+            // Every stage throws JPEGError; anything else would be a bug, reported as malformed data.
+            throw .malformed(offset: 0, reason: String(describing: error))
+        }
+    }
+
+    private static func decodeBuffer(_ bytes: [UInt8], maxPixels: Int) throws -> DecodedImage {
         try bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, buffer.count > 0 else {
                 throw JPEGError.truncated(offset: 0, context: "before the SOI marker: the file is empty")

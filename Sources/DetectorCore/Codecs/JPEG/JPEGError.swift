@@ -1,5 +1,5 @@
 /// Why a JPEG file could not be decoded. Every case names where (byte offset) and why.
-public enum JPEGError: Error, Equatable, CustomStringConvertible {
+public enum JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file does not start with the SOI marker `FF D8`.
     case notJPEG
     /// The file ends before the structure is complete (inside a segment, a scan, or before EOI).

@@ -17,6 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 filter="${1:-RunningModeTests|StreamModeTests|ConcurrentDetectorTests|ConcurrentTaskTests|WorkerPoolTests|testLiveModeDeliversOrDropsEveryFrame}"
+export OBJDETECT_SANITIZER=thread   # heavy tests run fewer repetitions (10–20× slower here)
 export TSAN_OPTIONS="exitcode=66 history_size=4 ${TSAN_OPTIONS:-}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT

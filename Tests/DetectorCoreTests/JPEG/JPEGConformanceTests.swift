@@ -39,7 +39,7 @@ final class JPEGConformanceTests: XCTestCase {
             let decoded: DecodedImage
             do {
                 decoded = try JPEGDecoder.decode(bytes)
-            } catch let error as JPEGError {
+            } catch {   // typed: a JPEGError
                 if golden.expect == "optional" {
                     XCTAssertTrue(error.isUnsupported, "\(golden.file): optional file rejected with a non-'unsupported' error: \(error)")
                     continue
@@ -102,7 +102,8 @@ final class JPEGConformanceTests: XCTestCase {
     func testSpecificRejectionReasons() throws {
         _ = try SharedData.require()
         func error(_ name: String) throws -> JPEGError? {
-            do { _ = try JPEGDecoder.decode(try GoldenFiles.bytes("jpeg/bad/\(name)")) } catch let e as JPEGError { return e }
+            let bytes = try GoldenFiles.bytes("jpeg/bad/\(name)")
+            do { _ = try JPEGDecoder.decode(bytes) } catch { return error }
             return nil
         }
         XCTAssertEqual(try error("absurd_dimensions_65535x65535_no_data.jpg"),

@@ -5,6 +5,9 @@ import XCTest
 /// `ObjectDetector` and `ImageLabeler` are `Sendable`: one instance called from many Swift tasks
 /// at once gives, for every call, exactly the result of the same call made alone.
 final class ConcurrentTaskTests: XCTestCase {
+    /// Under the thread sanitizer (`Tests/Sanitizers/run_tsan.sh`) model runs are 10–20× slower: fewer repetitions.
+    let underSanitizer = ProcessInfo.processInfo.environment["OBJDETECT_SANITIZER"] != nil
+
     /// Eight shared photos, decoded and turned upright.
     func photos() throws -> [ImageBuffer] {
         let folder = try SharedData.url("images")
@@ -41,8 +44,8 @@ final class ConcurrentTaskTests: XCTestCase {
 
     func testConcurrentDetectCallsGiveTheSequentialResults() async throws {
         let images = try photos()
-        for (model, repetitions) in [(ModelSource.embedded("face-short"), 20),
-                                     (.file(try SharedData.url("models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite").path), 5)] {
+        for (model, repetitions) in [(ModelSource.embedded("face-short"), underSanitizer ? 4 : 20),
+                                     (.file(try SharedData.url("models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite").path), underSanitizer ? 1 : 5)] {
             var options = ObjectDetectorOptions(model: model)
             options.threadCount = 2
             let detector = try ObjectDetector(options: options)
@@ -65,9 +68,10 @@ final class ConcurrentTaskTests: XCTestCase {
         let images = try photos()
         let labeler = try ImageLabeler(options: ImageLabelerOptions(model: .file(try SharedData.url("models/automl_labeler_model.tflite").path)))
         let sequential = try images.map { try labeler.label(image: $0) }
-        let concurrent = try await concurrently(images, repetitions: 10, concurrency: 64) { try labeler.label(image: $0) }
+        let repetitions = underSanitizer ? 2 : 10
+        let concurrent = try await concurrently(images, repetitions: repetitions, concurrency: 64) { try labeler.label(image: $0) }
         for (photo, results) in concurrent.enumerated() {
-            XCTAssertEqual(results.count, 10)
+            XCTAssertEqual(results.count, repetitions)
             for r in results { XCTAssertEqual(r, sequential[photo], "photo \(photo)") }
         }
     }

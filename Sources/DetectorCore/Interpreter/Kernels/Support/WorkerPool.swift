@@ -87,6 +87,11 @@ final class WorkerPool: @unchecked Sendable {
                 }
                 work(generation: generation)
                 while done.load(ordering: .acquiring) < count { spinPause() }
+                // Close the job before the next one writes `job` and `count`: a worker still
+                // holding this generation's last word (`generation | count`) would otherwise read
+                // the next job's larger count and claim an index of it under this generation
+                // (found by ThreadSanitizer). No count reaches 0xFFFF_FFFF, so nothing is claimable.
+                state.store(generation << 32 | 0xFFFF_FFFF, ordering: .sequentiallyConsistent)
             }
         }
     }

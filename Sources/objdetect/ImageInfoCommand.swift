@@ -20,10 +20,10 @@ enum ImageInfoCommand {
         let path = args.positional[0]
         let decoded = try ImageDecoder.decode(contentsOf: path)
         let rgba = decoded.image.converted(to: .rgba8)
-        let hash = SHA256.hexDigest(rgba.pixels)
+        let hash = SHA256Hash.hexDigest(rgba.pixels)
         // The upright picture (EXIF orientation applied), as the JPEG goldens' rgba8_oriented_sha256.
         let upright = decoded.orientation.map { rgba.applyingOrientation($0) } ?? rgba
-        let uprightHash = decoded.orientation == nil || decoded.orientation == .up ? hash : SHA256.hexDigest(upright.pixels)
+        let uprightHash = decoded.orientation == nil || decoded.orientation == .up ? hash : SHA256Hash.hexDigest(upright.pixels)
         if json {
             let info: [String: Any] = [
                 "format": decoded.format.rawValue,

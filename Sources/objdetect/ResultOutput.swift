@@ -63,7 +63,7 @@ struct LabelResult: Encodable {
     var index: Int
     var confidence: Double
     var displayName: String?
-    init(_ l: Label) {
+    init(_ l: Category) {
         text = l.text; index = l.index; confidence = rounded(Double(l.confidence)); displayName = l.displayName
     }
 }

@@ -63,8 +63,8 @@ struct DetectionOutputMapping: Sendable, Equatable {
         return ImageRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
     }
 
-    static func category(_ index: Int, score: Float, labels: LabelMap, label: String? = nil, displayName: String? = nil) -> Label {
-        Label(text: label ?? labels.name(at: index) ?? "", index: index, confidence: score,
+    static func category(_ index: Int, score: Float, labels: LabelMap, label: String? = nil, displayName: String? = nil) -> Category {
+        Category(text: label ?? labels.name(at: index) ?? "", index: index, confidence: score,
               displayName: displayName ?? labels.displayName(at: index))
     }
 }

@@ -1,5 +1,5 @@
 /// A category given to an object or an image.
-public struct Label: Sendable, Equatable {
+public struct Category: Sendable, Equatable {
     /// The label text from the model's label map (empty when the model has none).
     public var text: String
     /// The class index in the model's output.
@@ -29,17 +29,17 @@ public struct DetectedObject: Sendable, Equatable {
     /// The tracking ID (stream modes only; nil in image mode).
     public var trackingID: Int?
     /// The detector's class for this box and its detection score.
-    public var category: Label
+    public var category: Category
     /// The classifier's labels for this box, highest confidence first (empty unless
     /// `shouldEnableClassification` is on).
-    public var labels: [Label]
+    public var labels: [Category]
     /// Keypoints in upright-image pixels (e.g. eyes, nose for faces).
     public var keypoints: [ImagePoint]
-    public init(frame: ImageRect, trackingID: Int? = nil, category: Label, labels: [Label] = [], keypoints: [ImagePoint] = []) {
+    public init(frame: ImageRect, trackingID: Int? = nil, category: Category, labels: [Category] = [], keypoints: [ImagePoint] = []) {
         self.frame = frame; self.trackingID = trackingID; self.category = category; self.labels = labels; self.keypoints = keypoints
     }
     /// The detection score (the detector's, also when the object is classified).
     public var score: Float { category.confidence }
     /// What to show for the object: the classifier's top label when classified, else the detector's category.
-    public var displayedLabel: Label { labels.first ?? category }
+    public var displayedLabel: Category { labels.first ?? category }
 }

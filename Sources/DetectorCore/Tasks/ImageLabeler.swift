@@ -132,13 +132,13 @@ public final class ImageLabeler: @unchecked Sendable {
     }
 
     /// Labels an image (orientation applied first), highest confidence first, ties by lower index.
-    public func label(image: ImageBuffer, orientation: ImageOrientation = .up) throws -> [Label] {
+    public func label(image: ImageBuffer, orientation: ImageOrientation = .up) throws -> [Category] {
         let upright = orientation == .up ? image : image.applyingOrientation(orientation)
         return try label(upright: upright, region: nil)
     }
 
     /// Labels a region (in upright-image pixels) of an upright image; used for detected objects.
-    func label(upright: ImageBuffer, region: ImageRect?, maxResults: Int? = nil, threshold: Float? = nil) throws -> [Label] {
+    func label(upright: ImageBuffer, region: ImageRect?, maxResults: Int? = nil, threshold: Float? = nil) throws -> [Category] {
         var o = tensorOptions
         o.region = region
         let tensor = try ImageToTensor.convert(upright, options: o)
@@ -154,14 +154,14 @@ public final class ImageLabeler: @unchecked Sendable {
     }
 
     /// MediaPipe's order: calibration, allowlist/denylist, threshold (> 0 only, inclusive), sort, max results.
-    func rank(_ raw: [Float], maxResults: Int?, threshold: Float) throws -> [Label] {
-        var result: [Label] = []
+    func rank(_ raw: [Float], maxResults: Int?, threshold: Float) throws -> [Category] {
+        var result: [Category] = []
         result.reserveCapacity(raw.count)
         for (i, s) in raw.enumerated() {
             guard categories.allows(i) else { continue }
             let score = try calibration.map { try $0.calibrate(score: s, classIndex: i) } ?? s
             if threshold > 0 && !(score >= threshold) { continue }
-            result.append(Label(text: i < labels.count ? labels[i] : "", index: i, confidence: score,
+            result.append(Category(text: i < labels.count ? labels[i] : "", index: i, confidence: score,
                                 displayName: i < displayNames.count ? displayNames[i] : nil))
         }
         result.sort { $0.confidence != $1.confidence ? $0.confidence > $1.confidence : $0.index < $1.index }

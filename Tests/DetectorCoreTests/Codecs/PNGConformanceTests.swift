@@ -21,7 +21,7 @@ final class PNGConformanceTests: XCTestCase {
         for entry in files {
             let name = try XCTUnwrap(entry["file"] as? String)
             let bytes = try GoldenFiles.bytes(name)
-            XCTAssertEqual(SHA256.hexDigest(bytes), entry["file_sha256"] as? String, "\(name): not the bytes the goldens were made from")
+            XCTAssertEqual(SHA256Hash.hexDigest(bytes), entry["file_sha256"] as? String, "\(name): not the bytes the goldens were made from")
             if entry["expect"] as? String == "reject" {
                 XCTAssertThrowsError(try PNGDecoder.decode(bytes), name) { error in
                     XCTAssertTrue(error is PNGError, "\(name): \(error)")
@@ -40,11 +40,11 @@ final class PNGConformanceTests: XCTestCase {
                 XCTAssertEqual(result.image.height, entry["height"] as? Int, name)
                 XCTAssertEqual(result.bitDepth, entry["bit_depth"] as? Int, name)
                 XCTAssertEqual(result.image.format, .rgba8)
-                XCTAssertEqual(SHA256.hexDigest(result.image.pixels), entry["rgba8_sha256"] as? String, "\(name) rgba8")
+                XCTAssertEqual(SHA256Hash.hexDigest(result.image.pixels), entry["rgba8_sha256"] as? String, "\(name) rgba8")
                 if let want16 = entry["rgba16_sha256"] as? String {
                     let wide = try PNGDecoder.decode(bytes, wants16Bit: true)
                     XCTAssertEqual(wide.image.format, .rgba16)
-                    XCTAssertEqual(SHA256.hexDigest(wide.image.pixels), want16, "\(name) rgba16")
+                    XCTAssertEqual(SHA256Hash.hexDigest(wide.image.pixels), want16, "\(name) rgba16")
                 }
                 decoded += 1
             } catch {

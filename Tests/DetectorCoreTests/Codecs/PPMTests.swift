@@ -12,7 +12,7 @@ final class PPMTests: XCTestCase {
         for entry in files {
             let name = try XCTUnwrap(entry["file"] as? String)
             let bytes = try GoldenFiles.bytes(name)
-            XCTAssertEqual(SHA256.hexDigest(bytes), entry["file_sha256"] as? String, name)
+            XCTAssertEqual(SHA256Hash.hexDigest(bytes), entry["file_sha256"] as? String, name)
             if let frames = entry["frames"] as? [[String: Any]] {
                 // The stream fixture, read through the stream reader in small chunks.
                 var offset = 0
@@ -28,7 +28,7 @@ final class PPMTests: XCTestCase {
                     guard index < frames.count else { break }
                     XCTAssertEqual(frame.image.width, frames[index]["width"] as? Int)
                     XCTAssertEqual(frame.image.height, frames[index]["height"] as? Int)
-                    XCTAssertEqual(SHA256.hexDigest(frame.image.converted(to: .rgba8).pixels),
+                    XCTAssertEqual(SHA256Hash.hexDigest(frame.image.converted(to: .rgba8).pixels),
                                    frames[index]["rgba8_sha256"] as? String, "\(name) frame \(index)")
                     index += 1
                 }
@@ -42,11 +42,11 @@ final class PPMTests: XCTestCase {
             XCTAssertEqual(decoded.image.width, entry["width"] as? Int, name)
             XCTAssertEqual(decoded.image.height, entry["height"] as? Int, name)
             XCTAssertEqual(decoded.image.format, (entry["channels"] as? Int) == 3 ? .rgb8 : .gray8, name)
-            XCTAssertEqual(SHA256.hexDigest(decoded.image.converted(to: .rgba8).pixels), entry["rgba8_sha256"] as? String, name)
+            XCTAssertEqual(SHA256Hash.hexDigest(decoded.image.converted(to: .rgba8).pixels), entry["rgba8_sha256"] as? String, name)
             if let want16 = entry["rgba16_sha256"] as? String {
                 let wide = try PPMDecoder.decode(bytes, wants16Bit: true)
                 XCTAssertEqual(wide.image.format, .rgba16)
-                XCTAssertEqual(SHA256.hexDigest(wide.image.pixels), want16, "\(name) rgba16")
+                XCTAssertEqual(SHA256Hash.hexDigest(wide.image.pixels), want16, "\(name) rgba16")
             }
             checked += 1
         }

@@ -17,7 +17,7 @@ final class AnnotationTests: XCTestCase {
     }
 
     func testStrokeRectByHand() throws {
-        var c = Canvas(try blank(6, 5))
+        var c = ImageCanvas(try blank(6, 5))
         c.strokeRect(x: 1, y: 1, width: 4, height: 3, thickness: 1, color: RGBColor(r: 9, g: 8, b: 7))
         // Outline of x 1...4, y 1...3: everything except the interior (2...3, 2).
         var expected = Set<[Int]>()
@@ -25,13 +25,13 @@ final class AnnotationTests: XCTestCase {
         XCTAssertEqual(painted(c.image), expected)
         XCTAssertEqual(Array(c.image.pixels[(1 * 6 + 1) * 3..<(1 * 6 + 1) * 3 + 3]), [9, 8, 7])
         // Thickness 2 on a 4x3 box leaves nothing inside.
-        var t = Canvas(try blank(6, 5))
+        var t = ImageCanvas(try blank(6, 5))
         t.strokeRect(x: 1, y: 1, width: 4, height: 3, thickness: 2, color: .white)
         XCTAssertEqual(painted(t.image).count, 12)
     }
 
     func testClippingNeverWritesOutside() throws {
-        var c = Canvas(try blank(8, 6, .rgba8))
+        var c = ImageCanvas(try blank(8, 6, .rgba8))
         let before = c.image.pixels.count
         c.fillRect(x: -5, y: -5, width: 7, height: 7, color: .white)          // top-left 2x2 inside
         c.strokeRect(x: 6, y: 4, width: 100, height: 100, thickness: 3, color: .white)
@@ -59,7 +59,7 @@ final class AnnotationTests: XCTestCase {
     }
 
     func testTextUsesTheFontBitmap() throws {
-        var c = Canvas(try blank(5, 7))
+        var c = ImageCanvas(try blank(5, 7))
         c.drawText("A", x: 0, y: 0, color: .white)
         // 'A' as designed: .###. / #...# / #...# / ##### / #...# / #...# / #...#
         let rows = [".###.", "#...#", "#...#", "#####", "#...#", "#...#", "#...#"]
@@ -67,7 +67,7 @@ final class AnnotationTests: XCTestCase {
         for (y, r) in rows.enumerated() { for (x, ch) in r.enumerated() where ch == "#" { expected.insert([x, y]) } }
         XCTAssertEqual(painted(c.image), expected)
         // Scale 2 doubles every font pixel; shifted left by 2 font pixels, the clipped part disappears.
-        var s = Canvas(try blank(10, 14))
+        var s = ImageCanvas(try blank(10, 14))
         s.drawText("A", x: -4, y: 0, scale: 2, color: .white)
         var expected2 = Set<[Int]>()
         for p in expected where p[0] >= 2 {

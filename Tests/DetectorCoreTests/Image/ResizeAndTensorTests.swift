@@ -71,7 +71,7 @@ final class ResizeAndTensorTests: XCTestCase {
         XCTAssertThrowsError(try ImageToTensor.convert(broken, options: ImageToTensorOptions(width: 2, height: 2, inputType: .uint8)))
         XCTAssertEqual(broken.applyingOrientation(.right), broken)
         XCTAssertEqual(ImageToTensor.convertValues(broken, inputType: .uint8).count, 0)
-        var canvas = Canvas(broken)
+        var canvas = ImageCanvas(broken)
         canvas.fillRect(x: 0, y: 0, width: 4, height: 4, color: .white)
         XCTAssertEqual(canvas.image.pixels, [1, 2, 3])
         // Extreme aspect ratios still give a legal letterbox.

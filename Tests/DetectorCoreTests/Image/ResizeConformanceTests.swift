@@ -41,7 +41,7 @@ final class ResizeConformanceTests: XCTestCase {
             let image = try Self.synthetic(width: W, height: H, channels: ch)
             let out = try image.resized(width: w, height: h, method: .pillowBilinear)
             XCTAssertEqual(out.format, ch == 1 ? .gray8 : .rgb8)
-            XCTAssertEqual(SHA256.hexDigest(out.pixels), sha, "\(W)x\(H)x\(ch) -> \(w)x\(h)")
+            XCTAssertEqual(SHA256Hash.hexDigest(out.pixels), sha, "\(W)x\(H)x\(ch) -> \(w)x\(h)")
         }
     }
 
@@ -60,7 +60,7 @@ final class ResizeConformanceTests: XCTestCase {
         for (W, H, w, h, sha) in cases {
             let image = try Self.synthetic(width: W, height: H, channels: 3)
             let out = try image.resized(width: w, height: h, method: .mediaPipe)
-            XCTAssertEqual(SHA256.hexDigest(out.pixels), sha, "\(W)x\(H) -> \(w)x\(h)")
+            XCTAssertEqual(SHA256Hash.hexDigest(out.pixels), sha, "\(W)x\(H) -> \(w)x\(h)")
         }
     }
 
@@ -92,17 +92,17 @@ final class ResizeConformanceTests: XCTestCase {
             let relative = String(file.dropFirst("shared/".count))
             let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
             let rgb = try loadRGB(root, relative)
-            XCTAssertEqual(SHA256.hexDigest(rgb.pixels), entry["rgb_sha256"] as? String, "\(stem): decoded pixels")
+            XCTAssertEqual(SHA256Hash.hexDigest(rgb.pixels), entry["rgb_sha256"] as? String, "\(stem): decoded pixels")
             let raw = try XCTUnwrap(entry["raw"] as? [String: Any])
             let mp = try XCTUnwrap(raw["mediapipe_resize"] as? [String: Any])
             let pil = try XCTUnwrap(raw["pil_bilinear"] as? [String: Any])
             let mp224 = try rgb.resized(width: 224, height: 224, method: .mediaPipe)
-            XCTAssertEqual(SHA256.hexDigest(mp224.pixels), mp["input_sha256"] as? String, "\(stem): MediaPipe 224")
+            XCTAssertEqual(SHA256Hash.hexDigest(mp224.pixels), mp["input_sha256"] as? String, "\(stem): MediaPipe 224")
             let pil224 = try rgb.resized(width: 224, height: 224, method: .pillowBilinear)
-            XCTAssertEqual(SHA256.hexDigest(pil224.pixels), pil["input_sha256"] as? String, "\(stem): Pillow 224")
+            XCTAssertEqual(SHA256Hash.hexDigest(pil224.pixels), pil["input_sha256"] as? String, "\(stem): Pillow 224")
             let expected640 = try XCTUnwrap(yoloSHA[stem], "\(stem) missing in YOLO golden")
             let pil640 = try rgb.resized(width: 640, height: 640, method: .pillowBilinear)
-            XCTAssertEqual(SHA256.hexDigest(pil640.pixels), expected640, "\(stem): Pillow 640")
+            XCTAssertEqual(SHA256Hash.hexDigest(pil640.pixels), expected640, "\(stem): Pillow 640")
             checked += 1
         }
         XCTAssertEqual(checked, 12)
@@ -137,7 +137,7 @@ final class ResizeConformanceTests: XCTestCase {
             case let .int8(v): bytes = v.map { UInt8(bitPattern: $0) }
             case let .float32(v): bytes = v.withUnsafeBytes { Array($0) }   // little-endian on x86/ARM
             }
-            XCTAssertEqual(SHA256.hexDigest(bytes), input["sha256"] as? String, model)
+            XCTAssertEqual(SHA256Hash.hexDigest(bytes), input["sha256"] as? String, model)
         }
     }
 
@@ -170,7 +170,7 @@ final class ResizeConformanceTests: XCTestCase {
             let options = ImageToTensorOptions(width: size, height: size, resizeMode: .letterbox(fill: 0),
                                                resampler: .mediaPipe, inputType: .uint8)
             let tensor = try ImageToTensor.convert(rgb, options: options)
-            XCTAssertEqual(SHA256.hexDigest(tensor.resized.pixels), sha, "\(name) \(size)")
+            XCTAssertEqual(SHA256Hash.hexDigest(tensor.resized.pixels), sha, "\(name) \(size)")
         }
     }
 }

@@ -22,7 +22,7 @@ final class JPEGConformanceTests: XCTestCase {
     }
 
     static func rgba8Hash(_ image: ImageBuffer) -> String {
-        SHA256.hexDigest(image.converted(to: .rgba8).pixels)
+        SHA256Hash.hexDigest(image.converted(to: .rgba8).pixels)
     }
 
     func testGoldenCounts() throws {

@@ -68,7 +68,7 @@ final class JPEGDamagedFileTests: XCTestCase {
         } else {
             bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(source)))
         }
-        XCTAssertEqual(SHA256.hexDigest(bytes), sources[source], "\(source) is not the file the goldens were made from")
+        XCTAssertEqual(SHA256Hash.hexDigest(bytes), sources[source], "\(source) is not the file the goldens were made from")
         return bytes
     }
 
@@ -92,7 +92,7 @@ final class JPEGDamagedFileTests: XCTestCase {
         for c in cases {
             if cache[c.source] == nil { cache[c.source] = try Self.sourceBytes(c.source, sources: sources) }
             let bytes = Self.spliced(cache[c.source] ?? [], c)
-            XCTAssertEqual(SHA256.hexDigest(bytes), c.sha256, "\(c.name): spliced bytes differ from the golden's")
+            XCTAssertEqual(SHA256Hash.hexDigest(bytes), c.sha256, "\(c.name): spliced bytes differ from the golden's")
             let decoded: DecodedImage
             do {
                 decoded = try JPEGDecoder.decode(bytes)
@@ -103,7 +103,7 @@ final class JPEGDamagedFileTests: XCTestCase {
             XCTAssertEqual(decoded.image.width, c.width, c.name)
             XCTAssertEqual(decoded.image.height, c.height, c.name)
             XCTAssertEqual(decoded.image.format, c.isGray ? .gray8 : .rgb8, c.name)
-            let hash = SHA256.hexDigest(decoded.image.pixels)
+            let hash = SHA256Hash.hexDigest(decoded.image.pixels)
             if hash == c.pixelsSHA256 {
                 tally.exact += 1
             } else if hash == c.pixelsSHA256NoSIMD {

@@ -17,16 +17,16 @@ import XCTest
 final class JPEGFixtureTests: XCTestCase {
     func testAstronautFixtureMatchesPillow() throws {
         let bytes = [UInt8](try Data(contentsOf: SharedData.fixture("astronaut_128x128_q90_420_exif6.jpg")))
-        XCTAssertEqual(SHA256.hexDigest(bytes), "bf5d31615766eead9bcd5953663f24f4474560a82789432f453aa3df10458b34")
+        XCTAssertEqual(SHA256Hash.hexDigest(bytes), "bf5d31615766eead9bcd5953663f24f4474560a82789432f453aa3df10458b34")
         let decoded = try JPEGDecoder.decode(bytes)
         XCTAssertEqual(decoded.image.width, 128)
         XCTAssertEqual(decoded.image.height, 128)
         XCTAssertEqual(decoded.colorType, "ycbcr")
         XCTAssertEqual(decoded.orientation, .right)
         let rgba = decoded.image.converted(to: .rgba8)
-        XCTAssertEqual(SHA256.hexDigest(rgba.pixels), "de956c3142ca710adfadca26a95f14f8fff974da932c2bdfa6de95b86fd58f98")
+        XCTAssertEqual(SHA256Hash.hexDigest(rgba.pixels), "de956c3142ca710adfadca26a95f14f8fff974da932c2bdfa6de95b86fd58f98")
         let upright = decoded.image.applyingOrientation(.right).converted(to: .rgba8)
-        XCTAssertEqual(SHA256.hexDigest(upright.pixels), "8a5cdc0bccb5ec6eb7fe8f3a860abb052b44ec71df752637dba6267112372b52")
+        XCTAssertEqual(SHA256Hash.hexDigest(upright.pixels), "8a5cdc0bccb5ec6eb7fe8f3a860abb052b44ec71df752637dba6267112372b52")
     }
 
     /// The worked example of `../shared/jpeg/README.md`, built by hand: a 1x1 4:4:4 file whose

@@ -5,22 +5,22 @@ import XCTest
 /// `ImageLabeler` against `../shared/goldens/classification` (MediaPipe ImageClassifier and the
 /// raw interpreter runs), with the README's match rule.
 final class ImageLabelerGoldenTests: XCTestCase {
-    struct Category { var index: Int; var score: Double }
+    struct GoldenCategory { var index: Int; var score: Double }
 
     func golden(_ stem: String) throws -> [String: Any] {
         let url = try SharedData.url("goldens/classification/\(stem).json")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 
-    func categories(_ list: Any?) -> [Category] {
+    func categories(_ list: Any?) -> [GoldenCategory] {
         (list as? [[String: Any]] ?? []).compactMap { c in
             guard let i = c["index"] as? Int, let s = c["score"] as? Double else { return nil }
-            return Category(index: i, score: s)
+            return GoldenCategory(index: i, score: s)
         }
     }
 
     /// The README's position-by-position rule; returns the problems (empty = match).
-    func matchProblems(_ candidate: [Category], _ reference: [Category], allScores: [Double], tolerance: Double,
+    func matchProblems(_ candidate: [GoldenCategory], _ reference: [GoldenCategory], allScores: [Double], tolerance: Double,
                        threshold: Double? = nil, admitted: Set<Int>? = nil) -> [String] {
         var cand = candidate, ref = reference
         if let t = threshold {
@@ -63,9 +63,9 @@ final class ImageLabelerGoldenTests: XCTestCase {
             // Preprocessing: the resized 224×224 RGB must be MediaPipe's byte for byte.
             let resized = try ImageToTensor.convert(image, options: top10.tensorOptions).resized
             let mpResize = try XCTUnwrap(raw["mediapipe_resize"] as? [String: Any])
-            if SHA256.hexDigest(resized.pixels) == mpResize["input_sha256"] as? String { preprocessingExact += 1 }
+            if SHA256Hash.hexDigest(resized.pixels) == mpResize["input_sha256"] as? String { preprocessingExact += 1 }
             // Interpreter: top 10 against the reference kernels (quantized: bit-exact) or XNNPACK (float).
-            let ours = try top10.label(image: image).map { Category(index: $0.index, score: Double($0.confidence)) }
+            let ours = try top10.label(image: image).map { GoldenCategory(index: $0.index, score: Double($0.confidence)) }
             let refKey = exactAgainstReferenceKernels ? "mediapipe_resize_ref_kernels" : "mediapipe_resize"
             let refTop = categories((raw[refKey] as? [String: Any])?["top10"])
             if exactAgainstReferenceKernels {
@@ -85,7 +85,7 @@ final class ImageLabelerGoldenTests: XCTestCase {
             let mp = try XCTUnwrap(entry["mediapipe"] as? [String: Any])
             for (key, labeler, threshold) in [("max_results_10", top10, nil), ("max_results_3", top3, nil), ("score_threshold_0.1", thr, 0.1)] as [(String, ImageLabeler, Double?)] {
                 let ref = categories((mp[key] as? [String: Any])?["categories"])
-                let got = try labeler.label(image: image).map { Category(index: $0.index, score: Double($0.confidence)) }
+                let got = try labeler.label(image: image).map { GoldenCategory(index: $0.index, score: Double($0.confidence)) }
                 checks += 1
                 let problems = matchProblems(got, ref, allScores: all, tolerance: tolerance, threshold: threshold)
                 if problems.isEmpty { mediapipePasses += 1 } else if !exactAgainstReferenceKernels {

@@ -174,7 +174,7 @@ final class StreamModeTests: XCTestCase {
 
     func testProminenceRuleByHand() {
         func object(_ x: Double, _ w: Double, _ score: Float) -> DetectedObject {
-            DetectedObject(frame: ImageRect(x: x, y: 0, width: w, height: w), category: Label(text: "a", index: 0, confidence: score))
+            DetectedObject(frame: ImageRect(x: x, y: 0, width: w, height: w), category: Category(text: "a", index: 0, confidence: score))
         }
         // 10×10 at 0.9 (90) loses to 20×20 at 0.5 (200); a box half outside the image counts only its inside.
         XCTAssertEqual(ProminenceRule.mostProminent([object(0, 10, 0.9), object(20, 20, 0.5)], imageWidth: 100, imageHeight: 100)?.frame.width, 20)

@@ -43,7 +43,7 @@ public struct AnnotationStyle: Sendable, Equatable {
 public enum ImageAnnotator {
     public static func draw(_ annotations: [ImageAnnotation], on image: ImageBuffer,
                             style: AnnotationStyle = AnnotationStyle()) -> ImageBuffer {
-        var canvas = Canvas(image)
+        var canvas = ImageCanvas(image)
         let side = min(canvas.width, canvas.height)
         let thickness = max(style.lineThickness ?? max(1, side / 300), 1)
         let scale = max(style.textScale ?? max(1, (side + 200) / 400), 1)

@@ -1,11 +1,11 @@
 /// SHA-256 (FIPS 180-4), written here because Foundation on Linux has no hash functions.
 ///
 /// ```swift
-/// SHA256.hexDigest(Array("abc".utf8))
+/// SHA256Hash.hexDigest(Array("abc".utf8))
 /// // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-/// var h = SHA256(); h.update(part1); h.update(part2); let digest = h.finalize()
+/// var h = SHA256Hash(); h.update(part1); h.update(part2); let digest = h.finalize()
 /// ```
-public struct SHA256: Sendable {
+public struct SHA256Hash: Sendable {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -71,7 +71,7 @@ public struct SHA256: Sendable {
 
     /// The digest of `bytes`.
     public static func hash(_ bytes: [UInt8]) -> [UInt8] {
-        var s = SHA256(); s.update(bytes); return s.finalize()
+        var s = SHA256Hash(); s.update(bytes); return s.finalize()
     }
 
     /// The digest of `bytes` as 64 lowercase hex digits.
@@ -80,7 +80,7 @@ public struct SHA256: Sendable {
     }
 
     /// The digest so far as 64 lowercase hex digits.
-    public var hexDigest: String { SHA256.hex(finalize()) }
+    public var hexDigest: String { SHA256Hash.hex(finalize()) }
 
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
@@ -96,17 +96,17 @@ public struct SHA256: Sendable {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { m in
             for t in 0..<16 { m[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self)) }
             for t in 16..<64 {
-                let s0 = SHA256.rotr(m[t - 15], 7) ^ SHA256.rotr(m[t - 15], 18) ^ (m[t - 15] >> 3)
-                let s1 = SHA256.rotr(m[t - 2], 17) ^ SHA256.rotr(m[t - 2], 19) ^ (m[t - 2] >> 10)
+                let s0 = SHA256Hash.rotr(m[t - 15], 7) ^ SHA256Hash.rotr(m[t - 15], 18) ^ (m[t - 15] >> 3)
+                let s1 = SHA256Hash.rotr(m[t - 2], 17) ^ SHA256Hash.rotr(m[t - 2], 19) ^ (m[t - 2] >> 10)
                 m[t] = m[t - 16] &+ s0 &+ m[t - 7] &+ s1
             }
             var (a, b, c, d, e, f, g, hh) = h
-            SHA256.k.withUnsafeBufferPointer { k in
+            SHA256Hash.k.withUnsafeBufferPointer { k in
                 for t in 0..<64 {
-                    let s1 = SHA256.rotr(e, 6) ^ SHA256.rotr(e, 11) ^ SHA256.rotr(e, 25)
+                    let s1 = SHA256Hash.rotr(e, 6) ^ SHA256Hash.rotr(e, 11) ^ SHA256Hash.rotr(e, 25)
                     let ch = (e & f) ^ (~e & g)
                     let t1 = hh &+ s1 &+ ch &+ k[t] &+ m[t]
-                    let s0 = SHA256.rotr(a, 2) ^ SHA256.rotr(a, 13) ^ SHA256.rotr(a, 22)
+                    let s0 = SHA256Hash.rotr(a, 2) ^ SHA256Hash.rotr(a, 13) ^ SHA256Hash.rotr(a, 22)
                     let maj = (a & b) ^ (a & c) ^ (b & c)
                     let t2 = s0 &+ maj
                     hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2

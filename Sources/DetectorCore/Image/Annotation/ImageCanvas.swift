@@ -44,12 +44,12 @@ public struct RGBColor: Sendable, Equatable, Hashable {
 /// Drawn pixels of an rgba8 image become opaque.
 ///
 /// ```swift
-/// var canvas = Canvas(image)
+/// var canvas = ImageCanvas(image)
 /// canvas.strokeRect(x: 10, y: 10, width: 100, height: 50, thickness: 2, color: .forClass(0))
 /// canvas.drawText("cat 0.91", x: 12, y: 12, scale: 2, color: .white)
 /// let out = canvas.image
 /// ```
-public struct Canvas: Sendable {
+public struct ImageCanvas: Sendable {
     /// The image drawn on (rgb8 or rgba8).
     public private(set) var image: ImageBuffer
 
@@ -77,7 +77,7 @@ public struct Canvas: Sendable {
 
     /// Fills the rectangle `x ..< x + width`, `y ..< y + height`.
     public mutating func fillRect(x: Int, y: Int, width w: Int, height h: Int, color: RGBColor) {
-        guard let xs = Canvas.clip(x, w, width), let ys = Canvas.clip(y, h, height) else { return }
+        guard let xs = ImageCanvas.clip(x, w, width), let ys = ImageCanvas.clip(y, h, height) else { return }
         let bpp = image.format.bytesPerPixel
         // `pixels` is a public var: never write past a buffer that no longer matches its size.
         guard image.pixels.count >= width * height * bpp else { return }

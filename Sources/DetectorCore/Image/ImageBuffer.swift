@@ -79,8 +79,20 @@ public struct ImageBuffer: Sendable, Equatable {
     public let width: Int
     public let height: Int
     public let format: PixelFormat
-    /// Row-major pixels, `width * format.bytesPerPixel` bytes per row, no padding.
-    public var pixels: [UInt8]
+    /// Row-major pixels, `width * format.bytesPerPixel` bytes per row, no padding. Set only by the
+    /// validated initialisers, so the count always matches the size; edit the bytes in place
+    /// with `withMutablePixels`.
+    public internal(set) var pixels: [UInt8]
+
+    /// Edits the pixel bytes in place; their count (and so the size) cannot change.
+    ///
+    /// ```swift
+    /// var image = try ImageBuffer(width: 2, height: 2, format: .gray8)
+    /// image.withMutablePixels { $0[0] = 255 }   // top-left pixel white
+    /// ```
+    public mutating func withMutablePixels<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try pixels.withUnsafeMutableBufferPointer { try body($0) }
+    }
 
     /// Bytes in one row.
     public var bytesPerRow: Int { width * format.bytesPerPixel }

@@ -4,6 +4,16 @@ import XCTest
 /// Seeded random sweep over sizes, formats, methods, regions and drawing coordinates: every call
 /// must end in a result of the promised size or a typed error, never a trap.
 final class ImageOpsRobustnessTests: XCTestCase {
+    func testPixelsAreEditedInPlaceWithoutChangingTheSize() throws {
+        var image = try ImageBuffer(width: 2, height: 2, format: .rgb8)
+        image.withMutablePixels { p in
+            p[0] = 255          // red of the top-left pixel
+            p[p.count - 1] = 7  // blue of the bottom-right pixel
+        }
+        XCTAssertEqual(image.pixels, [255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7])
+        XCTAssertEqual(image.pixels.count, 2 * 2 * 3)
+    }
+
     func testRandomSweep() throws {
         var rng = SplitMix64(seed: 20261130)
         let formats: [PixelFormat] = [.gray8, .rgb8, .rgba8, .rgba16]

@@ -57,18 +57,9 @@ public struct ImageLabelerOptions: Sendable {
     public init(model: ClassifierModel) { self.model = model }
 
     public func validate() throws {
-        if !categoryAllowlist.isEmpty && !categoryDenylist.isEmpty {
-            throw TaskError.conflictingOptions("`categoryAllowlist` and `categoryDenylist` are mutually exclusive options.")
-        }
-        if let m = maxResultCount, m == 0 || m < -1 {
-            throw TaskError.invalidOption(name: "maxResultCount", reason: "value must be != 0 (or -1 for all)")
-        }
-        if threadCount < 1 || threadCount > 256 {
-            throw TaskError.invalidOption(name: "threadCount", reason: "value must be between 1 and 256")
-        }
-        if let t = confidenceThreshold, !t.isFinite {
-            throw TaskError.invalidOption(name: "confidenceThreshold", reason: "value must be a finite number")
-        }
+        try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
+                                         maxResults: maxResultCount, maxResultsName: "maxResultCount",
+                                         threadCount: threadCount, threshold: confidenceThreshold, thresholdName: "confidenceThreshold")
     }
 }
 

@@ -87,27 +87,16 @@ public struct ObjectDetectorOptions: Sendable {
 
     /// Checks the options on their own (what can be checked before the model is read).
     public func validate() throws {
-        if !categoryAllowlist.isEmpty && !categoryDenylist.isEmpty {
-            throw TaskError.conflictingOptions("`categoryAllowlist` and `categoryDenylist` are mutually exclusive options.")
-        }
-        if let m = maxResults, m == 0 || m < -1 {
-            throw TaskError.invalidOption(name: "maxResults", reason: "value must be != 0 (or -1 for all)")
-        }
-        if threadCount < 1 || threadCount > 256 {
-            throw TaskError.invalidOption(name: "threadCount", reason: "value must be between 1 and 256")
-        }
-        if let t = scoreThreshold, !t.isFinite {
-            throw TaskError.invalidOption(name: "scoreThreshold", reason: "value must be a finite number")
-        }
+        try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
+                                         maxResults: maxResults, maxResultsName: "maxResults",
+                                         threadCount: threadCount, threshold: scoreThreshold, thresholdName: "scoreThreshold")
         if shouldEnableClassification && classifierModel == nil {
             throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
         }
         if maxPerObjectLabelCount < 1 {
             throw TaskError.invalidOption(name: "maxPerObjectLabelCount", reason: "value must be at least 1")
         }
-        if let t = classificationConfidenceThreshold, !t.isFinite {
-            throw TaskError.invalidOption(name: "classificationConfidenceThreshold", reason: "value must be a finite number")
-        }
+        try TaskOptionChecks.checkFinite(classificationConfidenceThreshold, name: "classificationConfidenceThreshold")
         if !(yoloIoUThreshold > 0 && yoloIoUThreshold <= 1) {
             throw TaskError.invalidOption(name: "yoloIoUThreshold", reason: "value must be in (0, 1]")
         }

@@ -27,7 +27,10 @@ let package = Package(
         .executable(name: "objdetect", targets: ["objdetect"]),
     ],
     targets: tierTargets + [
-        .target(name: "DetectorCore", dependencies: tierTargets.map { .target(name: $0.name) }),
+        // `Sources/DetectorCore/Models` links to the top-level `Models/` (the embedded detectors,
+        // with their licence and provenance), copied as the target's resource bundle.
+        .target(name: "DetectorCore", dependencies: tierTargets.map { .target(name: $0.name) },
+                resources: [.copy("Models")]),
         .executableTarget(name: "objdetect", dependencies: ["DetectorCore"]),
         .testTarget(name: "DetectorCoreTests", dependencies: ["DetectorCore"], exclude: ["Tracking/README.md"]),
     ],

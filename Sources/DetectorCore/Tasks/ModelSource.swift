@@ -26,9 +26,11 @@ public enum ModelSource: Sendable, Equatable {
 
 /// The models shipped in `Models/` and how to find them.
 ///
+/// The models are the package's SwiftPM resources (`Sources/DetectorCore/Models`, linked from the
+/// top-level `Models/`), so an app that depends on DetectorCore gets them in its resource bundle.
 /// The folder is looked up relative to the package, never the current directory: first
-/// `$OBJDETECT_MODELS`, then `Models/` beside the executable and its parents (an installed
-/// copy), then the package root this library was built from.
+/// `$OBJDETECT_MODELS`, then the resource bundle beside the executable, then `Models/` beside
+/// the executable and its parents (an installed copy), then the package root it was built from.
 public enum ModelCatalog {
     /// Embedded model names and their files, default first.
     public static let models: [(name: String, file: String)] = [
@@ -47,6 +49,15 @@ public enum ModelCatalog {
         var result: [URL] = []
         if let env = ProcessInfo.processInfo.environment["OBJDETECT_MODELS"], !env.isEmpty {
             result.append(URL(fileURLWithPath: env))
+        }
+        // The package's resource bundle (SwiftPM copies `Sources/DetectorCore/Models` into it, beside
+        // the executable). Looked up by hand rather than through `Bundle.module`, whose accessor
+        // stops the process when the bundle is missing (a binary copied without it).
+        for name in ["objdetect_DetectorCore.resources", "objdetect_DetectorCore.bundle"] {
+            let candidate = Bundle.main.bundleURL.appendingPathComponent(name)
+            if let bundle = Bundle(url: candidate), let models = bundle.url(forResource: "Models", withExtension: nil) {
+                result.append(models)
+            }
         }
         var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<5 {

@@ -84,11 +84,9 @@ struct Inflater {
         self.out = UnsafeMutablePointer<UInt8>.allocate(capacity: cap + Inflater.slack)
     }
 
-    mutating func releaseOutput() {
+    /// Frees the output buffer; the inflater is not used after this (its last call, in a `defer`).
+    func releaseOutput() {
         out.deallocate()
-        out = UnsafeMutablePointer<UInt8>.allocate(capacity: Inflater.slack)
-        capacity = 0
-        outCount = 0
     }
 
     func takeOutput() -> [UInt8] {

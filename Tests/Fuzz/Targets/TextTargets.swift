@@ -1,0 +1,36 @@
+// Fuzz targets of the text formats: MOTChallenge detection files, decoder-config JSON and
+// AutoML manifests.
+import Foundation
+@testable import DetectorCore
+
+func fuzzMOT(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    if let rows = try? MOTFormat.parse(text) {
+        _ = MOTFormat.groupByFrame(rows)
+    }
+    _ = MOTFormat.frameRate(seqinfo: text)
+}
+
+func fuzzDecoderConfig(_ bytes: [UInt8]) {
+    guard let config = try? DetectorDecoderConfig(jsonData: Data(bytes)) else { return }
+    // What we write must read back.
+    guard let json = try? config.jsonData() else { fatalError("a parsed decoder config does not encode") }
+    do { _ = try DetectorDecoderConfig(jsonData: json) } catch { fatalError("a decoder config does not read back: \(error)") }
+}
+
+/// A folder holding a model and a labels file; each input becomes its `manifest.json`.
+private let manifestFolder: String = {
+    let folder = NSTemporaryDirectory() + "objdetect-fuzz-automl-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(atPath: folder + "/model.tflite", contents: Data([0, 1, 2, 3]))
+    _ = FileManager.default.createFile(atPath: folder + "/sub/labels.txt", contents: Data("a\nb\n".utf8))
+    return folder
+}()
+
+func fuzzAutoMLManifest(_ bytes: [UInt8]) {
+    let path = manifestFolder + "/manifest.json"
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+    if let manifest = try? AutoMLManifest(contentsOfFile: path) {
+        _ = manifest.modelPath
+    }
+}

@@ -28,7 +28,11 @@ extra="" module DetectorCore $(find "$root/Sources/DetectorCore" -name '*.swift'
 # The CLI's sources without the call to exit(runMain()) that ends main.swift.
 sed '/^exit(runMain())$/d' "$root/Sources/objdetect/main.swift" > "$build/cli_main.swift"
 cli=$(find "$root/Sources/objdetect" -name '*.swift' ! -name main.swift | sort)
+binary="$here/out/objdetect_fuzz"
+if [ -f "$binary" ] && [ -z "$(find -L "$here"/Targets "$root/Sources/objdetect" "$build"/*.a -newer "$binary" | head -1)" ]; then
+  echo "up to date: $binary"; exit 0
+fi
 # shellcheck disable=SC2086
 swiftc $flags -module-name objdetect_fuzz -L "$build" -lDetectorCore $tiers \
-  "$here"/Targets/*.swift $cli "$build/cli_main.swift" -o "$here/out/objdetect_fuzz"
-echo "built $here/out/objdetect_fuzz"
+  "$here"/Targets/*.swift $cli "$build/cli_main.swift" -o "$binary"
+echo "built $binary"

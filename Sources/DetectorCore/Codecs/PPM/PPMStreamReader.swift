@@ -61,7 +61,7 @@ public final class PPMStreamReader {
             } catch {
                 switch error {
                 case .failed(let e): throw e
-                case .needMore: input.pull()
+                case .needMore: if parser.rereadsWholeFrame { input.pullDoubling() } else { input.pull() }
                 }
             }
         }

@@ -85,7 +85,12 @@ public final class ImageStreamReader {
                     canContinue = false
                     throw .frameTooLarge(frame: frameCount + 1, limit: maxFrameBytes)
                 }
-                input.pull()
+                if format == .ppm && PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: false,
+                                                    maxPixels: maxPixels, wants16Bit: false).rereadsWholeFrame {
+                    input.pullDoubling()
+                } else {
+                    input.pull()
+                }
             case let .invalid(reason):
                 canContinue = false
                 throw .malformedFrame(frame: frameCount + 1, format: format, reason: reason)

@@ -27,7 +27,8 @@ final class DetectorPipeline {
     init(options: ObjectDetectorOptions) throws {
         let model = try DetectorPipeline.loadModel(options.model)
         let assets = try ModelAssets(model: model)
-        let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount))
+        let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount, maxArenaBytes: options.maxArenaBytes,
+                                                                     maxMultiplyAccumulates: options.maxMultiplyAccumulates))
         guard let input = interpreter.inputs.first, input.shape.count == 4, input.shape[0] == 1, input.shape[3] == 3,
               input.shape[1] > 0, input.shape[2] > 0 else {
             throw TaskError.unsupportedModel("the detector model's first input must be an image tensor [1, height, width, 3], found \(interpreter.inputs.first.map { "\($0.shape)" } ?? "no input")")

@@ -66,6 +66,22 @@ public struct ImageLabelerOptions: Sendable {
     public var categoryDenylist: [String] = []
     /// Threads the model's heavy kernels may use; the CPU's core count by default.
     public var threadCount: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Upper bound of the memory the model may take beyond its file, in bytes (its arena and
+    /// the constants folded at prepare): `Interpreter.Options.maxArenaBytes`, 1 GiB by
+    /// default. A model that needs more fails to load with `InterpreterError.limitExceeded`.
+    ///
+    /// ```swift
+    /// options.maxArenaBytes = 64 << 20   // a model from an untrusted source gets 64 MiB
+    /// ```
+    public var maxArenaBytes: Int = Interpreter.Options.defaultMaxArenaBytes
+    /// Upper bound of the multiply-accumulates one inference may do:
+    /// `Interpreter.Options.maxMultiplyAccumulates`, 10^11 by default. A model that needs
+    /// more fails to load with `InterpreterError.limitExceeded`.
+    ///
+    /// ```swift
+    /// options.maxMultiplyAccumulates = 1_000_000_000
+    /// ```
+    public var maxMultiplyAccumulates: Int = Interpreter.Options.defaultMaxMultiplyAccumulates
 
     public init(model: ClassifierModel) { self.model = model }
 
@@ -79,6 +95,7 @@ public struct ImageLabelerOptions: Sendable {
         if threadCount < 1 || threadCount > 256 {
             throw TaskError.invalidOption(name: "threadCount", reason: "value must be between 1 and 256")
         }
+        try Interpreter.Options.validateLimits(maxArenaBytes: maxArenaBytes, maxMultiplyAccumulates: maxMultiplyAccumulates)
         if let t = confidenceThreshold, !t.isFinite {
             throw TaskError.invalidOption(name: "score_threshold", reason: "value must be a finite number")
         }
@@ -129,7 +146,8 @@ public final class ImageLabeler {
             }
         }
         let assets = try ModelAssets(model: model)
-        let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount))
+        let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount, maxArenaBytes: options.maxArenaBytes,
+                                                                     maxMultiplyAccumulates: options.maxMultiplyAccumulates))
         guard let input = interpreter.inputs.first, input.shape.count == 4, input.shape[0] == 1, input.shape[3] == 3 else {
             throw TaskError.unsupportedModel("a classifier's first input must be an image tensor [1, height, width, 3]")
         }

@@ -124,6 +124,8 @@ final class DetectionEngine: @unchecked Sendable {
             labelerOptions.maxResultCount = options.maxPerObjectLabelCount
             labelerOptions.confidenceThreshold = options.classificationConfidenceThreshold
             labelerOptions.displayNamesLocale = options.displayNamesLocale
+            labelerOptions.maxArenaBytes = options.maxArenaBytes
+            labelerOptions.maxMultiplyAccumulates = options.maxMultiplyAccumulates
             classifier = try ImageLabeler(options: labelerOptions)
         } else {
             classifier = nil

@@ -89,12 +89,15 @@ for t in "${targets[@]}"; do
         -print_final_stats=1 -artifact_prefix="$out/crashes/$t/")
   [ -n "${FUZZ_RUNS:-}" ] && args+=(-runs="$FUZZ_RUNS")
   [ -n "$d" ] && args+=(-dict="$here/dict/$d.dict")
-  before=$(ls "$out/crashes/$t" | wc -l)
+  # Crashes, leaks, ASan reports, timeouts and out-of-memory inputs; not libFuzzer's "slow-unit"
+  # notes, which count wall time (the CPU limit above is what counts).
+  artifacts() { find "$out/crashes/$t" -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' | wc -l; }
+  before=$(artifacts)
   regressions=""
   [ -d "$here/Regressions/$t" ] && regressions="$here/Regressions/$t"  # inputs found before: replayed first
   # shellcheck disable=SC2046,SC2086
   FUZZ_SLOWEST_FILE="$out/slowest/$t" FUZZ_TARGET=$t nice -n 10 "$binary" "${args[@]}" "$out/corpus/$t" $regressions $(seeds "$t") >"$log" 2>&1 && rc=0 || rc=$?
-  crashes=$(( $(ls "$out/crashes/$t" | wc -l) - before ))
+  crashes=$(( $(artifacts) - before ))
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   slowest=$(sed -n 's/^slowest_input_cpu_ms: \([0-9.]*\) bytes: \([0-9]*\)/\1 ms (\2 B)/p' "$log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)

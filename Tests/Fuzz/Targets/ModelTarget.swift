@@ -5,7 +5,7 @@ import Foundation
 
 /// Caps of the fuzzed interpreter: far below the defaults, so a mutated shape that asks for
 /// more is rejected at prepare instead of making a run slow.
-let fuzzInterpreterOptions = Interpreter.Options(threadCount: 1, maxArenaBytes: 32 << 20, maxMultiplyAccumulates: 50_000_000)
+let fuzzInterpreterOptions = Interpreter.Options(threadCount: 1, maxArenaBytes: 32 << 20, maxMultiplyAccumulates: 10_000_000)
 
 func fuzzModelInvoke(_ bytes: [UInt8]) {
     guard let interpreter = try? Interpreter(modelData: Data(bytes), options: fuzzInterpreterOptions) else { return }

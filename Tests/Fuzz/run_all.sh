@@ -38,14 +38,14 @@ seeds() {
     png) echo "$shared/pngsuite" ;;
     jpeg|image|image_stream)
       local j="$out/seeds/jpeg"
-      if [ ! -d "$j" ]; then mkdir -p "$j"; python3 "$here/extract_seeds.py" jpeg "$shared/jpeg" "$j" 2>/dev/null; fi
+      if [ ! -d "$j" ]; then mkdir -p "$j"; python3 "$here/extract_seeds.py" jpeg "$shared/jpeg" "$j" >&2 2>/dev/null; fi
       if [ "$1" = jpeg ]; then echo "$j"; else echo "$shared/pngsuite $j $shared/ppm"; fi ;;
     ppm_stream) echo "$shared/ppm" ;;
     inflate)  # the IDAT streams of the PNG suite: zlib (mode byte 1) and raw deflate (mode 2)
-      if [ ! -d "$s" ]; then mkdir -p "$s"; python3 "$here/extract_seeds.py" zlib "$shared/pngsuite" "$s"; fi
+      if [ ! -d "$s" ]; then mkdir -p "$s"; python3 "$here/extract_seeds.py" zlib "$shared/pngsuite" "$s" >&2; fi
       echo "$s" ;;
     zip)  # the ZIP archives appended to models with metadata
-      if [ ! -d "$s" ]; then mkdir -p "$s"; python3 "$here/extract_seeds.py" zip "$shared/models" "$s"; fi
+      if [ ! -d "$s" ]; then mkdir -p "$s"; python3 "$here/extract_seeds.py" zip "$shared/models" "$s" >&2; fi
       echo "$s" ;;
     tflite|model)
       mkdir -p "$s"
@@ -56,13 +56,14 @@ seeds() {
     decoder_config) echo "$shared/sequences" ;;  # its JSON (the other files only teach the parser to fail)
     automl) echo "$shared/models/automl_flowers" ;;
     cli)
-      if [ ! -d "$s" ]; then mkdir -p "$s"; python3 "$here/extract_seeds.py" cli "$root/README.md" "$s"; fi
+      if [ ! -d "$s" ]; then mkdir -p "$s"; python3 "$here/extract_seeds.py" cli "$root/README.md" "$s" >&2; fi
       echo "$s" ;;
   esac
 }
 maxlen() {
   case $1 in
     tflite|model) echo 240000 ;;
+    mot|cli|decoder_config|automl) echo 4096 ;;  # text: long inputs only repeat lines
     *) echo 65536 ;;
   esac
 }

@@ -13,8 +13,10 @@ func fuzzCommandLine(_ bytes: [UInt8]) {
     let rest = command == nil ? arguments : Array(arguments.dropFirst())
     _ = ParsedOptions.closest(to: first, among: subcommands.map(\.spec.name))
     guard case let .options(args)? = try? ParsedOptions.parse(rest, spec: spec) else { return }
-    // Options naming files are left out: the fuzzer would only find the files of this machine.
-    guard !args.given("--decoder-config"), !args.given("--labels") else { return }
+    // Options naming files to read or write are left out: the fuzzer would only find (or
+    // litter) the files of this machine. Anything else that writes lands in a scratch folder.
+    guard !args.given("--decoder-config"), !args.given("--labels"), !args.given("--output") else { return }
+    _ = scratchFolder
     switch spec.name {
     case DetectCommand.spec.name:
         _ = try? args.rejectOptions(outside: args.string("--mode") ?? "single")
@@ -31,3 +33,12 @@ func fuzzCommandLine(_ bytes: [UInt8]) {
         _ = try? CommonOptions.chosenFormat(args, fallback: "json")
     }
 }
+
+/// A folder of its own, made the current directory once: relative paths the CLI code might
+/// create stay out of the checkout the fuzzer runs in.
+private let scratchFolder: String = {
+    let folder = NSTemporaryDirectory() + "objdetect-fuzz-cli-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    _ = FileManager.default.changeCurrentDirectoryPath(folder)
+    return folder
+}()

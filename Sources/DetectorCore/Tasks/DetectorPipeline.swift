@@ -11,7 +11,8 @@ final class DetectorPipeline {
     init(options: ObjectDetectorOptions) throws {
         let model = try ModelLoading.load(options.model)
         let assets = try ModelAssets(model: model)
-        let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount))
+        let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount, maxArenaBytes: options.maxArenaBytes,
+                                                                     maxMultiplyAccumulates: options.maxMultiplyAccumulates))
         let facts = try ModelFacts(model: model, assets: assets, interpreter: interpreter, locale: options.displayNamesLocale)
         var preset: String?
         if case let .embedded(name) = options.model { preset = name }

@@ -54,12 +54,30 @@ public struct ImageLabelerOptions: Sendable {
     /// Threads the model's heavy kernels may use; the CPU's core count by default.
     public var threadCount: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    /// Upper bound of the memory the model may take beyond its file, in bytes (its arena and
+    /// the constants folded at prepare): `Interpreter.Options.maxArenaBytes`, 1 GiB by
+    /// default. A model that needs more fails to load with `InterpreterError.limitExceeded`.
+    ///
+    /// ```swift
+    /// options.maxArenaBytes = 64 << 20   // a model from an untrusted source gets 64 MiB
+    /// ```
+    public var maxArenaBytes: Int = Interpreter.Options.defaultMaxArenaBytes
+    /// Upper bound of the multiply-accumulates one inference may do:
+    /// `Interpreter.Options.maxMultiplyAccumulates`, 10^11 by default. A model that needs
+    /// more fails to load with `InterpreterError.limitExceeded`.
+    ///
+    /// ```swift
+    /// options.maxMultiplyAccumulates = 1_000_000_000
+    /// ```
+    public var maxMultiplyAccumulates: Int = Interpreter.Options.defaultMaxMultiplyAccumulates
+
     public init(model: ClassifierModel) { self.model = model }
 
     public func validate() throws {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
                                          maxResults: maxResultCount, maxResultsName: "maxResultCount",
                                          threadCount: threadCount, threshold: confidenceThreshold, thresholdName: "confidenceThreshold")
+        try Interpreter.Options.validateLimits(maxArenaBytes: maxArenaBytes, maxMultiplyAccumulates: maxMultiplyAccumulates)
     }
 }
 
@@ -109,7 +127,8 @@ public final class ImageLabeler: @unchecked Sendable {
             }
         }
         let assets = try ModelAssets(model: model)
-        let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount))
+        let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount, maxArenaBytes: options.maxArenaBytes,
+                                                                     maxMultiplyAccumulates: options.maxMultiplyAccumulates))
         let facts = try ModelFacts(model: model, assets: assets, interpreter: interpreter, locale: options.displayNamesLocale)
         let plan = try ClassificationPlan.make(facts: facts, options: options, manifestLabels: manifestLabels)
         tensorOptions = plan.tensorOptions

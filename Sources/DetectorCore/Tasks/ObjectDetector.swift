@@ -159,6 +159,8 @@ final class DetectionEngine: @unchecked Sendable {
             labelerOptions.displayNamesLocale = options.displayNamesLocale
             labelerOptions.logitHandling = options.classifierLogitHandling
             labelerOptions.threadCount = options.threadCount
+            labelerOptions.maxArenaBytes = options.maxArenaBytes
+            labelerOptions.maxMultiplyAccumulates = options.maxMultiplyAccumulates
             do {
                 classifier = try ImageLabeler(options: labelerOptions)
             } catch let TaskError.modelMismatch(what, fix) {

@@ -57,6 +57,22 @@ public struct ObjectDetectorOptions: Sendable {
     /// Threads the model's heavy kernels may use; the CPU's core count by default (as
     /// XNNPACK's users set it). 1 runs everything on the calling thread.
     public var threadCount: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Upper bound of the memory the model may take beyond its file, in bytes (its arena and
+    /// the constants folded at prepare): `Interpreter.Options.maxArenaBytes`, 1 GiB by
+    /// default. A model that needs more fails to load with `InterpreterError.limitExceeded`.
+    ///
+    /// ```swift
+    /// options.maxArenaBytes = 64 << 20   // a model from an untrusted source gets 64 MiB
+    /// ```
+    public var maxArenaBytes: Int = Interpreter.Options.defaultMaxArenaBytes
+    /// Upper bound of the multiply-accumulates one inference may do:
+    /// `Interpreter.Options.maxMultiplyAccumulates`, 10^11 by default. A model that needs
+    /// more fails to load with `InterpreterError.limitExceeded`.
+    ///
+    /// ```swift
+    /// options.maxMultiplyAccumulates = 1_000_000_000
+    /// ```
+    public var maxMultiplyAccumulates: Int = Interpreter.Options.defaultMaxMultiplyAccumulates
 
     /// The tracker settings the detector uses in stream modes: the tracker's defaults (the same
     /// as `objdetect track`) with ML Kit's reporting, every detection with an ID from its first
@@ -90,6 +106,7 @@ public struct ObjectDetectorOptions: Sendable {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
                                          maxResults: maxResults, maxResultsName: "maxResults",
                                          threadCount: threadCount, threshold: scoreThreshold, thresholdName: "scoreThreshold")
+        try Interpreter.Options.validateLimits(maxArenaBytes: maxArenaBytes, maxMultiplyAccumulates: maxMultiplyAccumulates)
         if shouldEnableClassification && classifierModel == nil {
             throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
         }

@@ -24,7 +24,7 @@ final class InterpreterBadInputTests: XCTestCase {
                 bytes[i] = rng.next(4) == 0 ? 0xFF : UInt8(truncatingIfNeeded: rng.next(256))
             }
             do {
-                let interpreter = try Interpreter(modelData: Data(bytes), options: .init(maxMemoryBytes: 64 << 20))
+                let interpreter = try Interpreter(modelData: Data(bytes), options: .init(maxArenaBytes: 64 << 20))
                 loaded += 1
                 if invoke {
                     for (i, input) in interpreter.inputs.enumerated() {
@@ -52,11 +52,11 @@ final class InterpreterBadInputTests: XCTestCase {
 
     func testHugeResizeIsRejectedBeforeAllocating() throws {
         let interpreter = try Interpreter(contentsOfFile: try SharedData.url("models/dilated_conv.tflite").path,
-                                          options: .init(maxMemoryBytes: 1 << 30))
+                                          options: .init(maxArenaBytes: 1 << 30))
         XCTAssertThrowsError(try interpreter.resizeInput(at: 0, to: [1, 1 << 20, 1 << 20, 3]))
         try interpreter.resizeInput(at: 0, to: [1, 20000, 20000, 3])   // valid shape, 4.8 GB of floats
         XCTAssertThrowsError(try interpreter.invoke()) { error in
-            XCTAssertTrue("\(error)".contains("memory limit") || "\(error)".contains("too large"), "\(error)")
+            XCTAssertTrue("\(error)".contains("maxArenaBytes") || "\(error)".contains("too large"), "\(error)")
         }
     }
 }

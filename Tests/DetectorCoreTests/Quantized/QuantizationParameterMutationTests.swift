@@ -38,7 +38,7 @@ final class QuantizationParameterMutationTests: XCTestCase {
                 g.tensors[t].quantization = q
             }
             do {
-                let interpreter = try Interpreter(graph: g, options: .init(maxMemoryBytes: 256 << 20))
+                let interpreter = try Interpreter(graph: g, options: .init(maxArenaBytes: 256 << 20))
                 for (i, input) in interpreter.inputs.enumerated() {
                     try interpreter.copyInput([UInt8]((0..<input.byteCount).map { UInt8(truncatingIfNeeded: $0 &* 31) }), at: i)
                 }

@@ -100,6 +100,14 @@ struct PPMFrameParser {
         return Header(magic: m, width: width, height: height, maxval: maxval, rasterStart: i)
     }
 
+    /// Whether parsing again once more bytes have arrived repeats work in proportion to the
+    /// bytes so far: a plain (ASCII) frame, or a header not complete yet (e.g. a long comment).
+    /// A raw frame whose header is complete only compares its raster's length.
+    var rereadsWholeFrame: Bool {
+        guard let h = try? header() else { return true }
+        return h.isPlain
+    }
+
     /// Parses the whole frame; returns it and the index just past its raster.
     func frame() throws(Stop) -> (DecodedImage, end: Int) {
         let h = try header()

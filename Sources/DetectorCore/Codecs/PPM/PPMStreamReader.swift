@@ -73,7 +73,8 @@ public final class PPMStreamReader {
                     // A plain frame's size is not in its header: it is refused once this much is buffered.
                     let buffered = input.buffer.count - input.position
                     if buffered >= maxFrameBytes { throw .frameTooLarge(bytes: buffered, limit: maxFrameBytes) }
-                    input.pull()
+                    // Frames re-parsed from their start wait for the buffer to double (linear, not quadratic, reading).
+                    if parser.rereadsWholeFrame { input.pullDoubling() } else { input.pull() }
                 }
             }
         }

@@ -38,6 +38,14 @@ struct ChunkedInput {
         position = PPMStreamReader.skipWhitespace(buffer, from: position)
     }
 
+    /// Pulls until the bytes from `position` on have doubled (or the source has ended), for a
+    /// frame whose parse starts over after each pull (`PPMFrameParser.rereadsWholeFrame`):
+    /// a frame of n bytes then costs O(n) parsing in all, not O(n²/chunk).
+    mutating func pullDoubling() {
+        let target = 2 * (buffer.count - position)
+        repeat { pull() } while !exhausted && buffer.count - position < target
+    }
+
     /// Appends the next chunk, first dropping the bytes before `position`; sets `exhausted` at the end.
     mutating func pull() {
         if position > 0 {

@@ -93,7 +93,12 @@ public final class ImageStreamReader {
                     canContinue = false
                     throw .frameTooLarge(frame: frameCount + 1, bytes: nil, limit: maxFrameBytes)
                 }
-                input.pull()
+                if format == .ppm && PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: false,
+                                                    maxPixels: maxPixels, wants16Bit: false).rereadsWholeFrame {
+                    input.pullDoubling()
+                } else {
+                    input.pull()
+                }
             case let .tooLarge(bytes):
                 canContinue = false
                 throw .frameTooLarge(frame: frameCount + 1, bytes: bytes, limit: maxFrameBytes)

@@ -38,8 +38,31 @@ public final class Interpreter {
         public var threadCount: Int
         /// Kernels to use; `.standard` has every kernel of the project.
         public var registry: KernelRegistry
-        /// Upper bound for the arena plus folded constants, in bytes.
-        public var maxMemoryBytes: Int
+        /// Upper bound, in bytes, of the memory a prepared model may take beyond its file: the
+        /// arena of activations, inputs and outputs plus the constants folded at prepare (e.g.
+        /// float16 weights widened to float32). Checked at prepare, before anything is allocated;
+        /// a model that needs more throws `InterpreterError.limitExceeded`. The default,
+        /// `defaultMaxArenaBytes` (1 GiB), is over ten times what any model of the zoo needs
+        /// (the most, yolov5n-fp16's, is 30 MB).
+        ///
+        /// ```swift
+        /// // A model from an untrusted source gets at most 64 MiB.
+        /// let options = Interpreter.Options(maxArenaBytes: 64 << 20)
+        /// ```
+        public var maxArenaBytes: Int
+        /// Upper bound of the multiply-accumulates one invoke may do (convolutions and fully
+        /// connected layers count one per output element × kernel window × input depth, other
+        /// ops one per element of their largest tensor; ops folded at prepare count too, as they
+        /// run once then). Checked at prepare, before any op runs; a model that needs more throws
+        /// `InterpreterError.limitExceeded`. The default, `defaultMaxMultiplyAccumulates`
+        /// (100 billion), is over ten times what any model of the zoo needs (the most,
+        /// YOLOv8n's at 640×640, is 4.4 billion).
+        ///
+        /// ```swift
+        /// // At most a billion multiply-accumulates (about 100 ms on one core).
+        /// let options = Interpreter.Options(maxMultiplyAccumulates: 1_000_000_000)
+        /// ```
+        public var maxMultiplyAccumulates: Int
 
         /// Keep every intermediate tensor alive after `invoke()` (no memory reuse), so
         /// `tensorBytes(_:)` can read any of them (debugging; uses more memory).
@@ -48,12 +71,29 @@ public final class Interpreter {
         /// the CPU cannot run is lowered to `InstructionSetTier.supported`.
         public var tier: InstructionSetTier?
 
-        public init(threadCount: Int = 1, registry: KernelRegistry = .standard, maxMemoryBytes: Int = 4 << 30,
+        /// The default `maxArenaBytes`: 1 GiB.
+        public static let defaultMaxArenaBytes = 1 << 30
+        /// The default `maxMultiplyAccumulates`: 10^11.
+        public static let defaultMaxMultiplyAccumulates = 100_000_000_000
+
+        /// Checks limits given to a task's options (both must be positive).
+        static func validateLimits(maxArenaBytes: Int, maxMultiplyAccumulates: Int) throws {
+            if maxArenaBytes < 1 {
+                throw TaskError.invalidOption(name: "maxArenaBytes", reason: "value must be at least 1, got \(maxArenaBytes)")
+            }
+            if maxMultiplyAccumulates < 1 {
+                throw TaskError.invalidOption(name: "maxMultiplyAccumulates", reason: "value must be at least 1, got \(maxMultiplyAccumulates)")
+            }
+        }
+
+        public init(threadCount: Int = 1, registry: KernelRegistry = .standard, maxArenaBytes: Int = defaultMaxArenaBytes,
+                    maxMultiplyAccumulates: Int = defaultMaxMultiplyAccumulates,
                     preserveAllTensors: Bool = false, tier: InstructionSetTier? = nil) {
             self.tier = tier
             self.threadCount = max(1, threadCount)
             self.registry = registry
-            self.maxMemoryBytes = maxMemoryBytes
+            self.maxArenaBytes = maxArenaBytes
+            self.maxMultiplyAccumulates = maxMultiplyAccumulates
             self.preserveAllTensors = preserveAllTensors
         }
     }
@@ -243,8 +283,8 @@ public final class Interpreter {
             throw InterpreterError.tensorTooLarge(tensor: tensor, name: graph.tensors[tensor].name, reason: "shape \(shapes[tensor]) is invalid")
         }
         let (b, o) = n.multipliedReportingOverflow(by: size)
-        guard !o, b <= options.maxMemoryBytes else {
-            throw InterpreterError.tensorTooLarge(tensor: tensor, name: graph.tensors[tensor].name, reason: "\(n) elements of \(types[tensor]) exceed the memory limit of \(options.maxMemoryBytes) bytes")
+        guard !o, b <= options.maxArenaBytes else {
+            throw InterpreterError.tensorTooLarge(tensor: tensor, name: graph.tensors[tensor].name, reason: "\(n) elements of \(types[tensor]) exceed the memory limit of \(options.maxArenaBytes) bytes")
         }
         return b
     }
@@ -266,6 +306,7 @@ public final class Interpreter {
         roundsLikeReference = Interpreter.containsHybridKernels(graph, types: types)
         aliases = [:]
         var ownedBytes = 0
+        var work = 0, invokeWork = 0
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             modelBase = raw.baseAddress
             defer { modelBase = nil }
@@ -288,9 +329,20 @@ public final class Interpreter {
                     throw context.invalid("its kernel did not set the shape of output tensor \(t)")
                 }
                 kernels[k] = kernel
+                let opWork = OperatorWork.multiplyAccumulates(
+                    opName: op.opName, parameters: op.parameters,
+                    inputShapes: op.inputs.map { $0 >= 0 ? shapes[$0] : [] }, outputShapes: op.outputs.map { $0 >= 0 ? shapes[$0] : [] })
+                work = OperatorWork.add(work, opWork)
+                guard work <= options.maxMultiplyAccumulates else {
+                    throw InterpreterError.limitExceeded(option: "maxMultiplyAccumulates", needed: work, limit: options.maxMultiplyAccumulates,
+                                                         context: "counting ops 0 to \(k); op \(k) (\(op.opName)) alone needs \(opWork)")
+                }
                 let present = op.inputs.filter { $0 >= 0 }
                 let foldable = kernel.dependsOnlyOnInputShapes || (!present.isEmpty && present.allSatisfy { isConstant[$0] })
-                guard foldable else { continue }
+                guard foldable else {
+                    invokeWork = OperatorWork.add(invokeWork, opWork)
+                    continue
+                }
                 // Evaluate once now; outputs become prepare-time constants.
                 for t in present {
                     pointerTable[t] = constantBytes(t).flatMap { UnsafeMutableRawPointer(mutating: $0.baseAddress) } ?? dummy.pointer
@@ -298,8 +350,9 @@ public final class Interpreter {
                 for t in op.outputs where t >= 0 {
                     let bytes = try byteCount(t)
                     let (sum, o) = ownedBytes.addingReportingOverflow(bytes)
-                    guard !o, sum <= options.maxMemoryBytes else {
-                        throw InterpreterError.tensorTooLarge(tensor: t, name: graph.tensors[t].name, reason: "constant folding exceeds the memory limit")
+                    guard !o, sum <= options.maxArenaBytes else {
+                        throw InterpreterError.limitExceeded(option: "maxArenaBytes", needed: o ? Int.max : sum, limit: options.maxArenaBytes,
+                                                             context: "constants folded at prepare, through tensor \(t) ('\(graph.tensors[t].name)') of op \(k) (\(op.opName))")
                     }
                     ownedBytes = sum
                     let b = AlignedBuffer(byteCount: bytes)
@@ -312,7 +365,9 @@ public final class Interpreter {
             }
         }
         if !options.preserveAllTensors { aliasCopiedInputs() }
+        foldedByteCount = ownedBytes
         try planArena()
+        multiplyAccumulateCount = invokeWork
         needsPrepare = false
     }
 
@@ -360,8 +415,12 @@ public final class Interpreter {
         for t in 0..<n where !isConstant[t] && first[t] != Int.max {
             requests.append(.init(tensor: t, byteCount: try byteCount(t), firstUse: first[t], lastUse: last[t]))
         }
-        guard let plan = ArenaPlanner.plan(requests), plan.size <= options.maxMemoryBytes else {
-            throw InterpreterError.tensorTooLarge(tensor: -1, name: "arena", reason: "the activations need more than \(options.maxMemoryBytes) bytes")
+        let plan = ArenaPlanner.plan(requests)
+        let needed = plan.map { OperatorWork.add($0.size, foldedByteCount) } ?? Int.max
+        guard let plan, needed <= options.maxArenaBytes else {
+            let arenaText = plan.map { "an arena of \($0.size) bytes" } ?? "an arena larger than \(Int.max) bytes"
+            throw InterpreterError.limitExceeded(option: "maxArenaBytes", needed: needed, limit: options.maxArenaBytes,
+                                                 context: "\(arenaText) for \(requests.count) activation tensors plus \(foldedByteCount) bytes of constants folded at prepare")
         }
         if arena == nil || arena!.byteCount < plan.size {
             arena = AlignedBuffer(byteCount: plan.size)
@@ -387,6 +446,11 @@ public final class Interpreter {
 
     /// Bytes of the arena (intermediate tensors, inputs and outputs).
     public var arenaByteCount: Int { arena?.byteCount ?? 0 }
+    /// Bytes of the constants folded at prepare (with `arenaByteCount`, what `Options.maxArenaBytes` bounds).
+    public private(set) var foldedByteCount = 0
+    /// Multiply-accumulates one `invoke()` does, as `Options.maxMultiplyAccumulates` counts them
+    /// (without the ops folded at prepare).
+    public private(set) var multiplyAccumulateCount = 0
 
     // MARK: - Inputs and outputs
 

@@ -18,6 +18,10 @@ public enum InterpreterError: Error, CustomStringConvertible, Equatable {
     case invalidResize(input: Int, name: String, reason: String)
     /// A typed read of a tensor with another element type.
     case typeMismatch(tensor: String, expected: String, actual: String)
+    /// The model needs more of a resource than `Interpreter.Options` allows; found at
+    /// prepare, before the memory is allocated or the arithmetic done. `option` names the
+    /// setting (`maxArenaBytes`, `maxMultiplyAccumulates`), `context` where the need arose.
+    case limitExceeded(option: String, needed: Int, limit: Int, context: String)
 
     public var description: String {
         switch self {
@@ -39,6 +43,10 @@ public enum InterpreterError: Error, CustomStringConvertible, Equatable {
             return "cannot resize input \(input) ('\(name)'): \(reason)"
         case let .typeMismatch(tensor, expected, actual):
             return "tensor '\(tensor)' holds \(actual), not \(expected)"
+        case let .limitExceeded(option, needed, limit, context):
+            let what = option == "maxMultiplyAccumulates" ? "multiply-accumulates per invoke" : "bytes of memory"
+            let shown = needed == Int.max ? "more than \(Int.max)" : "\(needed)"
+            return "the model needs \(shown) \(what) (\(context)), more than the limit of \(limit) set by Interpreter.Options.\(option)"
         }
     }
 }

@@ -93,8 +93,10 @@ public final class PrepareContext {
             throw invalid("output \(i) would have an invalid or too large shape \(shape)")
         }
         let size = (type ?? interpreter.types[node.outputs[i]]).byteSize ?? 1
-        guard n.multipliedReportingOverflow(by: size).partialValue <= interpreter.options.maxMemoryBytes else {
-            throw invalid("output \(i) with shape \(shape) exceeds the memory limit of \(interpreter.options.maxMemoryBytes) bytes")
+        let (bytes, overflow) = n.multipliedReportingOverflow(by: size)
+        guard !overflow, bytes <= interpreter.options.maxArenaBytes else {
+            throw InterpreterError.limitExceeded(option: "maxArenaBytes", needed: overflow ? Int.max : bytes, limit: interpreter.options.maxArenaBytes,
+                                                 context: "output \(i) of op \(operatorIndex) (\(node.opName)), shape \(shape)")
         }
         try interpreter.setShape(node.outputs[i], shape: shape, type: type, by: self)
     }

@@ -1,11 +1,10 @@
-// libFuzzer entry point for the TFLite reader. Not part of the package: built by run_fuzzer.sh
-// together with the reader's sources (swiftc -sanitize=fuzzer,address).
+// Fuzz target of the TFLite reader: FlatBuffers, the schema, FlexBuffers custom options,
+// metadata and the ZIP of associated files.
 import Foundation
+@testable import DetectorCore
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTFLiteReader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    guard let start else { return 0 }
-    let data = Data(bytes: start, count: count)
+func fuzzTFLiteReader(_ bytes: [UInt8]) {
+    let data = Data(bytes)
     do {
         let model = try TFLiteModel(data: data)
         for t in model.mainSubgraph.tensors { _ = model.constantBytes(of: t) }
@@ -23,5 +22,4 @@ public func fuzzTFLiteReader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
     }
     // FlexBuffers on the raw input too.
     _ = try? data.withUnsafeBytes { try FlexBuffers.decode($0) }
-    return 0
 }

@@ -1,0 +1,67 @@
+import Foundation
+import XCTest
+@testable import DetectorCore
+
+/// The inputs the fuzz campaign (Tests/Fuzz) found, kept under `Tests/Fuzz/Regressions/TARGET/`
+/// (the smoke run of `Tests/Fuzz/run_all.sh` replays them under its 1 s CPU limit too).
+final class FuzzRegressionTests: XCTestCase {
+    static func regression(_ target: String, _ name: String) throws -> [UInt8] {
+        let url = SharedData.repositoryRoot.appendingPathComponent("Tests/Fuzz/Regressions/\(target)/\(name)")
+        return try [UInt8](Data(contentsOf: url))
+    }
+
+    /// What a reader makes of a stream: the frames' sizes, then the error that ended it.
+    static func outcome(_ next: () throws -> DecodedImage?) -> [String] {
+        var seen: [String] = []
+        for _ in 0..<8 {
+            do {
+                guard let frame = try next() else { return seen + ["end"] }
+                seen.append("\(frame.image.width)x\(frame.image.height) \(frame.image.format)")
+            } catch {
+                return seen + ["\(error)"]
+            }
+        }
+        return seen
+    }
+
+    static func ppmStream(_ bytes: [UInt8], chunkSize: Int) -> [String] {
+        let reader = PPMStreamReader(source: ChunkedInput.chunks(of: bytes, chunkSize: chunkSize))
+        return outcome { try reader.nextFrame() }
+    }
+
+    static func imageStream(_ bytes: [UInt8], chunkSize: Int) -> [String] {
+        let reader = ImageStreamReader(bytes: bytes, chunkSize: chunkSize)
+        return outcome { try reader.nextFrame() }
+    }
+
+    /// A header comment with no line end (24 kB): the stream readers parsed the header again
+    /// after every chunk, so 1-byte chunks took time quadratic in its length (a 1 s timeout in
+    /// the fuzzer). Now they wait for the buffer to double; the outcome is the same at any chunk size.
+    func testUnterminatedHeaderCommentReadsTheSameAtAnyChunkSize() throws {
+        let bytes = try Self.regression("ppm_stream", "unterminated-header-comment.ppm")
+        let expected = ["PPM header ends at byte \(bytes.count) before width, height and maxval are complete"]
+        for chunk in [1, 7, 4096, bytes.count] {
+            XCTAssertEqual(Self.ppmStream(bytes, chunkSize: chunk), expected, "chunk \(chunk)")
+        }
+        for chunk in [1, 4096] {
+            XCTAssertEqual(Self.imageStream(bytes, chunkSize: chunk).count, 1, "chunk \(chunk)")
+            XCTAssertTrue(Self.imageStream(bytes, chunkSize: chunk)[0].contains("PPM header ends at byte"), "chunk \(chunk)")
+        }
+    }
+
+    /// A plain PGM of 4000×3 samples "7" (24 kB), then a NUL byte: one gray frame, then the
+    /// NUL, which starts no frame. Parsed again from its start after every 1-byte chunk before.
+    func testLongPlainRasterReadsTheSameAtAnyChunkSize() throws {
+        let bytes = try Self.regression("ppm_stream", "long-plain-raster.pgm")
+        for chunk in [1, 3, 4096, bytes.count] {
+            let seen = Self.ppmStream(bytes, chunkSize: chunk)
+            XCTAssertEqual(seen.first, "4000x3 gray8", "chunk \(chunk)")
+            XCTAssertEqual(seen.count, 2, "chunk \(chunk)")
+            XCTAssertTrue(seen.last?.hasPrefix("not a Netpbm image") ?? false, "\(seen)")
+        }
+        let reader = PPMStreamReader(source: ChunkedInput.chunks(of: bytes, chunkSize: 1))
+        let frame = try XCTUnwrap(try reader.nextFrame())
+        XCTAssertEqual(Set(frame.image.pixels), [7])
+        XCTAssertEqual(Self.imageStream(bytes, chunkSize: 1).first, "4000x3 gray8")
+    }
+}

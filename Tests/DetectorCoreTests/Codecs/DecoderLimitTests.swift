@@ -4,7 +4,7 @@ import XCTest
 
 /// Tiny files that claim huge sizes: each limit is checked before the memory is allocated or
 /// the bytes are buffered (issue 14). Expected limits are worked out by hand in the comments.
-final class ResourceLimitTests: XCTestCase {
+final class DecoderLimitTests: XCTestCase {
     private let ppmHuge = Array("P6\n60000 60000\n255\n".utf8)
 
     // MARK: PNG

@@ -5,7 +5,7 @@ import XCTest
 /// The interpreter's resource limits (`Interpreter.Options.maxArenaBytes`,
 /// `maxMultiplyAccumulates`): the defaults leave every zoo model ten times its need, and
 /// hostile models (real models with mutated shapes) are refused at prepare with one sentence.
-final class ResourceLimitTests: XCTestCase {
+final class InterpreterLimitTests: XCTestCase {
     static let zoo = ["automl_labeler_model", "coco_ssd_mobilenet_v1_1.0_quant_2018_06_29", "deeplabv3", "dilated_conv",
                       "face_detection_full_range", "face_detection_short_range", "mobilenet_v1_0.25_224_1_metadata_1",
                       "mobilenet_v1_0.25_224_quant", "mobilenet_v2_1.0_224_quant", "palm_detection_lite",

@@ -13,7 +13,7 @@ enum DetectCommand {
                        help: "single: every image on its own; stream: frames of one video, with tracking IDs"),
             CommonOptions.model(default: ModelCatalog.defaultModelName,
                                 help: "detector: embedded \(ModelCatalog.names.joined(separator: ", ")) or a .tflite file"),
-            OptionSpec("--decoder", .choice(DecoderFamily.allCases.map(\.rawValue)), default: "from the model", help: "output decoder family"),
+            OptionSpec("--decoder", .choice(ModelFamily.detectorFamilies.map(\.rawValue)), default: "from the model", help: "output decoder family"),
             OptionSpec("--decoder-config", .text, value: "FILE.json", help: "full decoder configuration (anchors, NMS, input)"),
             OptionSpec("--labels", .text, value: "FILE.txt", help: "label names, one per line (for models without metadata)"),
             CommonOptions.scoreThreshold,
@@ -107,7 +107,7 @@ enum DetectCommand {
     static func detectorOptions(_ args: ParsedOptions) throws -> ObjectDetectorOptions {
         let modelName = args.string("--model") ?? ModelCatalog.defaultModelName
         var o = ObjectDetectorOptions(model: ModelCatalog.isEmbedded(modelName) ? .embedded(modelName) : .file(modelName))
-        o.decoder = args.string("--decoder").flatMap(DecoderFamily.init(rawValue:))
+        o.decoder = args.string("--decoder").flatMap(ModelFamily.init(rawValue:))
         if let path = args.string("--decoder-config") {
             o.decoderConfig = try DetectorDecoderConfig.load(from: URL(fileURLWithPath: path))
         }
@@ -117,7 +117,7 @@ enum DetectCommand {
         o.categoryAllowlist = args.list("--allow")
         o.categoryDenylist = args.list("--deny")
         o.shouldEnableMultipleObjects = !args.flag("--single-object")
-        o.resizeMode = args.string("--resize").flatMap(InputResizeMode.init(rawValue:))
+        o.resizeMode = args.string("--resize").flatMap(ResizeMode.init(rawValue:))
         o.resampler = args.string("--resample").flatMap(ResizeMethod.init(name:))
         if let l = args.string("--locale") { o.displayNamesLocale = l }
         o.threadCount = args.int("--threads") ?? ProcessInfo.processInfo.activeProcessorCount

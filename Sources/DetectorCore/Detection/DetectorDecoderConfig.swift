@@ -1,25 +1,5 @@
 import Foundation
 
-/// Which decoder family turns a model's outputs into detections.
-public enum DecoderFamily: String, Sendable, Codable, CaseIterable {
-    /// `TFLite_Detection_PostProcess` outputs (boxes, classes, scores, count).
-    case ssd
-    /// Raw-anchor SSD, MediaPipe style (BlazeFace, palm, pose detectors).
-    case anchors
-    /// YOLOv5 `[1, N, 5 + C]`.
-    case yolov5
-    /// YOLOv8 `[1, 4 + C, N]`.
-    case yolov8
-}
-
-/// How the image is fitted to the model input.
-public enum InputResizeMode: String, Sendable, Codable {
-    /// Scale to the input size ignoring the aspect ratio.
-    case stretch
-    /// Keep the aspect ratio, centre, pad the rest.
-    case letterbox
-}
-
 /// The float range pixel values 0…255 are mapped to for float inputs
 /// (`v · (max − min) / 255 + min`); integer inputs take raw pixels.
 public struct InputRange: Sendable, Equatable, Codable {
@@ -120,10 +100,10 @@ public struct NmsOptions: Sendable, Equatable, Codable {
 /// let pipeline = try config.makeAnchorPipeline()
 /// ```
 public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
-    public var family: DecoderFamily
+    public var family: ModelFamily
     public var inputWidth: Int
     public var inputHeight: Int
-    public var resize: InputResizeMode
+    public var resize: ResizeMode
     /// Grey level of the letterbox padding, 0…255 (nil: 0, MediaPipe's `BORDER_ZERO`;
     /// YOLO users expect 114).
     public var letterboxFill: Int?
@@ -144,7 +124,7 @@ public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
     /// Names of the keypoints, in output order.
     public var keypointNames: [String]?
 
-    public init(family: DecoderFamily, inputWidth: Int, inputHeight: Int, resize: InputResizeMode,
+    public init(family: ModelFamily, inputWidth: Int, inputHeight: Int, resize: ResizeMode,
                 letterboxFill: Int? = nil, inputRange: InputRange? = nil, anchors: SsdAnchorOptions? = nil, decoding: RawAnchorDecoderOptions? = nil,
                 nms: NmsOptions? = nil, removeLetterbox: Bool? = nil, yolo: YoloDecoderOptions? = nil,
                 labels: [String]? = nil, keypointNames: [String]? = nil) {
@@ -255,6 +235,8 @@ public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
             }
         case .ssd:
             break
+        case .classifier, .unknown:
+            throw bad("family must be ssd, anchors, yolov5 or yolov8 (a detector's output decoder), got \"\(family.rawValue)\"")
         }
         if let nms, nms.iouThreshold.isNaN { throw bad("nms.iouThreshold must be a number") }
     }
@@ -295,6 +277,8 @@ public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
             guard outputShapes.count == 4 else {
                 throw DetectionError.tensorMismatch(tensor: "outputs", expected: "4 tensors (locations, classes, scores, count)", actual: "\(outputShapes.count)")
             }
+        case .classifier, .unknown:
+            return  // `validate` rejects these families
         }
     }
 
@@ -399,8 +383,8 @@ extension DetectorDecoderConfig {
     }
 
     /// YOLO settings: letterbox with fill 114 by default (stretch reproduces the goldens), input [0, 1], score ≥ 0.25, class-aware NMS IoU 0.45, max 100).
-    public static func yolo(_ family: DecoderFamily, inputWidth: Int = 640, inputHeight: Int = 640,
-                            resize: InputResizeMode = .letterbox) -> DetectorDecoderConfig {
+    public static func yolo(_ family: ModelFamily, inputWidth: Int = 640, inputHeight: Int = 640,
+                            resize: ResizeMode = .letterbox) -> DetectorDecoderConfig {
         DetectorDecoderConfig(family: family, inputWidth: inputWidth, inputHeight: inputHeight, resize: resize,
                               letterboxFill: resize == .letterbox ? 114 : nil, inputRange: .zeroToOne,
                               yolo: YoloDecoderOptions())

@@ -1,9 +1,17 @@
-/// The kind of model, as far as decoding its outputs is concerned.
-public enum ModelFamily: String, Sendable, CaseIterable, Equatable {
+/// The kind of model, as far as decoding its outputs is concerned: the detector families
+/// (each one output decoder) and image classifiers. The raw values are the names the CLI's
+/// `--decoder` and `inspect --family` and the decoder-config JSON (`"family"`) use.
+///
+/// ```swift
+/// var options = ObjectDetectorOptions(model: .file("yolov8n.tflite"))
+/// options.decoder = .yolov8          // when the output shapes do not decide it
+/// ```
+public enum ModelFamily: String, Sendable, CaseIterable, Equatable, Codable {
     /// SSD with a `TFLite_Detection_PostProcess` op: 4 outputs (boxes, classes, scores, count).
-    case ssdPostprocess = "ssd-postprocess"
-    /// MediaPipe style raw SSD: box/keypoint regressors `[1, N, K]` and scores `[1, N, C]`, decoded with anchors.
-    case rawAnchorSSD = "raw-anchor-ssd"
+    case ssd
+    /// MediaPipe style raw SSD (BlazeFace, palm, pose detectors): box/keypoint regressors
+    /// `[1, N, K]` and scores `[1, N, C]`, decoded with anchors.
+    case anchors
     /// One output `[1, N, 5 + C]`: cx, cy, w, h, objectness, class scores per candidate.
     case yolov5
     /// One output `[1, 4 + C, N]`: cx, cy, w, h, class scores per candidate (transposed, no objectness).
@@ -11,6 +19,12 @@ public enum ModelFamily: String, Sendable, CaseIterable, Equatable {
     /// One output of class scores `[1, C]` (or `[1, 1, 1, C]`).
     case classifier
     case unknown
+
+    /// The families a detector decodes: ssd, anchors, yolov5, yolov8.
+    public static let detectorFamilies: [ModelFamily] = [.ssd, .anchors, .yolov5, .yolov8]
+
+    /// Whether this family has an output decoder (every case but `classifier` and `unknown`).
+    public var isDetector: Bool { Self.detectorFamilies.contains(self) }
 }
 
 /// A family decision and the facts it rests on.
@@ -42,8 +56,8 @@ public struct ModelFamilyInfo: Sendable, Equatable {
 }
 
 /// Decides a model's family from subgraph 0. The heuristics, in order:
-/// 1. an operator `TFLite_Detection_PostProcess` and 4 outputs → `ssd-postprocess`;
-/// 2. two outputs `[1, N, K]` and `[1, N, C]` with the same N → `raw-anchor-ssd`; the regressor is
+/// 1. an operator `TFLite_Detection_PostProcess` and 4 outputs → `ssd`;
+/// 2. two outputs `[1, N, K]` and `[1, N, C]` with the same N → `anchors`; the regressor is
 ///    the one with K ≥ 4 (if both, the smaller last dimension), e.g. BlazeFace `[1,896,16]` + `[1,896,1]`;
 /// 3. one output `[1, A, B]`: A > B and B ≥ 6 → `yolov5` (B = 5 + C); B > A and A ≥ 5 → `yolov8` (A = 4 + C);
 /// 4. one output `[1, C]`, or `[1, 1, 1, C]` whose signature also has fixed 1×1 spatial size → `classifier`;
@@ -70,7 +84,7 @@ public enum ModelFamilyDetector {
                let o = try? DetectionPostProcessOptions(model: model, operator: op) {
                 classes = o.numClasses
             }
-            return ModelFamilyInfo(family: .ssdPostprocess, reason: "has a TFLite_Detection_PostProcess operator and 4 outputs",
+            return ModelFamilyInfo(family: .ssd, reason: "has a TFLite_Detection_PostProcess operator and 4 outputs",
                                    classCount: classes, boxesTensor: outputs[0].index, scoresTensor: outputs[2].index)
         }
         if outputs.count == 2 {
@@ -80,7 +94,7 @@ public enum ModelFamilyDetector {
                 var boxes = a, scores = b
                 if ka < 4 { boxes = b; scores = a } else if kb >= 4 && kb < ka { boxes = b; scores = a }
                 if boxes.shape[2] >= 4 {
-                    return ModelFamilyInfo(family: .rawAnchorSSD,
+                    return ModelFamilyInfo(family: .anchors,
                                            reason: "two outputs [1, \(a.shape[1]), K]: regressor \(boxes.shape) and scores \(scores.shape)",
                                            classCount: scores.shape[2], candidateCount: a.shape[1],
                                            boxesTensor: boxes.index, scoresTensor: scores.index)

@@ -155,7 +155,7 @@ struct TFLiteModelParser {
         return try at(location) {
             let shape = try indices(t, TensorSlot.shape)
             let rawType = try t.scalar(TensorSlot.type, default: Int8(0))
-            guard let type = TFLiteTensorType(rawValue: rawType) else {
+            guard let type = TensorDataType(rawValue: Int(rawType)) else {
                 throw TFLiteModelError.invalidValue(what: "tensor type", location: location, reason: "\(rawType) is not a TensorType")
             }
             let bufferIndex = Int(try t.scalar(TensorSlot.buffer, default: UInt32(0)))

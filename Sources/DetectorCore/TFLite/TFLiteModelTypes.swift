@@ -120,7 +120,7 @@ public struct TFLiteTensor: Sendable, Equatable {
     /// Index in its subgraph's `tensors`.
     public var index: Int
     public var name: String
-    public var type: TFLiteTensorType
+    public var type: TensorDataType
     /// The shape as stored (for tensors with unknown dimensions, the runtime's initial shape).
     public var shape: [Int]
     /// The shape with unknown dimensions as -1; equals `shape` when the file has no signature.
@@ -133,7 +133,7 @@ public struct TFLiteTensor: Sendable, Equatable {
     public var sparsity: TFLiteSparsity?
     public var hasRank: Bool
 
-    public init(index: Int, name: String, type: TFLiteTensorType, shape: [Int], shapeSignature: [Int]? = nil,
+    public init(index: Int, name: String, type: TensorDataType, shape: [Int], shapeSignature: [Int]? = nil,
                 bufferIndex: Int = 0, quantization: TFLiteQuantization? = nil, isVariable: Bool = false,
                 sparsity: TFLiteSparsity? = nil, hasRank: Bool = false) {
         self.index = index

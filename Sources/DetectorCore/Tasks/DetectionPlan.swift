@@ -15,7 +15,7 @@ struct DetectionPlan: Sendable {
         case yolo(YoloDecoder, output: Int)
     }
 
-    let family: DecoderFamily
+    let family: ModelFamily
     let tensorOptions: ImageToTensorOptions
     let labels: LabelMap
     let decoding: Decoding
@@ -36,6 +36,7 @@ struct DetectionPlan: Sendable {
         // The decoder family and its configuration.
         var config = options.decoderConfig ?? presetName.flatMap(DetectorDecoderConfig.preset(named:))
         let family = try options.decoder ?? config?.family ?? detectedFamily(facts.family)
+        guard family.isDetector else { throw notADecoder(family) }
         try checkLayout(family: family, facts: facts)
         if config?.family != family {
             config = try defaultConfig(family: family, inputWidth: inputWidth, inputHeight: inputHeight, inputShape: input.shape, outputShapes: outputShapes)
@@ -66,7 +67,7 @@ struct DetectionPlan: Sendable {
         let normalization = inputNormalization(family: family, config: config, facts: facts)
         let inputType = try TensorInputType.forModelInput(input, normalization: normalization)
         let tensorOptions = ImageToTensorOptions(width: inputWidth, height: inputHeight,
-                                                 resizeMode: resize == .letterbox ? .letterbox(fill: fill) : .stretch,
+                                                 resizeMode: resize, letterboxFill: fill,
                                                  resampler: resampler, inputType: inputType)
 
         // The decoder. Score thresholds the reference applies inside decoding (anchors'
@@ -94,6 +95,8 @@ struct DetectionPlan: Sendable {
             if let t = threshold { yolo.scoreThreshold = Double(t) }
             yolo.iouThreshold = Double(options.yoloIoUThreshold)
             decoding = .yolo(YoloDecoder(layout: family == .yolov5 ? .yolov5 : .yolov8, numClasses: classCount, options: yolo), output: 0)
+        case .classifier, .unknown:
+            throw notADecoder(family)
         }
         let mapping = DetectionOutputMapping(
             boxRounding: family == .ssd ? .mediaPipeTruncation : .none,
@@ -102,13 +105,14 @@ struct DetectionPlan: Sendable {
         return DetectionPlan(family: family, tensorOptions: tensorOptions, labels: labels, decoding: decoding, mapping: mapping)
     }
 
+    static func notADecoder(_ family: ModelFamily) -> TaskError {
+        .invalidOption(name: "decoder", reason: "\(family.rawValue) is not a detector's output decoder; use ssd, anchors, yolov5 or yolov8")
+    }
+
     /// The family `ModelFamilyDetector` found, or an error saying which option to set.
-    static func detectedFamily(_ info: ModelFamilyInfo) throws -> DecoderFamily {
+    static func detectedFamily(_ info: ModelFamilyInfo) throws -> ModelFamily {
         switch info.family {
-        case .ssdPostprocess: return .ssd
-        case .rawAnchorSSD: return .anchors
-        case .yolov5: return .yolov5
-        case .yolov8: return .yolov8
+        case .ssd, .anchors, .yolov5, .yolov8: return info.family
         case .classifier:
             throw TaskError.modelMismatch("this model is an image classifier (\(info.reason)), not a detector", fix: "label with it instead (ImageLabeler, or as `classifierModel` to classify detected objects)")
         case .unknown:
@@ -119,18 +123,10 @@ struct DetectionPlan: Sendable {
 
     /// Checks a chosen YOLO or SSD decoder against the model's output layout, naming the decoder
     /// that fits when the shapes decide it.
-    static func checkLayout(family: DecoderFamily, facts: ModelFacts) throws {
+    static func checkLayout(family: ModelFamily, facts: ModelFacts) throws {
         let shapes = facts.outputs.map(\.shape)
-        func fitting() -> String? {
-            switch facts.family.family {
-            case .ssdPostprocess: return "ssd"
-            case .rawAnchorSSD: return "anchors"
-            case .yolov5: return "yolov5"
-            case .yolov8: return "yolov8"
-            case .classifier, .unknown: return nil
-            }
-        }
-        let fix = fitting().map { "set `decoder` to \($0)" } ?? "set `decoder` to the model's family or give a `decoderConfig`"
+        let fitting = facts.family.family.isDetector ? facts.family.family.rawValue : nil
+        let fix = fitting.map { "set `decoder` to \($0)" } ?? "set `decoder` to the model's family or give a `decoderConfig`"
         switch family {
         case .yolov5, .yolov8:
             guard shapes.count == 1, let s = shapes.first, s.count == 3, s[0] == 1 else {
@@ -151,11 +147,13 @@ struct DetectionPlan: Sendable {
             guard shapes.count == 2 else {
                 throw TaskError.modelMismatch("the anchors decoder reads two outputs (boxes [1, N, K], scores [1, N, C]), but this model has outputs \(shapes)", fix: fix)
             }
+        case .classifier, .unknown:
+            throw notADecoder(family)
         }
     }
 
     /// The class count the decoder will read from the outputs.
-    static func classCount(family: DecoderFamily, facts: ModelFacts, config: DetectorDecoderConfig) throws -> Int {
+    static func classCount(family: ModelFamily, facts: ModelFacts, config: DetectorDecoderConfig) throws -> Int {
         let shape = facts.outputs.first?.shape ?? []
         switch family {
         case .yolov5, .yolov8:
@@ -166,11 +164,13 @@ struct DetectionPlan: Sendable {
             return config.decoding?.numClasses ?? 0
         case .ssd:
             return facts.family.classCount ?? 0
+        case .classifier, .unknown:
+            throw notADecoder(family)
         }
     }
 
     /// Label count against class count: a label file for another model is an error, not names shifted onto the wrong classes.
-    static func checkLabels(_ names: [String], classCount: Int, family: DecoderFamily, fromOptions: Bool) throws {
+    static func checkLabels(_ names: [String], classCount: Int, family: ModelFamily, fromOptions: Bool) throws {
         guard !names.isEmpty, classCount > 0 else { return }
         // SSD label maps often carry a leading background ("???") entry, so one extra is fine there;
         // MediaPipe's own label maps may hold more names than classes (unused ids).
@@ -185,6 +185,8 @@ struct DetectionPlan: Sendable {
                 throw TaskError.modelMismatch("the model scores \(classCount) classes but only \(names.count) labels were given",
                                               fix: "set `labels` to at least \(classCount) class names")
             }
+        case .classifier, .unknown:
+            throw notADecoder(family)
         }
     }
 
@@ -199,7 +201,7 @@ struct DetectionPlan: Sendable {
         return try CategoryFilter(allowlist: options.categoryAllowlist, denylist: options.categoryDenylist, labels: labels)
     }
 
-    static func defaultConfig(family: DecoderFamily, inputWidth: Int, inputHeight: Int, inputShape: [Int],
+    static func defaultConfig(family: ModelFamily, inputWidth: Int, inputHeight: Int, inputShape: [Int],
                               outputShapes: [[Int]]) throws -> DetectorDecoderConfig {
         switch family {
         case .anchors:
@@ -217,19 +219,21 @@ struct DetectionPlan: Sendable {
             return .yolo(family, inputWidth: inputWidth, inputHeight: inputHeight)
         case .ssd:
             return DetectorDecoderConfig(family: .ssd, inputWidth: inputWidth, inputHeight: inputHeight, resize: .stretch)
+        case .classifier, .unknown:
+            throw notADecoder(family)
         }
     }
 
     /// MediaPipe families use MediaPipe's resampler; YOLO Pillow's bilinear when stretching (its
     /// goldens' preprocessing) and half-pixel bilinear when letterboxing (OpenCV's, as ultralytics).
-    static func defaultResampler(family: DecoderFamily, resize: InputResizeMode) -> ResizeMethod {
+    static func defaultResampler(family: ModelFamily, resize: ResizeMode) -> ResizeMethod {
         switch family {
-        case .ssd, .anchors: return .mediaPipe
+        case .ssd, .anchors, .classifier, .unknown: return .mediaPipe
         case .yolov5, .yolov8: return resize == .stretch ? .pillowBilinear : .bilinear
         }
     }
 
-    static func inputNormalization(family: DecoderFamily, config: DetectorDecoderConfig, facts: ModelFacts) -> TensorNormalization {
+    static func inputNormalization(family: ModelFamily, config: DetectorDecoderConfig, facts: ModelFacts) -> TensorNormalization {
         if let range = config.inputRange, family == .yolov5 || family == .yolov8, range.min == 0, range.max > 0 {
             // YOLO pipelines divide: x / 255 in float32 (multiplying by 1/255 differs by an ulp,
             // which hybrid models' on-the-fly input quantization can amplify).

@@ -40,14 +40,14 @@ public struct ObjectDetectorOptions: Sendable {
     /// What the classifier does when its model outputs logits rather than probabilities.
     public var classifierLogitHandling: LogitHandling = .reject
     /// The decoder family; nil: detected from the model.
-    public var decoder: DecoderFamily? = nil
+    public var decoder: ModelFamily? = nil
     /// A full decoder configuration (anchors, decoding, NMS, input size and normalization),
     /// e.g. loaded from JSON with `DetectorDecoderConfig.load(from:)`; nil: the preset of an
     /// embedded model, or one derived from the model and its family.
     public var decoderConfig: DetectorDecoderConfig? = nil
     /// How the image is fitted to the model input; nil: the family's default (SSD: stretch,
     /// MediaPipe anchors and YOLO: letterbox).
-    public var resizeMode: InputResizeMode? = nil
+    public var resizeMode: ResizeMode? = nil
     /// The resampler; nil: MediaPipe's (SSD, anchors) or Pillow's bilinear (YOLO).
     public var resampler: ResizeMethod? = nil
     /// The IoU above which same-class YOLO candidates are suppressed.

@@ -35,10 +35,11 @@ final class ImageOpsRobustnessTests: XCTestCase {
             }
             let region: ImageRect? = rng.int(0...2) == 0 ? nil
                 : ImageRect(x: coordinate(), y: coordinate(), width: coordinate(), height: coordinate())
-            let mode: ResizeMode = rng.int(0...1) == 0 ? .stretch : .letterbox(fill: UInt8(rng.int(0...255)))
+            let mode: ResizeMode = rng.int(0...1) == 0 ? .stretch : .letterbox
+            let fill = UInt8(rng.int(0...255))
             let type: TensorInputType = [.uint8, .float32(.range(min: -1, max: 1)),
                                          .int8(scale: Float(rng.double(0, 0.1)), zeroPoint: rng.int(-200...200), normalization: .meanStd(mean: [0], std: [255]))][rng.int(0...2)]
-            let options = ImageToTensorOptions(width: max(ow, 1), height: max(oh, 1), resizeMode: mode,
+            let options = ImageToTensorOptions(width: max(ow, 1), height: max(oh, 1), resizeMode: mode, letterboxFill: fill,
                                                resampler: method, inputType: type, region: region)
             if let t = try? ImageToTensor.convert(image, options: options) {
                 XCTAssertEqual(t.values.count, max(ow, 1) * max(oh, 1) * 3)

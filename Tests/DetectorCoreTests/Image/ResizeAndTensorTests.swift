@@ -77,7 +77,7 @@ final class ResizeAndTensorTests: XCTestCase {
         // Extreme aspect ratios still give a legal letterbox.
         let strip = try ImageBuffer(width: 1000, height: 1, format: .rgb8)
         for m in ResizeMethod.allCases {
-            let t = try ImageToTensor.convert(strip, options: ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox(fill: 7),
+            let t = try ImageToTensor.convert(strip, options: ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox, letterboxFill: 7,
                                                                                   resampler: m, inputType: .uint8))
             XCTAssertEqual(t.values.count, 48, "\(m)")
         }
@@ -98,7 +98,7 @@ final class ResizeAndTensorTests: XCTestCase {
     func testMediaPipeLetterboxByHand() throws {
         // 4x2 into 4x4: the square region is 4x4 centred, so rows -1 and 2 lie outside (fill).
         let img = try gray(4, 2, [1, 2, 3, 4, 5, 6, 7, 8])
-        let opts = ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox(fill: 0),
+        let opts = ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox, letterboxFill: 0,
                                         resampler: .mediaPipe, inputType: .uint8)
         let t = try ImageToTensor.convert(img, options: opts)
         let row = { (v: [UInt8]) in v.flatMap { [$0, $0, $0] } }
@@ -108,7 +108,7 @@ final class ResizeAndTensorTests: XCTestCase {
         XCTAssertEqual(t.transform.imagePoint(fromTensorPixel: ImagePoint(x: 0, y: 1)), ImagePoint(x: 0, y: 0))
         XCTAssertEqual(t.transform.imagePoint(fromNormalized: ImagePoint(x: 1, y: 0.75)), ImagePoint(x: 4, y: 2))
         // Fill value other than zero reads outside the image.
-        let t114 = try ImageToTensor.convert(img, options: ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox(fill: 114),
+        let t114 = try ImageToTensor.convert(img, options: ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox, letterboxFill: 114,
                                                                                   resampler: .mediaPipe, inputType: .uint8))
         guard case let .uint8(v) = t114.values else { return XCTFail("uint8 expected") }
         XCTAssertEqual(Array(v[0..<12]), [UInt8](repeating: 114, count: 12))
@@ -117,7 +117,7 @@ final class ResizeAndTensorTests: XCTestCase {
     func testPasteLetterboxByHand() throws {
         // 2x4 (portrait) into 4x4 with Pillow: scale 1, pasted at left = 1, fill 114 on both sides.
         let img = try gray(2, 4, [1, 2, 3, 4, 5, 6, 7, 8])
-        let opts = ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox(fill: 114),
+        let opts = ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox, letterboxFill: 114,
                                         resampler: .pillowBilinear, inputType: .uint8)
         let t = try ImageToTensor.convert(img, options: opts)
         XCTAssertEqual(Array(t.resized.pixels[0..<12]), [114, 114, 114, 1, 1, 1, 2, 2, 2, 114, 114, 114])
@@ -126,7 +126,7 @@ final class ResizeAndTensorTests: XCTestCase {
         XCTAssertEqual(t.transform.imagePoint(fromNormalized: ImagePoint(x: 0.75, y: 1)), ImagePoint(x: 2, y: 4))
         // 8x2 into 4x4 with area: scale 0.5 → 4x1 pasted at top = 1 (floor of 3/2).
         let wide = try gray(8, 2, [UInt8](repeating: 50, count: 16))
-        let w = try ImageToTensor.convert(wide, options: ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox(fill: 0),
+        let w = try ImageToTensor.convert(wide, options: ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox, letterboxFill: 0,
                                                                                resampler: .area, inputType: .uint8))
         XCTAssertEqual(w.transform.padding, TensorPadding(left: 0, top: 0.25, right: 0, bottom: 0.5))
         XCTAssertEqual(Array(w.resized.pixels[12..<24]), [UInt8](repeating: 50, count: 12))
@@ -181,7 +181,7 @@ final class ResizeAndTensorTests: XCTestCase {
         XCTAssertEqual(viaRegion.transform.imageWidth, 40)
         // Letterboxed region with MediaPipe: a 2x1 region grown to 2x2 about its centre.
         let lb = try ImageToTensor.convert(try gray(4, 4, Array(0..<16).map { UInt8($0 * 10) }),
-                                           options: ImageToTensorOptions(width: 2, height: 2, resizeMode: .letterbox(fill: 0),
+                                           options: ImageToTensorOptions(width: 2, height: 2, resizeMode: .letterbox, letterboxFill: 0,
                                                                          inputType: .uint8, region: ImageRect(x: 1, y: 1, width: 2, height: 1)))
         XCTAssertEqual(lb.transform.padding, TensorPadding(left: 0, top: 0.25, right: 0, bottom: 0.25))
         XCTAssertEqual(lb.transform.imagePoint(fromTensorPixel: ImagePoint(x: 0, y: 0)), ImagePoint(x: 1, y: 0.5))
@@ -207,7 +207,7 @@ final class ResizeAndTensorTests: XCTestCase {
         for (w, h) in [(640, 480), (300, 900), (1280, 720)] {
             let img = try ImageBuffer(width: w, height: h, format: .rgb8)
             for m in [ResizeMethod.mediaPipe, .pillowBilinear] {
-                let t = try ImageToTensor.convert(img, options: ImageToTensorOptions(width: 192, height: 192, resizeMode: .letterbox(fill: 0),
+                let t = try ImageToTensor.convert(img, options: ImageToTensorOptions(width: 192, height: 192, resizeMode: .letterbox, letterboxFill: 0,
                                                                                   resampler: m, inputType: .uint8)).transform
                 let p = t.padding
                 for (nx, ny) in [(0.3, 0.6), (0.5, 0.5), (0.9, 0.15)] {

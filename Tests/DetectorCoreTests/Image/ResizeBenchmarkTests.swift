@@ -31,7 +31,7 @@ final class ResizeBenchmarkTests: XCTestCase {
                 ("bilinear_640", { _ = try rgb.resized(width: 640, height: 640, method: .bilinear) }),
                 ("area_224", { _ = try rgb.resized(width: 224, height: 224, method: .area) }),
                 ("letterbox_mediapipe_192_float", {
-                    _ = try ImageToTensor.convert(rgb, options: ImageToTensorOptions(width: 192, height: 192, resizeMode: .letterbox(fill: 0),
+                    _ = try ImageToTensor.convert(rgb, options: ImageToTensorOptions(width: 192, height: 192, resizeMode: .letterbox, letterboxFill: 0,
                                                                                      inputType: .float32(.range(min: -1, max: 1))))
                 }),
                 ("orientation_right", { _ = rgb.applyingOrientation(.right) }),

@@ -167,7 +167,7 @@ final class ResizeConformanceTests: XCTestCase {
         ]
         for (name, size, sha) in cases {
             let rgb = try loadRGB(root, "images/png/\(name).png")
-            let options = ImageToTensorOptions(width: size, height: size, resizeMode: .letterbox(fill: 0),
+            let options = ImageToTensorOptions(width: size, height: size, resizeMode: .letterbox, letterboxFill: 0,
                                                resampler: .mediaPipe, inputType: .uint8)
             let tensor = try ImageToTensor.convert(rgb, options: options)
             XCTAssertEqual(SHA256Hash.hexDigest(tensor.resized.pixels), sha, "\(name) \(size)")

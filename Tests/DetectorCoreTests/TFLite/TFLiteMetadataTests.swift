@@ -115,11 +115,11 @@ final class TFLiteMetadataTests: XCTestCase {
 
     func testModelFamilies() throws {
         let expected: [(String, ModelFamily, Int?)] = [
-            ("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite", .ssdPostprocess, 90),
-            ("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29_no_metadata.tflite", .ssdPostprocess, 90),
-            ("face_detection_short_range.tflite", .rawAnchorSSD, 1),
-            ("face_detection_full_range.tflite", .rawAnchorSSD, 1),
-            ("palm_detection_lite.tflite", .rawAnchorSSD, 1),
+            ("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite", .ssd, 90),
+            ("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29_no_metadata.tflite", .ssd, 90),
+            ("face_detection_short_range.tflite", .anchors, 1),
+            ("face_detection_full_range.tflite", .anchors, 1),
+            ("palm_detection_lite.tflite", .anchors, 1),
             ("yolov5n-int8.tflite", .yolov5, 80),
             ("yolov5n-fp16.tflite", .yolov5, 80),
             ("yolov8n_int8.tflite", .yolov8, 80),

@@ -18,11 +18,11 @@ final class DetectionPlanTests: XCTestCase {
         case .ssd:
             f = ModelFacts(input: tensor(0, [1, 300, 300, 3], .uint8),
                            outputs: [tensor(1, [1, 10, 4]), tensor(2, [1, 10]), tensor(3, [1, 10]), tensor(4, [1])],
-                           family: ModelFamilyInfo(family: .ssdPostprocess, reason: "test", classCount: 3))
+                           family: ModelFamilyInfo(family: .ssd, reason: "test", classCount: 3))
         case .anchors:
             // BlazeFace short range: 128×128, 896 anchors × 16 coordinates, one score each.
             f = ModelFacts(input: tensor(0, [1, 128, 128, 3]), outputs: [tensor(1, [1, 896, 16]), tensor(2, [1, 896, 1])],
-                           family: ModelFamilyInfo(family: .rawAnchorSSD, reason: "test", classCount: 1))
+                           family: ModelFamilyInfo(family: .anchors, reason: "test", classCount: 1))
         case .yolov5:
             f = ModelFacts(input: tensor(0, [1, 320, 320, 3]), outputs: [tensor(1, [1, 6300, 8])],
                            family: ModelFamilyInfo(family: .yolov5, reason: "test", classCount: 3))
@@ -40,7 +40,7 @@ final class DetectionPlanTests: XCTestCase {
 
     func testEveryFamilyResizeModeAndMetadataCase() throws {
         for family in Family.allCases {
-            for resize in [nil, InputResizeMode.stretch, .letterbox] {
+            for resize in [nil, ResizeMode.stretch, .letterbox] {
                 for metadata in [false, true] {
                     let tag = "\(family) resize \(resize?.rawValue ?? "default") metadata \(metadata)"
                     var options = ObjectDetectorOptions(model: .file("unused.tflite"))
@@ -48,7 +48,7 @@ final class DetectionPlanTests: XCTestCase {
                     let plan = try DetectionPlan.make(facts: Self.facts(family, metadata: metadata), options: options)
 
                     // Family and input size.
-                    let expectedFamily: DecoderFamily = [.ssd: .ssd, .anchors: .anchors, .yolov5: .yolov5, .yolov8: .yolov8][family]!
+                    let expectedFamily: ModelFamily = [.ssd: .ssd, .anchors: .anchors, .yolov5: .yolov5, .yolov8: .yolov8][family]!
                     XCTAssertEqual(plan.family, expectedFamily, tag)
                     let side = [Family.ssd: 300, .anchors: 128, .yolov5: 320, .yolov8: 320][family]!
                     XCTAssertEqual(plan.tensorOptions.width, side, tag)
@@ -59,7 +59,8 @@ final class DetectionPlanTests: XCTestCase {
                     // ultralytics letterbox; MediaPipe pads black, ultralytics grey 114.
                     let isYolo = family == .yolov5 || family == .yolov8
                     let letterboxed = resize.map { $0 == .letterbox } ?? (family != .ssd)
-                    XCTAssertEqual(plan.tensorOptions.resizeMode, letterboxed ? .letterbox(fill: isYolo ? 114 : 0) : .stretch, tag)
+                    XCTAssertEqual(plan.tensorOptions.resizeMode, letterboxed ? .letterbox : .stretch, tag)
+                    XCTAssertEqual(plan.tensorOptions.letterboxFill, isYolo ? 114 : 0, tag)
                     // Resampler: MediaPipe's for its families; Pillow's bilinear when YOLO stretches
                     // (its goldens), OpenCV-style half-pixel bilinear when it letterboxes.
                     XCTAssertEqual(plan.tensorOptions.resampler, isYolo ? (letterboxed ? .bilinear : .pillowBilinear) : .mediaPipe, tag)
@@ -148,7 +149,7 @@ final class DetectionPlanTests: XCTestCase {
             XCTAssertEqual(String(describing: e), "this model is an image classifier (one output of class scores [1, 1001]), not a detector; label with it instead (ImageLabeler, or as `classifierModel` to classify detected objects).")
         }
         XCTAssertThrowsError(try ClassificationPlan.make(facts: Self.facts(.ssd, metadata: true), options: ImageLabelerOptions(model: .file("x")))) { e in
-            XCTAssertEqual(String(describing: e), "this model's outputs [[1, 10, 4], [1, 10], [1, 10], [1]] are a detector's (ssd-postprocess), not one tensor of class scores [1, C]; detect with it instead (ObjectDetector), and label with an image-classification model.")
+            XCTAssertEqual(String(describing: e), "this model's outputs [[1, 10, 4], [1, 10], [1, 10], [1]] are a detector's (ssd), not one tensor of class scores [1, C]; detect with it instead (ObjectDetector), and label with an image-classification model.")
         }
     }
 

@@ -29,13 +29,13 @@ final class ModelMismatchCommandTests: XCTestCase {
 
     func testDetectorAsLabelerIsAnError() throws {
         let message = try failure(["label", try photo(), "--model", try model("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite")])
-        XCTAssertEqual(message, "objdetect: this model's outputs [[1, 10, 4], [1, 10], [1, 10], [1]] are a detector's (ssd-postprocess), not one tensor of class scores [1, C]; detect with it instead (ObjectDetector), and label with an image-classification model.")
+        XCTAssertEqual(message, "objdetect: this model's outputs [[1, 10, 4], [1, 10], [1, 10], [1]] are a detector's (ssd), not one tensor of class scores [1, C]; detect with it instead (ObjectDetector), and label with an image-classification model.")
     }
 
     func testDetectorAsPerObjectClassifierIsAnError() throws {
         let ssd = try model("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite")
         let message = try failure([try photo(), "--model", ssd, "--classifier", ssd])
-        XCTAssertEqual(message, "objdetect: the classifier model (--classifier): this model's outputs [[1, 10, 4], [1, 10], [1, 10], [1]] are a detector's (ssd-postprocess), not one tensor of class scores [1, C]; give --classifier an image-classification model.")
+        XCTAssertEqual(message, "objdetect: the classifier model (--classifier): this model's outputs [[1, 10, 4], [1, 10], [1, 10], [1]] are a detector's (ssd), not one tensor of class scores [1, C]; give --classifier an image-classification model.")
     }
 
     func testClassifierAsDetectorIsAnError() throws {

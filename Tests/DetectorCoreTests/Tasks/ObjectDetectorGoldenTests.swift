@@ -135,7 +135,7 @@ final class ObjectDetectorGoldenTests: XCTestCase {
 
     // MARK: YOLO (numpy reference around the reference kernels)
 
-    func checkYolo(_ stem: String, family: DecoderFamily) throws {
+    func checkYolo(_ stem: String, family: ModelFamily) throws {
         var options = ObjectDetectorOptions(model: .file(try SharedData.url("models/\(stem).tflite").path))
         options.resizeMode = .stretch
         options.resampler = .pillowBilinear

@@ -82,8 +82,8 @@ public enum ImageToTensor {
                                                scaleX: grid.scaleX, scaleY: grid.scaleY,
                                                offsetX: grid.offsetX, offsetY: grid.offsetY, padding: .zero)
                 return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: out), t)
-            case let .letterbox(fill):
-                return mediaPipeLetterbox(rgb, region: region, width: n, height: m, fill: fill)
+            case .letterbox:
+                return mediaPipeLetterbox(rgb, region: region, width: n, height: m, fill: options.letterboxFill)
             }
         }
         // Other resamplers work on whole pixels: crop the covering pixel rectangle first.
@@ -108,8 +108,8 @@ public enum ImageToTensor {
             t = TensorToImageTransform(imageWidth: source.width, imageHeight: source.height, tensorWidth: n, tensorHeight: m,
                                        scaleX: Double(source.width) / Double(n), scaleY: Double(source.height) / Double(m),
                                        offsetX: 0, offsetY: 0, padding: .zero)
-        case let .letterbox(fill):
-            (out, t) = try pasteLetterbox(source, width: n, height: m, fill: fill, method: options.resampler)
+        case .letterbox:
+            (out, t) = try pasteLetterbox(source, width: n, height: m, fill: options.letterboxFill, method: options.resampler)
         }
         // Back to the coordinates of the whole image.
         let whole = TensorToImageTransform(imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,

@@ -1,11 +1,17 @@
-/// How the image is fitted to the tensor.
-public enum ResizeMode: Sendable, Equatable {
+/// How the image is fitted to the tensor (and to a detector's input: `ObjectDetectorOptions.resizeMode`,
+/// a decoder config's `"resize"`, the CLI's `--resize`).
+///
+/// ```swift
+/// var options = ImageToTensorOptions(width: 640, height: 640, resizeMode: .letterbox, letterboxFill: 114,
+///                                    inputType: .float32(.range(min: 0, max: 1)))
+/// ```
+public enum ResizeMode: String, Sendable, Equatable, Codable {
     /// The whole image is stretched to the tensor size (aspect ratio not kept). MediaPipe's
     /// object detector and classifier, and the YOLO goldens.
     case stretch
-    /// Aspect ratio kept, image centred, the rest filled with `fill` (0 for MediaPipe's face
-    /// and palm detectors, 114 as YOLO users expect).
-    case letterbox(fill: UInt8)
+    /// Aspect ratio kept, image centred, the rest filled with a grey level (0 for MediaPipe's
+    /// face and palm detectors, 114 as YOLO users expect).
+    case letterbox
 }
 
 /// How uint8 pixels become float values.
@@ -72,13 +78,15 @@ public enum TensorInputType: Sendable, Equatable {
 /// // MediaPipe SSD: stretch, MediaPipe resampler, raw uint8.
 /// let ssd = ImageToTensorOptions(width: 300, height: 300, inputType: .uint8)
 /// // Face detector: letterbox with zero fill, values in [-1, 1].
-/// let face = ImageToTensorOptions(width: 128, height: 128, resizeMode: .letterbox(fill: 0),
+/// let face = ImageToTensorOptions(width: 128, height: 128, resizeMode: .letterbox,
 ///                                 inputType: .float32(.range(min: -1, max: 1)))
 /// ```
 public struct ImageToTensorOptions: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var resizeMode: ResizeMode
+    /// Grey level of the letterbox padding (`resizeMode == .letterbox`).
+    public var letterboxFill: UInt8
     public var resampler: ResizeMethod
     public var inputType: TensorInputType
     /// The part of the image to convert, in image pixels (nil = the whole image), e.g. a detected
@@ -88,11 +96,12 @@ public struct ImageToTensorOptions: Sendable, Equatable {
     /// coordinates of the whole image.
     public var region: ImageRect?
 
-    public init(width: Int, height: Int, resizeMode: ResizeMode = .stretch,
+    public init(width: Int, height: Int, resizeMode: ResizeMode = .stretch, letterboxFill: UInt8 = 0,
                 resampler: ResizeMethod = .mediaPipe, inputType: TensorInputType, region: ImageRect? = nil) {
         self.width = width
         self.height = height
         self.resizeMode = resizeMode
+        self.letterboxFill = letterboxFill
         self.resampler = resampler
         self.inputType = inputType
         self.region = region

@@ -8,9 +8,7 @@ extension InterpreterGraph {
         var tensors: [GraphTensor] = []
         tensors.reserveCapacity(sg.tensors.count)
         for t in sg.tensors {
-            guard let type = TensorDataType(rawValue: Int(t.type.rawValue)) else {
-                throw InterpreterError.invalidModel("tensor \(t.index) has unknown type \(t.type)")
-            }
+            let type = t.type
             var constant: GraphTensor.ConstantData? = nil
             if t.bufferIndex > 0, t.bufferIndex < model.buffers.count, let r = model.buffers[t.bufferIndex].range, r.count > 0 {
                 constant = .model(offset: r.offset, count: r.count)

@@ -1,7 +1,7 @@
 /// The 80 COCO class names in the order YOLO models (v5, v8) output them. Used as the label map
 /// of a YOLO model with 80 classes and no labels of its own, as YOLO users expect.
-public enum CocoClassNames {
-    public static let yolo80: [String] = [
+package enum CocoClassNames {
+    package static let yolo80: [String] = [
         "person", "bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat", "traffic light",
         "fire hydrant", "stop sign", "parking meter", "bench", "bird", "cat", "dog", "horse", "sheep", "cow",
         "elephant", "bear", "zebra", "giraffe", "backpack", "umbrella", "handbag", "tie", "suitcase", "frisbee",

@@ -44,7 +44,7 @@ public struct Detection: Sendable, Equatable, Codable {
 
 /// Why decoding or post-processing detections failed. Every case describes the
 /// problem in one sentence naming the option, tensor or value involved.
-public enum DetectionError: Error, Equatable, CustomStringConvertible {
+public enum DetectionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An option has a value the algorithm cannot use.
     case invalidOption(name: String, reason: String)
     /// A tensor has the wrong shape or element count.

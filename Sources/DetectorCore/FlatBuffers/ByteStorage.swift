@@ -15,16 +15,16 @@ import Darwin
 /// let storage = try ByteStorage(contentsOfFile: "model.tflite")
 /// print(storage.count)
 /// ```
-public final class ByteStorage: @unchecked Sendable {
+package final class ByteStorage: @unchecked Sendable {
     /// The bytes, valid for as long as this object is alive. Start is at least 16-byte aligned.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     private let mappedLength: Int  // > 0: munmap on deinit; 0: deallocate (or nothing when empty)
 
     /// Number of bytes.
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
     /// Copies `data` once into a 16-byte aligned allocation (the alignment TFLite buffers assume).
-    public init(copying data: Data) {
+    package init(copying data: Data) {
         let count = data.count
         if count == 0 {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -37,13 +37,13 @@ public final class ByteStorage: @unchecked Sendable {
     }
 
     /// Copies `bytes` once into an aligned allocation.
-    public convenience init(copying bytes: [UInt8]) {
+    package convenience init(copying bytes: [UInt8]) {
         self.init(copying: Data(bytes))
     }
 
     /// Maps the file read-only (no copy; pages are loaded on first touch). Falls back to reading
     /// the file into memory where mapping is not possible.
-    public init(contentsOfFile path: String) throws {
+    package init(contentsOfFile path: String) throws {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             throw ByteStorageError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
@@ -97,7 +97,7 @@ public final class ByteStorage: @unchecked Sendable {
     }
 
     /// A view of `range` (offset/count into these bytes); empty when the range is out of bounds.
-    public func slice(_ range: ByteRange) -> UnsafeRawBufferPointer {
+    package func slice(_ range: ByteRange) -> UnsafeRawBufferPointer {
         guard range.offset >= 0, range.count >= 0, range.offset <= count, range.count <= count - range.offset,
               let base = bytes.baseAddress else {
             return UnsafeRawBufferPointer(start: nil, count: 0)
@@ -106,7 +106,7 @@ public final class ByteStorage: @unchecked Sendable {
     }
 
     /// A copy of `range` as `Data` (for the rare caller that needs to own bytes).
-    public func data(_ range: ByteRange) -> Data {
+    package func data(_ range: ByteRange) -> Data {
         Data(slice(range))
     }
 }
@@ -123,10 +123,10 @@ public struct ByteRange: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why a file could not be opened as a `ByteStorage`.
-public enum ByteStorageError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum ByteStorageError: Error, CustomStringConvertible, Equatable, Sendable {
     case cannotOpen(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .cannotOpen(path, reason): return "cannot open '\(path)': \(reason)"
         }

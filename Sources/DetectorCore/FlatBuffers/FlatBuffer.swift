@@ -43,22 +43,22 @@ final class FlatBufferWorkCounter {
 /// let root = try buffer.root()
 /// let version: UInt32 = try root.scalar(0, default: 0)
 /// ```
-public struct FlatBuffer {
+package struct FlatBuffer {
     /// The bytes this buffer lives in.
-    public let storage: ByteStorage
+    package let storage: ByteStorage
     /// Where this buffer lies inside `storage`.
-    public let range: ByteRange
+    package let range: ByteRange
     /// Nesting level (0 for a file, +1 for each nested buffer).
-    public let depth: Int
+    package let depth: Int
     let limits: FlatBufferLimits
     let work: FlatBufferWorkCounter
     let base: UnsafeRawPointer?
 
     /// Number of bytes in this buffer.
-    @inline(__always) public var size: Int { range.count }
+    @inline(__always) package var size: Int { range.count }
 
     /// A view of the whole storage (or of `range` inside it) as a FlatBuffer.
-    public init(storage: ByteStorage, range: ByteRange? = nil, limits: FlatBufferLimits = .default) throws {
+    package init(storage: ByteStorage, range: ByteRange? = nil, limits: FlatBufferLimits = .default) throws {
         let r = range ?? ByteRange(offset: 0, count: storage.count)
         guard r.offset >= 0, r.count >= 0, r.offset <= storage.count, r.count <= storage.count - r.offset else {
             throw FlatBufferError.outOfBounds(what: "buffer", offset: r.offset, length: r.count, bufferSize: storage.count)
@@ -78,14 +78,14 @@ public struct FlatBuffer {
     }
 
     /// The 4-byte file identifier (bytes 4..<8) as text, or nil when the buffer is shorter than 8 bytes.
-    public var identifier: String? {
+    package var identifier: String? {
         guard size >= 8, let base else { return nil }
         let bytes = (4..<8).map { base.load(fromByteOffset: $0, as: UInt8.self) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Throws `wrongIdentifier` unless the file identifier equals `expected` (4 ASCII characters).
-    public func requireIdentifier(_ expected: String) throws {
+    package func requireIdentifier(_ expected: String) throws {
         guard size >= 8 else { throw FlatBufferError.bufferTooSmall(size: size, needed: 8) }
         let found = identifier ?? ""
         guard found == expected else {
@@ -95,14 +95,14 @@ public struct FlatBuffer {
     }
 
     /// The root table.
-    public func root() throws -> FlatBufferTable {
+    package func root() throws -> FlatBufferTable {
         guard size >= 4 else { throw FlatBufferError.bufferTooSmall(size: size, needed: 4) }
         let position = try offsetTarget(at: 0, what: "root offset")
         return try table(at: position)
     }
 
     /// A nested FlatBuffer stored in `vector` (a `[ubyte]` vector of this buffer).
-    public func nested(_ vector: FlatBufferVector) throws -> FlatBuffer {
+    package func nested(_ vector: FlatBufferVector) throws -> FlatBuffer {
         guard depth + 1 <= limits.maxDepth else {
             throw FlatBufferError.tooDeep(limit: limits.maxDepth, offset: absolute(vector.start))
         }
@@ -111,7 +111,7 @@ public struct FlatBuffer {
     }
 
     /// A nested FlatBuffer stored at `range` of the same storage (e.g. a model buffer).
-    public func nested(range r: ByteRange) throws -> FlatBuffer {
+    package func nested(range r: ByteRange) throws -> FlatBuffer {
         guard depth + 1 <= limits.maxDepth else {
             throw FlatBufferError.tooDeep(limit: limits.maxDepth, offset: r.offset)
         }
@@ -133,19 +133,19 @@ public struct FlatBuffer {
     }
 
     /// Loads a little-endian integer at `position`.
-    @inline(__always) public func load<T: FixedWidthInteger>(_ type: T.Type, at position: Int, what: String = "scalar") throws -> T {
+    @inline(__always) package func load<T: FixedWidthInteger>(_ type: T.Type, at position: Int, what: String = "scalar") throws -> T {
         try check(position, MemoryLayout<T>.size, what)
         guard let base else { throw FlatBufferError.bufferTooSmall(size: 0, needed: MemoryLayout<T>.size) }
         return T(littleEndian: base.loadUnaligned(fromByteOffset: position, as: T.self))
     }
 
     /// Loads a little-endian `Float` at `position`.
-    @inline(__always) public func loadFloat(at position: Int, what: String = "float") throws -> Float {
+    @inline(__always) package func loadFloat(at position: Int, what: String = "float") throws -> Float {
         Float(bitPattern: try load(UInt32.self, at: position, what: what))
     }
 
     /// Loads a little-endian `Double` at `position`.
-    @inline(__always) public func loadDouble(at position: Int, what: String = "double") throws -> Double {
+    @inline(__always) package func loadDouble(at position: Int, what: String = "double") throws -> Double {
         Double(bitPattern: try load(UInt64.self, at: position, what: what))
     }
 
@@ -160,7 +160,7 @@ public struct FlatBuffer {
     }
 
     /// The table starting at `position` (its vtable is validated here).
-    public func table(at position: Int) throws -> FlatBufferTable {
+    package func table(at position: Int) throws -> FlatBufferTable {
         try work.charge(1)
         let vtableDelta = try load(Int32.self, at: position, what: "table vtable offset")
         let (vtable, overflow) = position.subtractingReportingOverflow(Int(vtableDelta))

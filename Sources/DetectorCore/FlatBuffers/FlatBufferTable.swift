@@ -1,10 +1,10 @@
 /// One table of a `FlatBuffer`. Fields are addressed by their slot (the field's declaration index
 /// in the schema, counting a union as two slots: its type then its value). Absent fields yield the
 /// schema default given by the caller; present ones are bounds-checked against the table.
-public struct FlatBufferTable {
-    public let buffer: FlatBuffer
+package struct FlatBufferTable {
+    package let buffer: FlatBuffer
     /// Position of the table inside `buffer`.
-    public let position: Int
+    package let position: Int
     let vtable: Int
     let vtableSize: Int
     let inlineSize: Int
@@ -25,79 +25,79 @@ public struct FlatBufferTable {
     }
 
     /// Whether field `slot` is present.
-    public func has(_ slot: Int) -> Bool {
+    package func has(_ slot: Int) -> Bool {
         ((try? fieldPosition(slot, size: 1)) ?? nil) != nil
     }
 
     /// An integer field (any width, signed or unsigned), or `default` when absent.
-    public func scalar<T: FixedWidthInteger>(_ slot: Int, default value: T) throws -> T {
+    package func scalar<T: FixedWidthInteger>(_ slot: Int, default value: T) throws -> T {
         guard let p = try fieldPosition(slot, size: MemoryLayout<T>.size) else { return value }
         return try buffer.load(T.self, at: p)
     }
 
     /// A 32-bit float field, or `default` when absent.
-    public func float(_ slot: Int, default value: Float) throws -> Float {
+    package func float(_ slot: Int, default value: Float) throws -> Float {
         guard let p = try fieldPosition(slot, size: 4) else { return value }
         return try buffer.loadFloat(at: p)
     }
 
     /// A 64-bit float field, or `default` when absent.
-    public func double(_ slot: Int, default value: Double) throws -> Double {
+    package func double(_ slot: Int, default value: Double) throws -> Double {
         guard let p = try fieldPosition(slot, size: 8) else { return value }
         return try buffer.loadDouble(at: p)
     }
 
     /// A bool field (any non-zero byte is true), or `default` when absent.
-    public func bool(_ slot: Int, default value: Bool) throws -> Bool {
+    package func bool(_ slot: Int, default value: Bool) throws -> Bool {
         guard let p = try fieldPosition(slot, size: 1) else { return value }
         return try buffer.load(UInt8.self, at: p) != 0
     }
 
     /// A string field, or nil when absent.
-    public func string(_ slot: Int) throws -> String? {
+    package func string(_ slot: Int) throws -> String? {
         guard let p = try fieldPosition(slot, size: 4) else { return nil }
         return try buffer.string(at: try buffer.offsetTarget(at: p, what: "string offset"), what: "string")
     }
 
     /// A sub-table field, or nil when absent.
-    public func table(_ slot: Int) throws -> FlatBufferTable? {
+    package func table(_ slot: Int) throws -> FlatBufferTable? {
         guard let p = try fieldPosition(slot, size: 4) else { return nil }
         return try buffer.table(at: try buffer.offsetTarget(at: p, what: "table offset"))
     }
 
     /// A vector field with elements of `elementSize` bytes (4 for tables/strings), or nil when absent.
-    public func vector(_ slot: Int, elementSize: Int) throws -> FlatBufferVector? {
+    package func vector(_ slot: Int, elementSize: Int) throws -> FlatBufferVector? {
         guard let p = try fieldPosition(slot, size: 4) else { return nil }
         return try buffer.vector(at: try buffer.offsetTarget(at: p, what: "vector offset"), elementSize: elementSize, what: "vector")
     }
 
     /// The type tag of the union whose tag is in `slot` (0 = NONE).
-    public func unionType(_ slot: Int) throws -> UInt8 {
+    package func unionType(_ slot: Int) throws -> UInt8 {
         try scalar(slot, default: UInt8(0))
     }
 
     // MARK: - Materialising helpers
 
     /// A vector of integers copied into an array, or nil when absent.
-    public func scalars<T: FixedWidthInteger>(_ slot: Int, as type: T.Type) throws -> [T]? {
+    package func scalars<T: FixedWidthInteger>(_ slot: Int, as type: T.Type) throws -> [T]? {
         guard let v = try vector(slot, elementSize: MemoryLayout<T>.size) else { return nil }
         return try v.scalars(as: T.self)
     }
 
     /// A vector of floats copied into an array, or nil when absent.
-    public func floats(_ slot: Int) throws -> [Float]? {
+    package func floats(_ slot: Int) throws -> [Float]? {
         guard let v = try vector(slot, elementSize: 4) else { return nil }
         return try v.floats()
     }
 
     /// A vector of bools, or nil when absent.
-    public func bools(_ slot: Int) throws -> [Bool]? {
+    package func bools(_ slot: Int) throws -> [Bool]? {
         guard let v = try vector(slot, elementSize: 1) else { return nil }
         return try v.scalars(as: UInt8.self).map { $0 != 0 }
     }
 
     /// A vector of tables, or nil when absent.
-    public func tables(_ slot: Int) throws -> [FlatBufferTable]? {
+    package func tables(_ slot: Int) throws -> [FlatBufferTable]? {
         guard let v = try vector(slot, elementSize: 4) else { return nil }
         try buffer.work.charge(v.count)
         var result: [FlatBufferTable] = []
@@ -107,7 +107,7 @@ public struct FlatBufferTable {
     }
 
     /// A vector of strings, or nil when absent.
-    public func strings(_ slot: Int) throws -> [String]? {
+    package func strings(_ slot: Int) throws -> [String]? {
         guard let v = try vector(slot, elementSize: 4) else { return nil }
         try buffer.work.charge(v.count)
         var result: [String] = []
@@ -117,22 +117,22 @@ public struct FlatBufferTable {
     }
 
     /// A `[ubyte]` vector as a byte range of the storage (no copy), or nil when absent.
-    public func byteRange(_ slot: Int) throws -> ByteRange? {
+    package func byteRange(_ slot: Int) throws -> ByteRange? {
         try vector(slot, elementSize: 1)?.byteRange
     }
 }
 
 /// A vector of a `FlatBuffer`: `count` elements of `elementSize` bytes starting at `start`
 /// (already checked to lie inside the buffer).
-public struct FlatBufferVector {
-    public let buffer: FlatBuffer
+package struct FlatBufferVector {
+    package let buffer: FlatBuffer
     /// Position of the first element inside `buffer`.
-    public let start: Int
-    public let count: Int
-    public let elementSize: Int
+    package let start: Int
+    package let count: Int
+    package let elementSize: Int
 
     /// The elements as a range of the underlying storage.
-    public var byteRange: ByteRange {
+    package var byteRange: ByteRange {
         ByteRange(offset: buffer.range.offset + start, count: count * elementSize)
     }
 
@@ -144,12 +144,12 @@ public struct FlatBufferVector {
     }
 
     /// Element `index` as an integer.
-    public func scalar<T: FixedWidthInteger>(at index: Int, as type: T.Type) throws -> T {
+    package func scalar<T: FixedWidthInteger>(at index: Int, as type: T.Type) throws -> T {
         try buffer.load(T.self, at: try elementPosition(index))
     }
 
     /// Every element as an integer of type `T` (the element size must be `T`'s size).
-    public func scalars<T: FixedWidthInteger>(as type: T.Type) throws -> [T] {
+    package func scalars<T: FixedWidthInteger>(as type: T.Type) throws -> [T] {
         guard elementSize == MemoryLayout<T>.size else {
             throw FlatBufferError.invalidValue(what: "vector", offset: buffer.absolute(start), reason: "element size \(elementSize) read as \(MemoryLayout<T>.size)-byte values")
         }
@@ -165,18 +165,18 @@ public struct FlatBufferVector {
     }
 
     /// Every element as a 32-bit float.
-    public func floats() throws -> [Float] {
+    package func floats() throws -> [Float] {
         try scalars(as: UInt32.self).map { Float(bitPattern: $0) }
     }
 
     /// Element `index` as a table.
-    public func table(at index: Int) throws -> FlatBufferTable {
+    package func table(at index: Int) throws -> FlatBufferTable {
         let p = try elementPosition(index)
         return try buffer.table(at: try buffer.offsetTarget(at: p, what: "table offset in vector"))
     }
 
     /// Element `index` as a string.
-    public func string(at index: Int) throws -> String {
+    package func string(at index: Int) throws -> String {
         let p = try elementPosition(index)
         return try buffer.string(at: try buffer.offsetTarget(at: p, what: "string offset in vector"), what: "string")
     }

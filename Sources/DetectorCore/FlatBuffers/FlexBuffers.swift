@@ -1,5 +1,5 @@
 /// A decoded FlexBuffers value (the self-describing format TFLite uses for custom operator options).
-public enum FlexValue: Sendable, Equatable {
+package enum FlexValue: Sendable, Equatable {
     case null
     case int(Int64)
     case uint(UInt64)
@@ -12,13 +12,13 @@ public enum FlexValue: Sendable, Equatable {
     case map([String: FlexValue])
 
     /// The value under `key` when this is a map.
-    public subscript(key: String) -> FlexValue? {
+    package subscript(key: String) -> FlexValue? {
         if case let .map(m) = self { return m[key] }
         return nil
     }
 
     /// Numbers and bools as an integer (floats are truncated toward zero; nil when out of range).
-    public var intValue: Int64? {
+    package var intValue: Int64? {
         switch self {
         case let .int(v): return v
         case let .uint(v): return v <= UInt64(Int64.max) ? Int64(v) : nil
@@ -29,7 +29,7 @@ public enum FlexValue: Sendable, Equatable {
     }
 
     /// Numbers and bools as a double.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case let .int(v): return Double(v)
         case let .uint(v): return Double(v)
@@ -40,7 +40,7 @@ public enum FlexValue: Sendable, Equatable {
     }
 
     /// Bools, and numbers as "non-zero".
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         switch self {
         case let .bool(b): return b
         case let .int(v): return v != 0
@@ -51,14 +51,14 @@ public enum FlexValue: Sendable, Equatable {
     }
 
     /// Strings and keys.
-    public var stringValue: String? {
+    package var stringValue: String? {
         switch self {
         case let .string(s), let .key(s): return s
         default: return nil
         }
     }
 
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 }
 
 /// A bounds-checked FlexBuffers decoder. Every offset is checked against the buffer; nesting and
@@ -68,7 +68,7 @@ public enum FlexValue: Sendable, Equatable {
 /// let options = try FlexBuffers.decode(model.customOptionsBytes(of: op))
 /// let maxDetections = options["max_detections"]?.intValue
 /// ```
-public enum FlexBuffers {
+package enum FlexBuffers {
     /// Value types of the FlexBuffers format.
     enum FlexType: Int {
         case null = 0, int = 1, uint = 2, float = 3, key = 4, string = 5
@@ -82,13 +82,13 @@ public enum FlexBuffers {
     }
 
     /// Decodes the whole buffer (its root value).
-    public static func decode(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 32, maxElements: Int = 1 << 20) throws -> FlexValue {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 32, maxElements: Int = 1 << 20) throws -> FlexValue {
         var reader = Reader(bytes: bytes, maxDepth: maxDepth, remaining: maxElements, limit: maxElements)
         return try reader.root()
     }
 
     /// Decodes a copy held in an array (convenience for tests and small buffers).
-    public static func decode(_ bytes: [UInt8]) throws -> FlexValue {
+    package static func decode(_ bytes: [UInt8]) throws -> FlexValue {
         try bytes.withUnsafeBytes { try decode($0) }
     }
 

@@ -49,7 +49,7 @@ public enum ImageLimits {
 }
 
 /// Why an image buffer could not be made.
-public enum ImageBufferError: Error, Equatable, CustomStringConvertible {
+public enum ImageBufferError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidDimensions(width: Int, height: Int)
     case tooManyPixels(width: Int, height: Int, limit: Int)
     case sizeMismatch(expected: Int, actual: Int)

@@ -5,7 +5,7 @@
 /// // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 /// var h = SHA256Hash(); h.update(part1); h.update(part2); let digest = h.finalize()
 /// ```
-public struct SHA256Hash: Sendable {
+package struct SHA256Hash: Sendable {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -23,10 +23,10 @@ public struct SHA256Hash: Sendable {
     private var pending: [UInt8] = []
     private var totalBytes: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     /// Adds bytes to the message.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         totalBytes &+= UInt64(bytes.count)
         var i = 0
         if !pending.isEmpty {
@@ -50,12 +50,12 @@ public struct SHA256Hash: Sendable {
     }
 
     /// Adds bytes to the message.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The 32-byte digest of everything added (the value itself is left unchanged).
-    public func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         var copy = self
         let bitLength = totalBytes &* 8
         var tail: [UInt8] = [0x80]
@@ -70,17 +70,17 @@ public struct SHA256Hash: Sendable {
     }
 
     /// The digest of `bytes`.
-    public static func hash(_ bytes: [UInt8]) -> [UInt8] {
+    package static func hash(_ bytes: [UInt8]) -> [UInt8] {
         var s = SHA256Hash(); s.update(bytes); return s.finalize()
     }
 
     /// The digest of `bytes` as 64 lowercase hex digits.
-    public static func hexDigest(_ bytes: [UInt8]) -> String {
+    package static func hexDigest(_ bytes: [UInt8]) -> String {
         hex(hash(bytes))
     }
 
     /// The digest so far as 64 lowercase hex digits.
-    public var hexDigest: String { SHA256Hash.hex(finalize()) }
+    package var hexDigest: String { SHA256Hash.hex(finalize()) }
 
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)

@@ -4,8 +4,8 @@
 ///
 /// ```swift
 /// let code = BuiltinOperator(rawValue: 3)
-/// code == .conv2D   // true
-/// code.name         // "CONV_2D"
+/// code.name                                 // "CONV_2D"
+/// code == BuiltinOperator(name: "CONV_2D")  // true
 /// ```
 public struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
@@ -243,417 +243,417 @@ public struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStrin
     ]
 
     /// `ADD`
-    public static let add = BuiltinOperator(rawValue: 0)
+    package static let add = BuiltinOperator(rawValue: 0)
     /// `AVERAGE_POOL_2D`
-    public static let averagePool2D = BuiltinOperator(rawValue: 1)
+    package static let averagePool2D = BuiltinOperator(rawValue: 1)
     /// `CONCATENATION`
-    public static let concatenation = BuiltinOperator(rawValue: 2)
+    package static let concatenation = BuiltinOperator(rawValue: 2)
     /// `CONV_2D`
-    public static let conv2D = BuiltinOperator(rawValue: 3)
+    package static let conv2D = BuiltinOperator(rawValue: 3)
     /// `DEPTHWISE_CONV_2D`
-    public static let depthwiseConv2D = BuiltinOperator(rawValue: 4)
+    package static let depthwiseConv2D = BuiltinOperator(rawValue: 4)
     /// `DEPTH_TO_SPACE`
-    public static let depthToSpace = BuiltinOperator(rawValue: 5)
+    package static let depthToSpace = BuiltinOperator(rawValue: 5)
     /// `DEQUANTIZE`
-    public static let dequantize = BuiltinOperator(rawValue: 6)
+    package static let dequantize = BuiltinOperator(rawValue: 6)
     /// `EMBEDDING_LOOKUP`
-    public static let embeddingLookup = BuiltinOperator(rawValue: 7)
+    package static let embeddingLookup = BuiltinOperator(rawValue: 7)
     /// `FLOOR`
-    public static let floor = BuiltinOperator(rawValue: 8)
+    package static let floor = BuiltinOperator(rawValue: 8)
     /// `FULLY_CONNECTED`
-    public static let fullyConnected = BuiltinOperator(rawValue: 9)
+    package static let fullyConnected = BuiltinOperator(rawValue: 9)
     /// `HASHTABLE_LOOKUP`
-    public static let hashtableLookup = BuiltinOperator(rawValue: 10)
+    package static let hashtableLookup = BuiltinOperator(rawValue: 10)
     /// `L2_NORMALIZATION`
-    public static let l2Normalization = BuiltinOperator(rawValue: 11)
+    package static let l2Normalization = BuiltinOperator(rawValue: 11)
     /// `L2_POOL_2D`
-    public static let l2Pool2D = BuiltinOperator(rawValue: 12)
+    package static let l2Pool2D = BuiltinOperator(rawValue: 12)
     /// `LOCAL_RESPONSE_NORMALIZATION`
-    public static let localResponseNormalization = BuiltinOperator(rawValue: 13)
+    package static let localResponseNormalization = BuiltinOperator(rawValue: 13)
     /// `LOGISTIC`
-    public static let logistic = BuiltinOperator(rawValue: 14)
+    package static let logistic = BuiltinOperator(rawValue: 14)
     /// `LSH_PROJECTION`
-    public static let lshProjection = BuiltinOperator(rawValue: 15)
+    package static let lshProjection = BuiltinOperator(rawValue: 15)
     /// `LSTM`
-    public static let lstm = BuiltinOperator(rawValue: 16)
+    package static let lstm = BuiltinOperator(rawValue: 16)
     /// `MAX_POOL_2D`
-    public static let maxPool2D = BuiltinOperator(rawValue: 17)
+    package static let maxPool2D = BuiltinOperator(rawValue: 17)
     /// `MUL`
-    public static let mul = BuiltinOperator(rawValue: 18)
+    package static let mul = BuiltinOperator(rawValue: 18)
     /// `RELU`
-    public static let relu = BuiltinOperator(rawValue: 19)
+    package static let relu = BuiltinOperator(rawValue: 19)
     /// `RELU_N1_TO_1`
-    public static let reluN1To1 = BuiltinOperator(rawValue: 20)
+    package static let reluN1To1 = BuiltinOperator(rawValue: 20)
     /// `RELU6`
-    public static let relu6 = BuiltinOperator(rawValue: 21)
+    package static let relu6 = BuiltinOperator(rawValue: 21)
     /// `RESHAPE`
-    public static let reshape = BuiltinOperator(rawValue: 22)
+    package static let reshape = BuiltinOperator(rawValue: 22)
     /// `RESIZE_BILINEAR`
-    public static let resizeBilinear = BuiltinOperator(rawValue: 23)
+    package static let resizeBilinear = BuiltinOperator(rawValue: 23)
     /// `RNN`
-    public static let rnn = BuiltinOperator(rawValue: 24)
+    package static let rnn = BuiltinOperator(rawValue: 24)
     /// `SOFTMAX`
-    public static let softmax = BuiltinOperator(rawValue: 25)
+    package static let softmax = BuiltinOperator(rawValue: 25)
     /// `SPACE_TO_DEPTH`
-    public static let spaceToDepth = BuiltinOperator(rawValue: 26)
+    package static let spaceToDepth = BuiltinOperator(rawValue: 26)
     /// `SVDF`
-    public static let svdf = BuiltinOperator(rawValue: 27)
+    package static let svdf = BuiltinOperator(rawValue: 27)
     /// `TANH`
-    public static let tanh = BuiltinOperator(rawValue: 28)
+    package static let tanh = BuiltinOperator(rawValue: 28)
     /// `CONCAT_EMBEDDINGS`
-    public static let concatEmbeddings = BuiltinOperator(rawValue: 29)
+    package static let concatEmbeddings = BuiltinOperator(rawValue: 29)
     /// `SKIP_GRAM`
-    public static let skipGram = BuiltinOperator(rawValue: 30)
+    package static let skipGram = BuiltinOperator(rawValue: 30)
     /// `CALL`
-    public static let call = BuiltinOperator(rawValue: 31)
+    package static let call = BuiltinOperator(rawValue: 31)
     /// `CUSTOM`
-    public static let custom = BuiltinOperator(rawValue: 32)
+    package static let custom = BuiltinOperator(rawValue: 32)
     /// `EMBEDDING_LOOKUP_SPARSE`
-    public static let embeddingLookupSparse = BuiltinOperator(rawValue: 33)
+    package static let embeddingLookupSparse = BuiltinOperator(rawValue: 33)
     /// `PAD`
-    public static let pad = BuiltinOperator(rawValue: 34)
+    package static let pad = BuiltinOperator(rawValue: 34)
     /// `UNIDIRECTIONAL_SEQUENCE_RNN`
-    public static let unidirectionalSequenceRnn = BuiltinOperator(rawValue: 35)
+    package static let unidirectionalSequenceRnn = BuiltinOperator(rawValue: 35)
     /// `GATHER`
-    public static let gather = BuiltinOperator(rawValue: 36)
+    package static let gather = BuiltinOperator(rawValue: 36)
     /// `BATCH_TO_SPACE_ND`
-    public static let batchToSpaceND = BuiltinOperator(rawValue: 37)
+    package static let batchToSpaceND = BuiltinOperator(rawValue: 37)
     /// `SPACE_TO_BATCH_ND`
-    public static let spaceToBatchND = BuiltinOperator(rawValue: 38)
+    package static let spaceToBatchND = BuiltinOperator(rawValue: 38)
     /// `TRANSPOSE`
-    public static let transpose = BuiltinOperator(rawValue: 39)
+    package static let transpose = BuiltinOperator(rawValue: 39)
     /// `MEAN`
-    public static let mean = BuiltinOperator(rawValue: 40)
+    package static let mean = BuiltinOperator(rawValue: 40)
     /// `SUB`
-    public static let sub = BuiltinOperator(rawValue: 41)
+    package static let sub = BuiltinOperator(rawValue: 41)
     /// `DIV`
-    public static let div = BuiltinOperator(rawValue: 42)
+    package static let div = BuiltinOperator(rawValue: 42)
     /// `SQUEEZE`
-    public static let squeeze = BuiltinOperator(rawValue: 43)
+    package static let squeeze = BuiltinOperator(rawValue: 43)
     /// `UNIDIRECTIONAL_SEQUENCE_LSTM`
-    public static let unidirectionalSequenceLstm = BuiltinOperator(rawValue: 44)
+    package static let unidirectionalSequenceLstm = BuiltinOperator(rawValue: 44)
     /// `STRIDED_SLICE`
-    public static let stridedSlice = BuiltinOperator(rawValue: 45)
+    package static let stridedSlice = BuiltinOperator(rawValue: 45)
     /// `BIDIRECTIONAL_SEQUENCE_RNN`
-    public static let bidirectionalSequenceRnn = BuiltinOperator(rawValue: 46)
+    package static let bidirectionalSequenceRnn = BuiltinOperator(rawValue: 46)
     /// `EXP`
-    public static let exp = BuiltinOperator(rawValue: 47)
+    package static let exp = BuiltinOperator(rawValue: 47)
     /// `TOPK_V2`
-    public static let topkV2 = BuiltinOperator(rawValue: 48)
+    package static let topkV2 = BuiltinOperator(rawValue: 48)
     /// `SPLIT`
-    public static let split = BuiltinOperator(rawValue: 49)
+    package static let split = BuiltinOperator(rawValue: 49)
     /// `LOG_SOFTMAX`
-    public static let logSoftmax = BuiltinOperator(rawValue: 50)
+    package static let logSoftmax = BuiltinOperator(rawValue: 50)
     /// `DELEGATE`
-    public static let delegate = BuiltinOperator(rawValue: 51)
+    package static let delegate = BuiltinOperator(rawValue: 51)
     /// `BIDIRECTIONAL_SEQUENCE_LSTM`
-    public static let bidirectionalSequenceLstm = BuiltinOperator(rawValue: 52)
+    package static let bidirectionalSequenceLstm = BuiltinOperator(rawValue: 52)
     /// `CAST`
-    public static let cast = BuiltinOperator(rawValue: 53)
+    package static let cast = BuiltinOperator(rawValue: 53)
     /// `PRELU`
-    public static let prelu = BuiltinOperator(rawValue: 54)
+    package static let prelu = BuiltinOperator(rawValue: 54)
     /// `MAXIMUM`
-    public static let maximum = BuiltinOperator(rawValue: 55)
+    package static let maximum = BuiltinOperator(rawValue: 55)
     /// `ARG_MAX`
-    public static let argMax = BuiltinOperator(rawValue: 56)
+    package static let argMax = BuiltinOperator(rawValue: 56)
     /// `MINIMUM`
-    public static let minimum = BuiltinOperator(rawValue: 57)
+    package static let minimum = BuiltinOperator(rawValue: 57)
     /// `LESS`
-    public static let less = BuiltinOperator(rawValue: 58)
+    package static let less = BuiltinOperator(rawValue: 58)
     /// `NEG`
-    public static let neg = BuiltinOperator(rawValue: 59)
+    package static let neg = BuiltinOperator(rawValue: 59)
     /// `PADV2`
-    public static let padv2 = BuiltinOperator(rawValue: 60)
+    package static let padv2 = BuiltinOperator(rawValue: 60)
     /// `GREATER`
-    public static let greater = BuiltinOperator(rawValue: 61)
+    package static let greater = BuiltinOperator(rawValue: 61)
     /// `GREATER_EQUAL`
-    public static let greaterEqual = BuiltinOperator(rawValue: 62)
+    package static let greaterEqual = BuiltinOperator(rawValue: 62)
     /// `LESS_EQUAL`
-    public static let lessEqual = BuiltinOperator(rawValue: 63)
+    package static let lessEqual = BuiltinOperator(rawValue: 63)
     /// `SELECT`
-    public static let select = BuiltinOperator(rawValue: 64)
+    package static let select = BuiltinOperator(rawValue: 64)
     /// `SLICE`
-    public static let slice = BuiltinOperator(rawValue: 65)
+    package static let slice = BuiltinOperator(rawValue: 65)
     /// `SIN`
-    public static let sin = BuiltinOperator(rawValue: 66)
+    package static let sin = BuiltinOperator(rawValue: 66)
     /// `TRANSPOSE_CONV`
-    public static let transposeConv = BuiltinOperator(rawValue: 67)
+    package static let transposeConv = BuiltinOperator(rawValue: 67)
     /// `SPARSE_TO_DENSE`
-    public static let sparseToDense = BuiltinOperator(rawValue: 68)
+    package static let sparseToDense = BuiltinOperator(rawValue: 68)
     /// `TILE`
-    public static let tile = BuiltinOperator(rawValue: 69)
+    package static let tile = BuiltinOperator(rawValue: 69)
     /// `EXPAND_DIMS`
-    public static let expandDims = BuiltinOperator(rawValue: 70)
+    package static let expandDims = BuiltinOperator(rawValue: 70)
     /// `EQUAL`
-    public static let equal = BuiltinOperator(rawValue: 71)
+    package static let equal = BuiltinOperator(rawValue: 71)
     /// `NOT_EQUAL`
-    public static let notEqual = BuiltinOperator(rawValue: 72)
+    package static let notEqual = BuiltinOperator(rawValue: 72)
     /// `LOG`
-    public static let log = BuiltinOperator(rawValue: 73)
+    package static let log = BuiltinOperator(rawValue: 73)
     /// `SUM`
-    public static let sum = BuiltinOperator(rawValue: 74)
+    package static let sum = BuiltinOperator(rawValue: 74)
     /// `SQRT`
-    public static let sqrt = BuiltinOperator(rawValue: 75)
+    package static let sqrt = BuiltinOperator(rawValue: 75)
     /// `RSQRT`
-    public static let rsqrt = BuiltinOperator(rawValue: 76)
+    package static let rsqrt = BuiltinOperator(rawValue: 76)
     /// `SHAPE`
-    public static let shape = BuiltinOperator(rawValue: 77)
+    package static let shape = BuiltinOperator(rawValue: 77)
     /// `POW`
-    public static let pow = BuiltinOperator(rawValue: 78)
+    package static let pow = BuiltinOperator(rawValue: 78)
     /// `ARG_MIN`
-    public static let argMin = BuiltinOperator(rawValue: 79)
+    package static let argMin = BuiltinOperator(rawValue: 79)
     /// `FAKE_QUANT`
-    public static let fakeQuant = BuiltinOperator(rawValue: 80)
+    package static let fakeQuant = BuiltinOperator(rawValue: 80)
     /// `REDUCE_PROD`
-    public static let reduceProd = BuiltinOperator(rawValue: 81)
+    package static let reduceProd = BuiltinOperator(rawValue: 81)
     /// `REDUCE_MAX`
-    public static let reduceMax = BuiltinOperator(rawValue: 82)
+    package static let reduceMax = BuiltinOperator(rawValue: 82)
     /// `PACK`
-    public static let pack = BuiltinOperator(rawValue: 83)
+    package static let pack = BuiltinOperator(rawValue: 83)
     /// `LOGICAL_OR`
-    public static let logicalOr = BuiltinOperator(rawValue: 84)
+    package static let logicalOr = BuiltinOperator(rawValue: 84)
     /// `ONE_HOT`
-    public static let oneHot = BuiltinOperator(rawValue: 85)
+    package static let oneHot = BuiltinOperator(rawValue: 85)
     /// `LOGICAL_AND`
-    public static let logicalAnd = BuiltinOperator(rawValue: 86)
+    package static let logicalAnd = BuiltinOperator(rawValue: 86)
     /// `LOGICAL_NOT`
-    public static let logicalNot = BuiltinOperator(rawValue: 87)
+    package static let logicalNot = BuiltinOperator(rawValue: 87)
     /// `UNPACK`
-    public static let unpack = BuiltinOperator(rawValue: 88)
+    package static let unpack = BuiltinOperator(rawValue: 88)
     /// `REDUCE_MIN`
-    public static let reduceMin = BuiltinOperator(rawValue: 89)
+    package static let reduceMin = BuiltinOperator(rawValue: 89)
     /// `FLOOR_DIV`
-    public static let floorDiv = BuiltinOperator(rawValue: 90)
+    package static let floorDiv = BuiltinOperator(rawValue: 90)
     /// `REDUCE_ANY`
-    public static let reduceAny = BuiltinOperator(rawValue: 91)
+    package static let reduceAny = BuiltinOperator(rawValue: 91)
     /// `SQUARE`
-    public static let square = BuiltinOperator(rawValue: 92)
+    package static let square = BuiltinOperator(rawValue: 92)
     /// `ZEROS_LIKE`
-    public static let zerosLike = BuiltinOperator(rawValue: 93)
+    package static let zerosLike = BuiltinOperator(rawValue: 93)
     /// `FILL`
-    public static let fill = BuiltinOperator(rawValue: 94)
+    package static let fill = BuiltinOperator(rawValue: 94)
     /// `FLOOR_MOD`
-    public static let floorMod = BuiltinOperator(rawValue: 95)
+    package static let floorMod = BuiltinOperator(rawValue: 95)
     /// `RANGE`
-    public static let range = BuiltinOperator(rawValue: 96)
+    package static let range = BuiltinOperator(rawValue: 96)
     /// `RESIZE_NEAREST_NEIGHBOR`
-    public static let resizeNearestNeighbor = BuiltinOperator(rawValue: 97)
+    package static let resizeNearestNeighbor = BuiltinOperator(rawValue: 97)
     /// `LEAKY_RELU`
-    public static let leakyRelu = BuiltinOperator(rawValue: 98)
+    package static let leakyRelu = BuiltinOperator(rawValue: 98)
     /// `SQUARED_DIFFERENCE`
-    public static let squaredDifference = BuiltinOperator(rawValue: 99)
+    package static let squaredDifference = BuiltinOperator(rawValue: 99)
     /// `MIRROR_PAD`
-    public static let mirrorPad = BuiltinOperator(rawValue: 100)
+    package static let mirrorPad = BuiltinOperator(rawValue: 100)
     /// `ABS`
-    public static let abs = BuiltinOperator(rawValue: 101)
+    package static let abs = BuiltinOperator(rawValue: 101)
     /// `SPLIT_V`
-    public static let splitV = BuiltinOperator(rawValue: 102)
+    package static let splitV = BuiltinOperator(rawValue: 102)
     /// `UNIQUE`
-    public static let unique = BuiltinOperator(rawValue: 103)
+    package static let unique = BuiltinOperator(rawValue: 103)
     /// `CEIL`
-    public static let ceil = BuiltinOperator(rawValue: 104)
+    package static let ceil = BuiltinOperator(rawValue: 104)
     /// `REVERSE_V2`
-    public static let reverseV2 = BuiltinOperator(rawValue: 105)
+    package static let reverseV2 = BuiltinOperator(rawValue: 105)
     /// `ADD_N`
-    public static let addN = BuiltinOperator(rawValue: 106)
+    package static let addN = BuiltinOperator(rawValue: 106)
     /// `GATHER_ND`
-    public static let gatherND = BuiltinOperator(rawValue: 107)
+    package static let gatherND = BuiltinOperator(rawValue: 107)
     /// `COS`
-    public static let cos = BuiltinOperator(rawValue: 108)
+    package static let cos = BuiltinOperator(rawValue: 108)
     /// `WHERE`
     public static let `where` = BuiltinOperator(rawValue: 109)
     /// `RANK`
-    public static let rank = BuiltinOperator(rawValue: 110)
+    package static let rank = BuiltinOperator(rawValue: 110)
     /// `ELU`
-    public static let elu = BuiltinOperator(rawValue: 111)
+    package static let elu = BuiltinOperator(rawValue: 111)
     /// `REVERSE_SEQUENCE`
-    public static let reverseSequence = BuiltinOperator(rawValue: 112)
+    package static let reverseSequence = BuiltinOperator(rawValue: 112)
     /// `MATRIX_DIAG`
-    public static let matrixDiag = BuiltinOperator(rawValue: 113)
+    package static let matrixDiag = BuiltinOperator(rawValue: 113)
     /// `QUANTIZE`
-    public static let quantize = BuiltinOperator(rawValue: 114)
+    package static let quantize = BuiltinOperator(rawValue: 114)
     /// `MATRIX_SET_DIAG`
-    public static let matrixSetDiag = BuiltinOperator(rawValue: 115)
+    package static let matrixSetDiag = BuiltinOperator(rawValue: 115)
     /// `ROUND`
-    public static let round = BuiltinOperator(rawValue: 116)
+    package static let round = BuiltinOperator(rawValue: 116)
     /// `HARD_SWISH`
-    public static let hardSwish = BuiltinOperator(rawValue: 117)
+    package static let hardSwish = BuiltinOperator(rawValue: 117)
     /// `IF`
     public static let `if` = BuiltinOperator(rawValue: 118)
     /// `WHILE`
     public static let `while` = BuiltinOperator(rawValue: 119)
     /// `NON_MAX_SUPPRESSION_V4`
-    public static let nonMaxSuppressionV4 = BuiltinOperator(rawValue: 120)
+    package static let nonMaxSuppressionV4 = BuiltinOperator(rawValue: 120)
     /// `NON_MAX_SUPPRESSION_V5`
-    public static let nonMaxSuppressionV5 = BuiltinOperator(rawValue: 121)
+    package static let nonMaxSuppressionV5 = BuiltinOperator(rawValue: 121)
     /// `SCATTER_ND`
-    public static let scatterND = BuiltinOperator(rawValue: 122)
+    package static let scatterND = BuiltinOperator(rawValue: 122)
     /// `SELECT_V2`
-    public static let selectV2 = BuiltinOperator(rawValue: 123)
+    package static let selectV2 = BuiltinOperator(rawValue: 123)
     /// `DENSIFY`
-    public static let densify = BuiltinOperator(rawValue: 124)
+    package static let densify = BuiltinOperator(rawValue: 124)
     /// `SEGMENT_SUM`
-    public static let segmentSum = BuiltinOperator(rawValue: 125)
+    package static let segmentSum = BuiltinOperator(rawValue: 125)
     /// `BATCH_MATMUL`
-    public static let batchMatmul = BuiltinOperator(rawValue: 126)
+    package static let batchMatmul = BuiltinOperator(rawValue: 126)
     /// `PLACEHOLDER_FOR_GREATER_OP_CODES`
-    public static let placeholderForGreaterOpCodes = BuiltinOperator(rawValue: 127)
+    package static let placeholderForGreaterOpCodes = BuiltinOperator(rawValue: 127)
     /// `CUMSUM`
-    public static let cumsum = BuiltinOperator(rawValue: 128)
+    package static let cumsum = BuiltinOperator(rawValue: 128)
     /// `CALL_ONCE`
-    public static let callOnce = BuiltinOperator(rawValue: 129)
+    package static let callOnce = BuiltinOperator(rawValue: 129)
     /// `BROADCAST_TO`
-    public static let broadcastTo = BuiltinOperator(rawValue: 130)
+    package static let broadcastTo = BuiltinOperator(rawValue: 130)
     /// `RFFT2D`
-    public static let rfft2d = BuiltinOperator(rawValue: 131)
+    package static let rfft2d = BuiltinOperator(rawValue: 131)
     /// `CONV_3D`
-    public static let conv3D = BuiltinOperator(rawValue: 132)
+    package static let conv3D = BuiltinOperator(rawValue: 132)
     /// `IMAG`
-    public static let imag = BuiltinOperator(rawValue: 133)
+    package static let imag = BuiltinOperator(rawValue: 133)
     /// `REAL`
-    public static let real = BuiltinOperator(rawValue: 134)
+    package static let real = BuiltinOperator(rawValue: 134)
     /// `COMPLEX_ABS`
-    public static let complexAbs = BuiltinOperator(rawValue: 135)
+    package static let complexAbs = BuiltinOperator(rawValue: 135)
     /// `HASHTABLE`
-    public static let hashtable = BuiltinOperator(rawValue: 136)
+    package static let hashtable = BuiltinOperator(rawValue: 136)
     /// `HASHTABLE_FIND`
-    public static let hashtableFind = BuiltinOperator(rawValue: 137)
+    package static let hashtableFind = BuiltinOperator(rawValue: 137)
     /// `HASHTABLE_IMPORT`
-    public static let hashtableImport = BuiltinOperator(rawValue: 138)
+    package static let hashtableImport = BuiltinOperator(rawValue: 138)
     /// `HASHTABLE_SIZE`
-    public static let hashtableSize = BuiltinOperator(rawValue: 139)
+    package static let hashtableSize = BuiltinOperator(rawValue: 139)
     /// `REDUCE_ALL`
-    public static let reduceAll = BuiltinOperator(rawValue: 140)
+    package static let reduceAll = BuiltinOperator(rawValue: 140)
     /// `CONV_3D_TRANSPOSE`
-    public static let conv3DTranspose = BuiltinOperator(rawValue: 141)
+    package static let conv3DTranspose = BuiltinOperator(rawValue: 141)
     /// `VAR_HANDLE`
-    public static let varHandle = BuiltinOperator(rawValue: 142)
+    package static let varHandle = BuiltinOperator(rawValue: 142)
     /// `READ_VARIABLE`
-    public static let readVariable = BuiltinOperator(rawValue: 143)
+    package static let readVariable = BuiltinOperator(rawValue: 143)
     /// `ASSIGN_VARIABLE`
-    public static let assignVariable = BuiltinOperator(rawValue: 144)
+    package static let assignVariable = BuiltinOperator(rawValue: 144)
     /// `BROADCAST_ARGS`
-    public static let broadcastArgs = BuiltinOperator(rawValue: 145)
+    package static let broadcastArgs = BuiltinOperator(rawValue: 145)
     /// `RANDOM_STANDARD_NORMAL`
-    public static let randomStandardNormal = BuiltinOperator(rawValue: 146)
+    package static let randomStandardNormal = BuiltinOperator(rawValue: 146)
     /// `BUCKETIZE`
-    public static let bucketize = BuiltinOperator(rawValue: 147)
+    package static let bucketize = BuiltinOperator(rawValue: 147)
     /// `RANDOM_UNIFORM`
-    public static let randomUniform = BuiltinOperator(rawValue: 148)
+    package static let randomUniform = BuiltinOperator(rawValue: 148)
     /// `MULTINOMIAL`
-    public static let multinomial = BuiltinOperator(rawValue: 149)
+    package static let multinomial = BuiltinOperator(rawValue: 149)
     /// `GELU`
-    public static let gelu = BuiltinOperator(rawValue: 150)
+    package static let gelu = BuiltinOperator(rawValue: 150)
     /// `DYNAMIC_UPDATE_SLICE`
-    public static let dynamicUpdateSlice = BuiltinOperator(rawValue: 151)
+    package static let dynamicUpdateSlice = BuiltinOperator(rawValue: 151)
     /// `RELU_0_TO_1`
-    public static let relu0To1 = BuiltinOperator(rawValue: 152)
+    package static let relu0To1 = BuiltinOperator(rawValue: 152)
     /// `UNSORTED_SEGMENT_PROD`
-    public static let unsortedSegmentProd = BuiltinOperator(rawValue: 153)
+    package static let unsortedSegmentProd = BuiltinOperator(rawValue: 153)
     /// `UNSORTED_SEGMENT_MAX`
-    public static let unsortedSegmentMax = BuiltinOperator(rawValue: 154)
+    package static let unsortedSegmentMax = BuiltinOperator(rawValue: 154)
     /// `UNSORTED_SEGMENT_SUM`
-    public static let unsortedSegmentSum = BuiltinOperator(rawValue: 155)
+    package static let unsortedSegmentSum = BuiltinOperator(rawValue: 155)
     /// `ATAN2`
-    public static let atan2 = BuiltinOperator(rawValue: 156)
+    package static let atan2 = BuiltinOperator(rawValue: 156)
     /// `UNSORTED_SEGMENT_MIN`
-    public static let unsortedSegmentMin = BuiltinOperator(rawValue: 157)
+    package static let unsortedSegmentMin = BuiltinOperator(rawValue: 157)
     /// `SIGN`
-    public static let sign = BuiltinOperator(rawValue: 158)
+    package static let sign = BuiltinOperator(rawValue: 158)
     /// `BITCAST`
-    public static let bitcast = BuiltinOperator(rawValue: 159)
+    package static let bitcast = BuiltinOperator(rawValue: 159)
     /// `BITWISE_XOR`
-    public static let bitwiseXor = BuiltinOperator(rawValue: 160)
+    package static let bitwiseXor = BuiltinOperator(rawValue: 160)
     /// `RIGHT_SHIFT`
-    public static let rightShift = BuiltinOperator(rawValue: 161)
+    package static let rightShift = BuiltinOperator(rawValue: 161)
     /// `STABLEHLO_LOGISTIC`
-    public static let stablehloLogistic = BuiltinOperator(rawValue: 162)
+    package static let stablehloLogistic = BuiltinOperator(rawValue: 162)
     /// `STABLEHLO_ADD`
-    public static let stablehloAdd = BuiltinOperator(rawValue: 163)
+    package static let stablehloAdd = BuiltinOperator(rawValue: 163)
     /// `STABLEHLO_DIVIDE`
-    public static let stablehloDivide = BuiltinOperator(rawValue: 164)
+    package static let stablehloDivide = BuiltinOperator(rawValue: 164)
     /// `STABLEHLO_MULTIPLY`
-    public static let stablehloMultiply = BuiltinOperator(rawValue: 165)
+    package static let stablehloMultiply = BuiltinOperator(rawValue: 165)
     /// `STABLEHLO_MAXIMUM`
-    public static let stablehloMaximum = BuiltinOperator(rawValue: 166)
+    package static let stablehloMaximum = BuiltinOperator(rawValue: 166)
     /// `STABLEHLO_RESHAPE`
-    public static let stablehloReshape = BuiltinOperator(rawValue: 167)
+    package static let stablehloReshape = BuiltinOperator(rawValue: 167)
     /// `STABLEHLO_CLAMP`
-    public static let stablehloClamp = BuiltinOperator(rawValue: 168)
+    package static let stablehloClamp = BuiltinOperator(rawValue: 168)
     /// `STABLEHLO_CONCATENATE`
-    public static let stablehloConcatenate = BuiltinOperator(rawValue: 169)
+    package static let stablehloConcatenate = BuiltinOperator(rawValue: 169)
     /// `STABLEHLO_BROADCAST_IN_DIM`
-    public static let stablehloBroadcastInDim = BuiltinOperator(rawValue: 170)
+    package static let stablehloBroadcastInDim = BuiltinOperator(rawValue: 170)
     /// `STABLEHLO_CONVOLUTION`
-    public static let stablehloConvolution = BuiltinOperator(rawValue: 171)
+    package static let stablehloConvolution = BuiltinOperator(rawValue: 171)
     /// `STABLEHLO_SLICE`
-    public static let stablehloSlice = BuiltinOperator(rawValue: 172)
+    package static let stablehloSlice = BuiltinOperator(rawValue: 172)
     /// `STABLEHLO_CUSTOM_CALL`
-    public static let stablehloCustomCall = BuiltinOperator(rawValue: 173)
+    package static let stablehloCustomCall = BuiltinOperator(rawValue: 173)
     /// `STABLEHLO_REDUCE`
-    public static let stablehloReduce = BuiltinOperator(rawValue: 174)
+    package static let stablehloReduce = BuiltinOperator(rawValue: 174)
     /// `STABLEHLO_ABS`
-    public static let stablehloAbs = BuiltinOperator(rawValue: 175)
+    package static let stablehloAbs = BuiltinOperator(rawValue: 175)
     /// `STABLEHLO_AND`
-    public static let stablehloAnd = BuiltinOperator(rawValue: 176)
+    package static let stablehloAnd = BuiltinOperator(rawValue: 176)
     /// `STABLEHLO_COSINE`
-    public static let stablehloCosine = BuiltinOperator(rawValue: 177)
+    package static let stablehloCosine = BuiltinOperator(rawValue: 177)
     /// `STABLEHLO_EXPONENTIAL`
-    public static let stablehloExponential = BuiltinOperator(rawValue: 178)
+    package static let stablehloExponential = BuiltinOperator(rawValue: 178)
     /// `STABLEHLO_FLOOR`
-    public static let stablehloFloor = BuiltinOperator(rawValue: 179)
+    package static let stablehloFloor = BuiltinOperator(rawValue: 179)
     /// `STABLEHLO_LOG`
-    public static let stablehloLog = BuiltinOperator(rawValue: 180)
+    package static let stablehloLog = BuiltinOperator(rawValue: 180)
     /// `STABLEHLO_MINIMUM`
-    public static let stablehloMinimum = BuiltinOperator(rawValue: 181)
+    package static let stablehloMinimum = BuiltinOperator(rawValue: 181)
     /// `STABLEHLO_NEGATE`
-    public static let stablehloNegate = BuiltinOperator(rawValue: 182)
+    package static let stablehloNegate = BuiltinOperator(rawValue: 182)
     /// `STABLEHLO_OR`
-    public static let stablehloOr = BuiltinOperator(rawValue: 183)
+    package static let stablehloOr = BuiltinOperator(rawValue: 183)
     /// `STABLEHLO_POWER`
-    public static let stablehloPower = BuiltinOperator(rawValue: 184)
+    package static let stablehloPower = BuiltinOperator(rawValue: 184)
     /// `STABLEHLO_REMAINDER`
-    public static let stablehloRemainder = BuiltinOperator(rawValue: 185)
+    package static let stablehloRemainder = BuiltinOperator(rawValue: 185)
     /// `STABLEHLO_RSQRT`
-    public static let stablehloRsqrt = BuiltinOperator(rawValue: 186)
+    package static let stablehloRsqrt = BuiltinOperator(rawValue: 186)
     /// `STABLEHLO_SELECT`
-    public static let stablehloSelect = BuiltinOperator(rawValue: 187)
+    package static let stablehloSelect = BuiltinOperator(rawValue: 187)
     /// `STABLEHLO_SUBTRACT`
-    public static let stablehloSubtract = BuiltinOperator(rawValue: 188)
+    package static let stablehloSubtract = BuiltinOperator(rawValue: 188)
     /// `STABLEHLO_TANH`
-    public static let stablehloTanh = BuiltinOperator(rawValue: 189)
+    package static let stablehloTanh = BuiltinOperator(rawValue: 189)
     /// `STABLEHLO_SCATTER`
-    public static let stablehloScatter = BuiltinOperator(rawValue: 190)
+    package static let stablehloScatter = BuiltinOperator(rawValue: 190)
     /// `STABLEHLO_COMPARE`
-    public static let stablehloCompare = BuiltinOperator(rawValue: 191)
+    package static let stablehloCompare = BuiltinOperator(rawValue: 191)
     /// `STABLEHLO_CONVERT`
-    public static let stablehloConvert = BuiltinOperator(rawValue: 192)
+    package static let stablehloConvert = BuiltinOperator(rawValue: 192)
     /// `STABLEHLO_DYNAMIC_SLICE`
-    public static let stablehloDynamicSlice = BuiltinOperator(rawValue: 193)
+    package static let stablehloDynamicSlice = BuiltinOperator(rawValue: 193)
     /// `STABLEHLO_DYNAMIC_UPDATE_SLICE`
-    public static let stablehloDynamicUpdateSlice = BuiltinOperator(rawValue: 194)
+    package static let stablehloDynamicUpdateSlice = BuiltinOperator(rawValue: 194)
     /// `STABLEHLO_PAD`
-    public static let stablehloPad = BuiltinOperator(rawValue: 195)
+    package static let stablehloPad = BuiltinOperator(rawValue: 195)
     /// `STABLEHLO_IOTA`
-    public static let stablehloIota = BuiltinOperator(rawValue: 196)
+    package static let stablehloIota = BuiltinOperator(rawValue: 196)
     /// `STABLEHLO_DOT_GENERAL`
-    public static let stablehloDotGeneral = BuiltinOperator(rawValue: 197)
+    package static let stablehloDotGeneral = BuiltinOperator(rawValue: 197)
     /// `STABLEHLO_REDUCE_WINDOW`
-    public static let stablehloReduceWindow = BuiltinOperator(rawValue: 198)
+    package static let stablehloReduceWindow = BuiltinOperator(rawValue: 198)
     /// `STABLEHLO_SORT`
-    public static let stablehloSort = BuiltinOperator(rawValue: 199)
+    package static let stablehloSort = BuiltinOperator(rawValue: 199)
     /// `STABLEHLO_WHILE`
-    public static let stablehloWhile = BuiltinOperator(rawValue: 200)
+    package static let stablehloWhile = BuiltinOperator(rawValue: 200)
     /// `STABLEHLO_GATHER`
-    public static let stablehloGather = BuiltinOperator(rawValue: 201)
+    package static let stablehloGather = BuiltinOperator(rawValue: 201)
     /// `STABLEHLO_TRANSPOSE`
-    public static let stablehloTranspose = BuiltinOperator(rawValue: 202)
+    package static let stablehloTranspose = BuiltinOperator(rawValue: 202)
     /// `DILATE`
-    public static let dilate = BuiltinOperator(rawValue: 203)
+    package static let dilate = BuiltinOperator(rawValue: 203)
     /// `STABLEHLO_RNG_BIT_GENERATOR`
-    public static let stablehloRngBitGenerator = BuiltinOperator(rawValue: 204)
+    package static let stablehloRngBitGenerator = BuiltinOperator(rawValue: 204)
     /// `REDUCE_WINDOW`
-    public static let reduceWindow = BuiltinOperator(rawValue: 205)
+    package static let reduceWindow = BuiltinOperator(rawValue: 205)
     /// `TEMP_STREAMING_CONV_2D`
-    public static let tempStreamingConv2D = BuiltinOperator(rawValue: 225)
+    package static let tempStreamingConv2D = BuiltinOperator(rawValue: 225)
 }

@@ -1,11 +1,11 @@
 /// Padding of convolutions and pools (`tflite.Padding`).
-public enum TFLitePadding: UInt8, Sendable, Equatable {
+package enum TFLitePadding: UInt8, Sendable, Equatable {
     case same = 0
     case valid = 1
 }
 
 /// A fused activation applied to an operator's output (`tflite.ActivationFunctionType`).
-public enum TFLiteActivation: UInt8, Sendable, Equatable {
+package enum TFLiteActivation: UInt8, Sendable, Equatable {
     case none = 0
     case relu = 1
     case reluN1To1 = 2
@@ -14,186 +14,186 @@ public enum TFLiteActivation: UInt8, Sendable, Equatable {
     case signBit = 5
 }
 
-public struct Conv2DOptions: Sendable, Equatable {
-    public var padding: TFLitePadding = .same
-    public var strideWidth: Int = 0
-    public var strideHeight: Int = 0
-    public var activation: TFLiteActivation = .none
-    public var dilationWidthFactor: Int = 1
-    public var dilationHeightFactor: Int = 1
+package struct Conv2DOptions: Sendable, Equatable {
+    package var padding: TFLitePadding = .same
+    package var strideWidth: Int = 0
+    package var strideHeight: Int = 0
+    package var activation: TFLiteActivation = .none
+    package var dilationWidthFactor: Int = 1
+    package var dilationHeightFactor: Int = 1
     /// `quantized_bias_type` (raw TensorType; 0 = not set).
-    public var quantizedBiasType: Int8 = 0
-    public init() {}
+    package var quantizedBiasType: Int8 = 0
+    package init() {}
 }
 
-public struct DepthwiseConv2DOptions: Sendable, Equatable {
-    public var padding: TFLitePadding = .same
-    public var strideWidth: Int = 0
-    public var strideHeight: Int = 0
-    public var depthMultiplier: Int = 0
-    public var activation: TFLiteActivation = .none
-    public var dilationWidthFactor: Int = 1
-    public var dilationHeightFactor: Int = 1
-    public init() {}
+package struct DepthwiseConv2DOptions: Sendable, Equatable {
+    package var padding: TFLitePadding = .same
+    package var strideWidth: Int = 0
+    package var strideHeight: Int = 0
+    package var depthMultiplier: Int = 0
+    package var activation: TFLiteActivation = .none
+    package var dilationWidthFactor: Int = 1
+    package var dilationHeightFactor: Int = 1
+    package init() {}
 }
 
-public struct Pool2DOptions: Sendable, Equatable {
-    public var padding: TFLitePadding = .same
-    public var strideWidth: Int = 0
-    public var strideHeight: Int = 0
-    public var filterWidth: Int = 0
-    public var filterHeight: Int = 0
-    public var activation: TFLiteActivation = .none
-    public init() {}
+package struct Pool2DOptions: Sendable, Equatable {
+    package var padding: TFLitePadding = .same
+    package var strideWidth: Int = 0
+    package var strideHeight: Int = 0
+    package var filterWidth: Int = 0
+    package var filterHeight: Int = 0
+    package var activation: TFLiteActivation = .none
+    package init() {}
 }
 
-public struct FullyConnectedOptions: Sendable, Equatable {
-    public var activation: TFLiteActivation = .none
+package struct FullyConnectedOptions: Sendable, Equatable {
+    package var activation: TFLiteActivation = .none
     /// 0 = DEFAULT, 1 = SHUFFLED4x16INT8.
-    public var weightsFormat: UInt8 = 0
-    public var keepNumDims: Bool = false
-    public var asymmetricQuantizeInputs: Bool = false
-    public var quantizedBiasType: Int8 = 0
-    public init() {}
+    package var weightsFormat: UInt8 = 0
+    package var keepNumDims: Bool = false
+    package var asymmetricQuantizeInputs: Bool = false
+    package var quantizedBiasType: Int8 = 0
+    package init() {}
 }
 
-public struct SoftmaxOptions: Sendable, Equatable {
-    public var beta: Float = 0
-    public init() {}
+package struct SoftmaxOptions: Sendable, Equatable {
+    package var beta: Float = 0
+    package init() {}
 }
 
-public struct ConcatenationOptions: Sendable, Equatable {
-    public var axis: Int = 0
-    public var activation: TFLiteActivation = .none
-    public init() {}
+package struct ConcatenationOptions: Sendable, Equatable {
+    package var axis: Int = 0
+    package var activation: TFLiteActivation = .none
+    package init() {}
 }
 
 /// Options of ADD, SUB, MUL, DIV (`pot_scale_int16` only exists for ADD and SUB).
-public struct ArithmeticOptions: Sendable, Equatable {
-    public var activation: TFLiteActivation = .none
-    public var potScaleInt16: Bool = true
-    public init() {}
+package struct ArithmeticOptions: Sendable, Equatable {
+    package var activation: TFLiteActivation = .none
+    package var potScaleInt16: Bool = true
+    package init() {}
 }
 
-public struct ReshapeOptions: Sendable, Equatable {
-    public var newShape: [Int]? = nil
-    public init() {}
+package struct ReshapeOptions: Sendable, Equatable {
+    package var newShape: [Int]? = nil
+    package init() {}
 }
 
 /// Options of RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR.
-public struct ResizeOptions: Sendable, Equatable {
-    public var alignCorners: Bool = false
-    public var halfPixelCenters: Bool = false
-    public init() {}
+package struct ResizeOptions: Sendable, Equatable {
+    package var alignCorners: Bool = false
+    package var halfPixelCenters: Bool = false
+    package init() {}
 }
 
-public struct StridedSliceOptions: Sendable, Equatable {
-    public var beginMask: Int = 0
-    public var endMask: Int = 0
-    public var ellipsisMask: Int = 0
-    public var newAxisMask: Int = 0
-    public var shrinkAxisMask: Int = 0
-    public var offset: Bool = false
-    public init() {}
+package struct StridedSliceOptions: Sendable, Equatable {
+    package var beginMask: Int = 0
+    package var endMask: Int = 0
+    package var ellipsisMask: Int = 0
+    package var newAxisMask: Int = 0
+    package var shrinkAxisMask: Int = 0
+    package var offset: Bool = false
+    package init() {}
 }
 
 /// Options of MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_ANY, REDUCE_ALL.
-public struct ReducerOptions: Sendable, Equatable {
-    public var keepDims: Bool = false
-    public init() {}
+package struct ReducerOptions: Sendable, Equatable {
+    package var keepDims: Bool = false
+    package init() {}
 }
 
-public struct SqueezeOptions: Sendable, Equatable {
-    public var squeezeDims: [Int] = []
-    public init() {}
+package struct SqueezeOptions: Sendable, Equatable {
+    package var squeezeDims: [Int] = []
+    package init() {}
 }
 
 /// Options of DEPTH_TO_SPACE and SPACE_TO_DEPTH.
-public struct BlockSizeOptions: Sendable, Equatable {
-    public var blockSize: Int = 0
-    public init() {}
+package struct BlockSizeOptions: Sendable, Equatable {
+    package var blockSize: Int = 0
+    package init() {}
 }
 
-public struct GatherOptions: Sendable, Equatable {
-    public var axis: Int = 0
-    public var batchDims: Int = 0
-    public init() {}
+package struct GatherOptions: Sendable, Equatable {
+    package var axis: Int = 0
+    package var batchDims: Int = 0
+    package init() {}
 }
 
 /// Options of SPLIT and SPLIT_V.
-public struct SplitOptions: Sendable, Equatable {
-    public var numSplits: Int = 0
-    public init() {}
+package struct SplitOptions: Sendable, Equatable {
+    package var numSplits: Int = 0
+    package init() {}
 }
 
-public struct PackOptions: Sendable, Equatable {
-    public var valuesCount: Int = 0
-    public var axis: Int = 0
-    public init() {}
+package struct PackOptions: Sendable, Equatable {
+    package var valuesCount: Int = 0
+    package var axis: Int = 0
+    package init() {}
 }
 
-public struct UnpackOptions: Sendable, Equatable {
-    public var num: Int = 0
-    public var axis: Int = 0
-    public init() {}
+package struct UnpackOptions: Sendable, Equatable {
+    package var num: Int = 0
+    package var axis: Int = 0
+    package init() {}
 }
 
-public struct LeakyReluOptions: Sendable, Equatable {
-    public var alpha: Float = 0
-    public init() {}
+package struct LeakyReluOptions: Sendable, Equatable {
+    package var alpha: Float = 0
+    package init() {}
 }
 
-public struct CastOptions: Sendable, Equatable {
+package struct CastOptions: Sendable, Equatable {
     /// Raw `TensorType` values (0 = FLOAT32, also the default when absent).
-    public var inDataType: Int8 = 0
-    public var outDataType: Int8 = 0
-    public init() {}
+    package var inDataType: Int8 = 0
+    package var outDataType: Int8 = 0
+    package init() {}
 }
 
 /// Options of ARG_MAX, ARG_MIN and SHAPE: the output type (raw `TensorType`).
-public struct OutputTypeOptions: Sendable, Equatable {
-    public var outputType: Int8 = 0
-    public init() {}
+package struct OutputTypeOptions: Sendable, Equatable {
+    package var outputType: Int8 = 0
+    package init() {}
 }
 
-public struct TransposeConvOptions: Sendable, Equatable {
-    public var padding: TFLitePadding = .same
-    public var strideWidth: Int = 0
-    public var strideHeight: Int = 0
-    public var activation: TFLiteActivation = .none
-    public var quantizedBiasType: Int8 = 0
-    public init() {}
+package struct TransposeConvOptions: Sendable, Equatable {
+    package var padding: TFLitePadding = .same
+    package var strideWidth: Int = 0
+    package var strideHeight: Int = 0
+    package var activation: TFLiteActivation = .none
+    package var quantizedBiasType: Int8 = 0
+    package init() {}
 }
 
-public struct MirrorPadOptions: Sendable, Equatable {
+package struct MirrorPadOptions: Sendable, Equatable {
     /// 0 = REFLECT, 1 = SYMMETRIC.
-    public var mode: UInt8 = 0
-    public init() {}
+    package var mode: UInt8 = 0
+    package init() {}
 }
 
-public struct BatchMatMulOptions: Sendable, Equatable {
-    public var adjointX: Bool = false
-    public var adjointY: Bool = false
-    public var asymmetricQuantizeInputs: Bool = false
-    public init() {}
+package struct BatchMatMulOptions: Sendable, Equatable {
+    package var adjointX: Bool = false
+    package var adjointY: Bool = false
+    package var asymmetricQuantizeInputs: Bool = false
+    package init() {}
 }
 
-public struct LocalResponseNormalizationOptions: Sendable, Equatable {
-    public var radius: Int = 0
-    public var bias: Float = 0
-    public var alpha: Float = 0
-    public var beta: Float = 0
-    public init() {}
+package struct LocalResponseNormalizationOptions: Sendable, Equatable {
+    package var radius: Int = 0
+    package var bias: Float = 0
+    package var alpha: Float = 0
+    package var beta: Float = 0
+    package init() {}
 }
 
-public struct GeluOptions: Sendable, Equatable {
-    public var approximate: Bool = false
-    public init(approximate: Bool = false) { self.approximate = approximate }
+package struct GeluOptions: Sendable, Equatable {
+    package var approximate: Bool = false
+    package init(approximate: Bool = false) { self.approximate = approximate }
 }
 
 /// The decoded `builtin_options` union of an operator. Option tables this reader does not model
 /// (or that have no fields) are kept as `.other(unionType:)`.
-public enum BuiltinOptions: Sendable, Equatable {
+package enum BuiltinOptions: Sendable, Equatable {
     case none
     case conv2D(Conv2DOptions)
     case depthwiseConv2D(DepthwiseConv2DOptions)
@@ -234,41 +234,41 @@ public enum BuiltinOptions: Sendable, Equatable {
 }
 
 /// Union type tags of `tflite.BuiltinOptions` that this reader decodes (1-based, 0 = NONE).
-public enum BuiltinOptionsType {
-    public static let conv2D: UInt8 = 1
-    public static let depthwiseConv2D: UInt8 = 2
-    public static let pool2D: UInt8 = 5
-    public static let fullyConnected: UInt8 = 8
-    public static let softmax: UInt8 = 9
-    public static let concatenation: UInt8 = 10
-    public static let add: UInt8 = 11
-    public static let l2Norm: UInt8 = 12
-    public static let localResponseNormalization: UInt8 = 13
-    public static let resizeBilinear: UInt8 = 15
-    public static let reshape: UInt8 = 17
-    public static let spaceToDepth: UInt8 = 19
-    public static let mul: UInt8 = 21
-    public static let pad: UInt8 = 22
-    public static let gather: UInt8 = 23
-    public static let transpose: UInt8 = 26
-    public static let reducer: UInt8 = 27
-    public static let sub: UInt8 = 28
-    public static let div: UInt8 = 29
-    public static let squeeze: UInt8 = 30
-    public static let stridedSlice: UInt8 = 32
-    public static let split: UInt8 = 35
-    public static let cast: UInt8 = 37
-    public static let argMax: UInt8 = 40
-    public static let transposeConv: UInt8 = 49
-    public static let shape: UInt8 = 55
-    public static let argMin: UInt8 = 57
-    public static let pack: UInt8 = 59
-    public static let unpack: UInt8 = 64
-    public static let resizeNearestNeighbor: UInt8 = 74
-    public static let leakyRelu: UInt8 = 75
-    public static let mirrorPad: UInt8 = 77
-    public static let splitV: UInt8 = 79
-    public static let depthToSpace: UInt8 = 94
-    public static let batchMatMul: UInt8 = 101
-    public static let gelu: UInt8 = 116
+package enum BuiltinOptionsType {
+    package static let conv2D: UInt8 = 1
+    package static let depthwiseConv2D: UInt8 = 2
+    package static let pool2D: UInt8 = 5
+    package static let fullyConnected: UInt8 = 8
+    package static let softmax: UInt8 = 9
+    package static let concatenation: UInt8 = 10
+    package static let add: UInt8 = 11
+    package static let l2Norm: UInt8 = 12
+    package static let localResponseNormalization: UInt8 = 13
+    package static let resizeBilinear: UInt8 = 15
+    package static let reshape: UInt8 = 17
+    package static let spaceToDepth: UInt8 = 19
+    package static let mul: UInt8 = 21
+    package static let pad: UInt8 = 22
+    package static let gather: UInt8 = 23
+    package static let transpose: UInt8 = 26
+    package static let reducer: UInt8 = 27
+    package static let sub: UInt8 = 28
+    package static let div: UInt8 = 29
+    package static let squeeze: UInt8 = 30
+    package static let stridedSlice: UInt8 = 32
+    package static let split: UInt8 = 35
+    package static let cast: UInt8 = 37
+    package static let argMax: UInt8 = 40
+    package static let transposeConv: UInt8 = 49
+    package static let shape: UInt8 = 55
+    package static let argMin: UInt8 = 57
+    package static let pack: UInt8 = 59
+    package static let unpack: UInt8 = 64
+    package static let resizeNearestNeighbor: UInt8 = 74
+    package static let leakyRelu: UInt8 = 75
+    package static let mirrorPad: UInt8 = 77
+    package static let splitV: UInt8 = 79
+    package static let depthToSpace: UInt8 = 94
+    package static let batchMatMul: UInt8 = 101
+    package static let gelu: UInt8 = 116
 }

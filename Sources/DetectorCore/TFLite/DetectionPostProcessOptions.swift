@@ -8,24 +8,24 @@
 ///     print(options.maxDetections, options.nmsIOUThreshold)
 /// }
 /// ```
-public struct DetectionPostProcessOptions: Sendable, Equatable {
-    public static let customCode = "TFLite_Detection_PostProcess"
+package struct DetectionPostProcessOptions: Sendable, Equatable {
+    package static let customCode = "TFLite_Detection_PostProcess"
 
-    public var maxDetections: Int
-    public var maxClassesPerDetection: Int
-    public var detectionsPerClass: Int
-    public var useRegularNMS: Bool
-    public var nmsScoreThreshold: Float
-    public var nmsIOUThreshold: Float
-    public var numClasses: Int
-    public var yScale: Float
-    public var xScale: Float
-    public var hScale: Float
-    public var wScale: Float
+    package var maxDetections: Int
+    package var maxClassesPerDetection: Int
+    package var detectionsPerClass: Int
+    package var useRegularNMS: Bool
+    package var nmsScoreThreshold: Float
+    package var nmsIOUThreshold: Float
+    package var numClasses: Int
+    package var yScale: Float
+    package var xScale: Float
+    package var hScale: Float
+    package var wScale: Float
     /// `_output_quantized` (informational; outputs are float in practice).
-    public var outputQuantized: Bool
+    package var outputQuantized: Bool
 
-    public init(maxDetections: Int = 0, maxClassesPerDetection: Int = 0, detectionsPerClass: Int = 100,
+    package init(maxDetections: Int = 0, maxClassesPerDetection: Int = 0, detectionsPerClass: Int = 100,
                 useRegularNMS: Bool = false, nmsScoreThreshold: Float = 0, nmsIOUThreshold: Float = 0,
                 numClasses: Int = 0, yScale: Float = 0, xScale: Float = 0, hScale: Float = 0, wScale: Float = 0,
                 outputQuantized: Bool = false) {
@@ -44,7 +44,7 @@ public struct DetectionPostProcessOptions: Sendable, Equatable {
     }
 
     /// Reads the options from a decoded FlexBuffers map.
-    public init(flex: FlexValue) throws {
+    package init(flex: FlexValue) throws {
         guard case .map = flex else {
             throw TFLiteModelError.invalidValue(what: "TFLite_Detection_PostProcess options", location: "custom options", reason: "are not a FlexBuffers map")
         }
@@ -69,7 +69,7 @@ public struct DetectionPostProcessOptions: Sendable, Equatable {
     }
 
     /// Reads the options of `op` (which must be a `TFLite_Detection_PostProcess` operator of `model`).
-    public init(model: TFLiteModel, operator op: TFLiteOperator) throws {
+    package init(model: TFLiteModel, operator op: TFLiteOperator) throws {
         guard op.code.isCustom, op.code.customCode == Self.customCode else {
             throw TFLiteModelError.invalidValue(what: "operator \(op.index)", location: "custom options", reason: "is \(op.opName), not \(Self.customCode)")
         }

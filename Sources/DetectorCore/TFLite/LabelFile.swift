@@ -1,10 +1,10 @@
 import Foundation
 
 /// Parsing of label files packed with models.
-public enum LabelFile {
+package enum LabelFile {
     /// One label per line (`\n` or `\r\n`); a final newline does not add an empty label, but empty
     /// lines inside the file are kept so that line number = class index.
-    public static func parseLines(_ bytes: [UInt8]) -> [String] {
+    package static func parseLines(_ bytes: [UInt8]) -> [String] {
         // Split on the bytes: in a Swift String "\r\n" is one Character, which a split on "\n" misses.
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
@@ -17,7 +17,7 @@ public enum LabelFile {
 
     /// The class names of an Ultralytics metadata file (a Python dict literal with
     /// `'names': {0: 'person', 1: 'bicycle', …}`), indexed by class id; nil when there is no such dict.
-    public static func parseUltralyticsNames(_ bytes: [UInt8]) -> [String]? {
+    package static func parseUltralyticsNames(_ bytes: [UInt8]) -> [String]? {
         let text = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)
         let key = Array("'names'".unicodeScalars)
         var start: Int?

@@ -7,29 +7,29 @@
 /// let assets = try ModelAssets(model: model)
 /// let labels = try assets.labels(locale: "en") ?? []
 /// ```
-public struct ModelAssets: Sendable {
-    public let metadata: ModelMetadata?
-    public let archive: ZipArchive?
+package struct ModelAssets: Sendable {
+    package let metadata: ModelMetadata?
+    package let archive: ZipArchive?
 
-    public init(model: TFLiteModel) throws {
+    package init(model: TFLiteModel) throws {
         metadata = try ModelMetadata(model: model)
         archive = try ZipArchive(storage: model.storage)
     }
 
-    public init(metadata: ModelMetadata?, archive: ZipArchive?) {
+    package init(metadata: ModelMetadata?, archive: ZipArchive?) {
         self.metadata = metadata
         self.archive = archive
     }
 
     /// Metadata of output `index` of subgraph 0.
-    public func outputMetadata(_ index: Int) -> TensorMetadata? {
+    package func outputMetadata(_ index: Int) -> TensorMetadata? {
         guard let outs = metadata?.subgraphs.first?.outputTensors, index >= 0, index < outs.count else { return nil }
         return outs[index]
     }
 
     /// The label file of output `index` (TENSOR_AXIS_LABELS or TENSOR_VALUE_LABELS) for `locale`:
     /// the file whose locale matches (exactly, else by language), else the first one.
-    public func labelFile(forOutput index: Int, locale: String? = nil) -> AssociatedFileInfo? {
+    package func labelFile(forOutput index: Int, locale: String? = nil) -> AssociatedFileInfo? {
         let files = (outputMetadata(index)?.associatedFiles ?? []).filter {
             $0.type == .tensorAxisLabels || $0.type == .tensorValueLabels
         }
@@ -43,7 +43,7 @@ public struct ModelAssets: Sendable {
     }
 
     /// Locales that label files of output `index` are available in.
-    public func labelLocales(forOutput index: Int) -> [String] {
+    package func labelLocales(forOutput index: Int) -> [String] {
         (outputMetadata(index)?.associatedFiles ?? []).compactMap {
             ($0.type == .tensorAxisLabels || $0.type == .tensorValueLabels) ? $0.locale : nil
         }
@@ -51,13 +51,13 @@ public struct ModelAssets: Sendable {
 
     /// The labels of output `index` in `locale` (see `labelFile`), or nil when it has none.
     /// Ultralytics metadata files (`{'names': {0: 'person', …}}`) yield their class names.
-    public func labels(forOutput index: Int, locale: String? = nil) throws -> [String]? {
+    package func labels(forOutput index: Int, locale: String? = nil) throws -> [String]? {
         guard let file = labelFile(forOutput: index, locale: locale) else { return nil }
         return try labels(in: file)
     }
 
     /// The labels of the first output that has a label file.
-    public func labels(locale: String? = nil) throws -> [String]? {
+    package func labels(locale: String? = nil) throws -> [String]? {
         let count = metadata?.subgraphs.first?.outputTensors.count ?? 0
         for i in 0..<count {
             if let l = try labels(forOutput: i, locale: locale) { return l }
@@ -66,7 +66,7 @@ public struct ModelAssets: Sendable {
     }
 
     /// The labels in `file`, read from the archive.
-    public func labels(in file: AssociatedFileInfo) throws -> [String]? {
+    package func labels(in file: AssociatedFileInfo) throws -> [String]? {
         guard let bytes = try archive?.contents(named: file.name) else { return nil }
         let firstVisible = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
         if firstVisible == UInt8(ascii: "{"), let names = LabelFile.parseUltralyticsNames(bytes) {
@@ -76,7 +76,7 @@ public struct ModelAssets: Sendable {
     }
 
     /// The score calibration of output `index` (options + the TENSOR_AXIS_SCORE_CALIBRATION file).
-    public func scoreCalibration(forOutput index: Int) throws -> ScoreCalibration? {
+    package func scoreCalibration(forOutput index: Int) throws -> ScoreCalibration? {
         guard let meta = outputMetadata(index), let options = meta.scoreCalibration else { return nil }
         guard let file = meta.associatedFiles.first(where: { $0.type == .tensorAxisScoreCalibration }) else {
             throw TFLiteModelError.missing(what: "score calibration file of output \(index)")
@@ -95,7 +95,7 @@ public struct ModelAssets: Sendable {
     }
 
     /// The first output score calibration found, with its output index.
-    public func scoreCalibration() throws -> (output: Int, calibration: ScoreCalibration)? {
+    package func scoreCalibration() throws -> (output: Int, calibration: ScoreCalibration)? {
         let count = metadata?.subgraphs.first?.outputTensors.count ?? 0
         for i in 0..<count {
             if let c = try scoreCalibration(forOutput: i) { return (i, c) }
@@ -104,7 +104,7 @@ public struct ModelAssets: Sendable {
     }
 
     /// The recommended score threshold of the first output that has one.
-    public var scoreThreshold: Float? {
+    package var scoreThreshold: Float? {
         for t in metadata?.subgraphs.first?.outputTensors ?? [] {
             if let s = t.scoreThreshold { return s }
         }

@@ -1,13 +1,13 @@
 extension ModelMetadata {
     /// The metadata of `model` (from its `TFLITE_METADATA` buffer), or nil when it has none.
     /// Throws `TFLiteModelError` when the metadata buffer is present but malformed.
-    public init?(model: TFLiteModel) throws {
+    package init?(model: TFLiteModel) throws {
         guard let range = model.metadataRange(named: "TFLITE_METADATA"), range.count > 0 else { return nil }
         try self.init(storage: model.storage, range: range)
     }
 
     /// Reads a `ModelMetadata` FlatBuffer (identifier `M001`) stored at `range` of `storage`.
-    public init(storage: ByteStorage, range: ByteRange, limits: FlatBufferLimits = .default) throws {
+    package init(storage: ByteStorage, range: ByteRange, limits: FlatBufferLimits = .default) throws {
         do {
             let buffer = try FlatBuffer(storage: storage, range: range, limits: limits)
             do { try buffer.requireIdentifier("M001") } catch let FlatBufferError.wrongIdentifier(_, found) {

@@ -12,7 +12,7 @@ import Foundation
 /// ```
 public final class TFLiteModel: Sendable {
     /// The model file's bytes (memory-mapped when opened from a file).
-    public let storage: ByteStorage
+    package let storage: ByteStorage
     /// `Model.version` (always 3 here).
     public let version: Int
     public let operatorCodes: [TFLiteOperatorCode]
@@ -44,7 +44,7 @@ public final class TFLiteModel: Sendable {
     }
 
     /// Reads the model held by `storage`.
-    public init(storage: ByteStorage, limits: FlatBufferLimits = .default) throws {
+    package init(storage: ByteStorage, limits: FlatBufferLimits = .default) throws {
         self.storage = storage
         let parsed = try TFLiteModelParser(storage: storage, limits: limits).parse()
         version = parsed.version

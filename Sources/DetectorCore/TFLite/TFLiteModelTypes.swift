@@ -10,7 +10,7 @@ public struct TFLiteOperatorCode: Sendable, Equatable {
     public var deprecatedBuiltinCode: Int8
     public var rawBuiltinCode: Int32
 
-    public init(builtinCode: BuiltinOperator, customCode: String? = nil, version: Int = 1,
+    package init(builtinCode: BuiltinOperator, customCode: String? = nil, version: Int = 1,
                 deprecatedBuiltinCode: Int8 = 0, rawBuiltinCode: Int32 = 0) {
         self.builtinCode = builtinCode
         self.customCode = customCode
@@ -43,7 +43,7 @@ public struct TFLiteQuantization: Sendable, Equatable {
     /// The bytes of a `CustomQuantization` detail, when present (other parameters are then ignored).
     public var custom: ByteRange?
 
-    public init(min: [Float] = [], max: [Float] = [], scales: [Float] = [], zeroPoints: [Int64] = [],
+    package init(min: [Float] = [], max: [Float] = [], scales: [Float] = [], zeroPoints: [Int64] = [],
                 quantizedDimension: Int = 0, custom: ByteRange? = nil) {
         self.min = min
         self.max = max
@@ -88,7 +88,7 @@ public struct TFLiteDimensionMetadata: Sendable, Equatable {
     public var arraySegments: TFLiteSparseIndexVector?
     public var arrayIndices: TFLiteSparseIndexVector?
 
-    public init(format: TFLiteDimensionType, denseSize: Int, arraySegments: TFLiteSparseIndexVector?, arrayIndices: TFLiteSparseIndexVector?) {
+    package init(format: TFLiteDimensionType, denseSize: Int, arraySegments: TFLiteSparseIndexVector?, arrayIndices: TFLiteSparseIndexVector?) {
         self.format = format
         self.denseSize = denseSize
         self.arraySegments = arraySegments
@@ -108,7 +108,7 @@ public struct TFLiteSparsity: Sendable, Equatable {
     public var blockMap: [Int]
     public var dimensionMetadata: [TFLiteDimensionMetadata]
 
-    public init(traversalOrder: [Int], blockMap: [Int], dimensionMetadata: [TFLiteDimensionMetadata]) {
+    package init(traversalOrder: [Int], blockMap: [Int], dimensionMetadata: [TFLiteDimensionMetadata]) {
         self.traversalOrder = traversalOrder
         self.blockMap = blockMap
         self.dimensionMetadata = dimensionMetadata
@@ -133,7 +133,7 @@ public struct TFLiteTensor: Sendable, Equatable {
     public var sparsity: TFLiteSparsity?
     public var hasRank: Bool
 
-    public init(index: Int, name: String, type: TensorDataType, shape: [Int], shapeSignature: [Int]? = nil,
+    package init(index: Int, name: String, type: TensorDataType, shape: [Int], shapeSignature: [Int]? = nil,
                 bufferIndex: Int = 0, quantization: TFLiteQuantization? = nil, isVariable: Bool = false,
                 sparsity: TFLiteSparsity? = nil, hasRank: Bool = false) {
         self.index = index
@@ -175,7 +175,7 @@ public struct TFLiteOperator: Sendable, Equatable {
     public var outputs: [Int]
     /// Tensors internal to the operator.
     public var intermediates: [Int]
-    public var builtinOptions: BuiltinOptions
+    package var builtinOptions: BuiltinOptions
     /// The raw union tag of `builtin_options` (0 = none).
     public var builtinOptionsType: UInt8
     /// The raw union tag of `builtin_options_2` (StableHLO options; not decoded).
@@ -186,7 +186,7 @@ public struct TFLiteOperator: Sendable, Equatable {
     public var customOptionsFormat: UInt8
     public var mutatingVariableInputs: [Bool]
 
-    public init(index: Int, opcodeIndex: Int, code: TFLiteOperatorCode, inputs: [Int], outputs: [Int],
+    package init(index: Int, opcodeIndex: Int, code: TFLiteOperatorCode, inputs: [Int], outputs: [Int],
                 intermediates: [Int] = [], builtinOptions: BuiltinOptions = .none, builtinOptionsType: UInt8 = 0,
                 builtinOptions2Type: UInt8 = 0, customOptions: ByteRange? = nil, customOptionsFormat: UInt8 = 0,
                 mutatingVariableInputs: [Bool] = []) {
@@ -218,7 +218,7 @@ public struct TFLiteSubGraph: Sendable, Equatable {
     public var outputs: [Int]
     public var operators: [TFLiteOperator]
 
-    public init(name: String?, tensors: [TFLiteTensor], inputs: [Int], outputs: [Int], operators: [TFLiteOperator]) {
+    package init(name: String?, tensors: [TFLiteTensor], inputs: [Int], outputs: [Int], operators: [TFLiteOperator]) {
         self.name = name
         self.tensors = tensors
         self.inputs = inputs
@@ -235,7 +235,7 @@ public struct TFLiteBuffer: Sendable, Equatable {
     /// Whether the data lives outside the FlatBuffer (`offset`/`size` fields).
     public var isExternal: Bool
 
-    public init(range: ByteRange?, isExternal: Bool = false) {
+    package init(range: ByteRange?, isExternal: Bool = false) {
         self.range = range
         self.isExternal = isExternal
     }
@@ -248,7 +248,7 @@ public struct TFLiteBuffer: Sendable, Equatable {
 public struct TFLiteMetadataEntry: Sendable, Equatable {
     public var name: String
     public var bufferIndex: Int
-    public init(name: String, bufferIndex: Int) {
+    package init(name: String, bufferIndex: Int) {
         self.name = name
         self.bufferIndex = bufferIndex
     }
@@ -258,7 +258,7 @@ public struct TFLiteMetadataEntry: Sendable, Equatable {
 public struct TFLiteTensorMap: Sendable, Equatable {
     public var name: String
     public var tensorIndex: Int
-    public init(name: String, tensorIndex: Int) {
+    package init(name: String, tensorIndex: Int) {
         self.name = name
         self.tensorIndex = tensorIndex
     }
@@ -270,7 +270,7 @@ public struct TFLiteSignatureDef: Sendable, Equatable {
     public var subgraphIndex: Int
     public var inputs: [TFLiteTensorMap]
     public var outputs: [TFLiteTensorMap]
-    public init(key: String?, subgraphIndex: Int, inputs: [TFLiteTensorMap], outputs: [TFLiteTensorMap]) {
+    package init(key: String?, subgraphIndex: Int, inputs: [TFLiteTensorMap], outputs: [TFLiteTensorMap]) {
         self.key = key
         self.subgraphIndex = subgraphIndex
         self.inputs = inputs

@@ -1,22 +1,22 @@
 /// One file of a ZIP archive (from its central directory entry).
-public struct ZipEntry: Sendable, Equatable {
-    public var name: String
+package struct ZipEntry: Sendable, Equatable {
+    package var name: String
     /// 0 = stored, 8 = deflated (others are not supported).
-    public var method: UInt16
+    package var method: UInt16
     /// Where the (possibly compressed) bytes lie in the storage.
-    public var dataRange: ByteRange
-    public var uncompressedSize: Int
-    public var crc32: UInt32
+    package var dataRange: ByteRange
+    package var uncompressedSize: Int
+    package var crc32: UInt32
 }
 
 /// Why an associated file could not be read from the appended ZIP archive.
-public enum ZipArchiveError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum ZipArchiveError: Error, CustomStringConvertible, Equatable, Sendable {
     case malformed(offset: Int, reason: String)
     case unsupported(entry: String, reason: String)
     case checksumMismatch(entry: String, expected: UInt32, found: UInt32)
     case inflateFailed(entry: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .malformed(offset, reason): return "malformed ZIP archive at byte offset \(offset): \(reason)"
         case let .unsupported(entry, reason): return "ZIP entry '\(entry)' cannot be read: \(reason)"
@@ -37,14 +37,14 @@ public enum ZipArchiveError: Error, CustomStringConvertible, Equatable, Sendable
 ///     let labels = try archive.contents(named: "labelmap.txt")
 /// }
 /// ```
-public struct ZipArchive: Sendable {
-    public let storage: ByteStorage
-    public let entries: [ZipEntry]
+package struct ZipArchive: Sendable {
+    package let storage: ByteStorage
+    package let entries: [ZipEntry]
     /// Largest uncompressed entry this reader will produce.
-    public static let maxEntrySize = 64 << 20
+    package static let maxEntrySize = 64 << 20
 
     /// Reads the archive at the end of `storage`; nil when there is no end-of-central-directory record.
-    public init?(storage: ByteStorage) throws {
+    package init?(storage: ByteStorage) throws {
         let bytes = storage.bytes
         let size = bytes.count
         guard size >= 22 else { return nil }
@@ -114,12 +114,12 @@ public struct ZipArchive: Sendable {
     }
 
     /// The entry called `name`, if any.
-    public func entry(named name: String) -> ZipEntry? {
+    package func entry(named name: String) -> ZipEntry? {
         entries.first { $0.name == name }
     }
 
     /// The uncompressed contents of `entry`, checked against its CRC-32.
-    public func contents(of entry: ZipEntry) throws -> [UInt8] {
+    package func contents(of entry: ZipEntry) throws -> [UInt8] {
         guard entry.uncompressedSize <= Self.maxEntrySize else {
             throw ZipArchiveError.unsupported(entry: entry.name, reason: "\(entry.uncompressedSize) bytes is over the \(Self.maxEntrySize)-byte limit")
         }
@@ -144,7 +144,7 @@ public struct ZipArchive: Sendable {
     }
 
     /// The contents of the entry called `name`, or nil when there is none.
-    public func contents(named name: String) throws -> [UInt8]? {
+    package func contents(named name: String) throws -> [UInt8]? {
         guard let e = entry(named: name) else { return nil }
         return try contents(of: e)
     }

@@ -9,12 +9,12 @@ import Foundation
 /// let manifest = try AutoMLManifest(contentsOfFile: "flowers/manifest.json")
 /// print(manifest.modelPath)   // flowers/model.tflite
 /// ```
-public struct AutoMLManifest: Sendable, Equatable {
-    public var modelPath: String
-    public var labelsPath: String?
-    public var modelType: String?
+package struct AutoMLManifest: Sendable, Equatable {
+    package var modelPath: String
+    package var labelsPath: String?
+    package var modelType: String?
 
-    public init(contentsOfFile path: String) throws {
+    package init(contentsOfFile path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) cannot be read")
         }

@@ -1,5 +1,21 @@
 import Foundation
 
+/// Who a classifier works for, and so how its errors name the model and the options: an
+/// `ImageLabeler` of its own, or an `ObjectDetector` classifying the objects it detects.
+struct ClassifierRole: Sendable, Equatable {
+    /// What starts a mismatch sentence ("" for a labeler).
+    let subject: String
+    /// The option that says what to do with logits.
+    let logitOption: String
+    /// What to do when the model is not a classifier.
+    let notAClassifierFix: String
+
+    static let labeler = ClassifierRole(subject: "", logitOption: "logitHandling",
+                                        notAClassifierFix: "detect with it instead (ObjectDetector), and label with an image-classification model")
+    static let objectClassifier = ClassifierRole(subject: "the classifier model (`classifierModel`): ", logitOption: "classifierLogitHandling",
+                                                 notAClassifierFix: "give `classifierModel` an image-classification model")
+}
+
 /// How one classifier model is run, decided once from its facts and the labeler's options:
 /// the input conversion, the labels and category filter, and whether a softmax turns logits
 /// into probabilities. A pure function of `ModelFacts`, like `DetectionPlan`.
@@ -12,7 +28,8 @@ struct ClassificationPlan: Sendable {
     /// - Throws: `TaskError.modelMismatch` when the model is not a classifier (a detector, say),
     ///   outputs logits while `logitHandling` is `.reject`, or has fewer labels than classes;
     ///   `.unknownCategories` for allow/deny names the labels lack.
-    static func make(facts: ModelFacts, options: ImageLabelerOptions, manifestLabels: [String]? = nil) throws -> ClassificationPlan {
+    static func make(facts: ModelFacts, options: ImageLabelerOptions, role: ClassifierRole = .labeler,
+                     manifestLabels: [String]? = nil) throws -> ClassificationPlan {
         let input = facts.input
         guard input.shape.count == 4, input.shape[0] == 1, input.shape[3] == 3, input.shape[1] > 0, input.shape[2] > 0 else {
             throw TaskError.unsupportedModel("a classifier's first input must be an image tensor [1, height, width, 3], found \(input.shape)")
@@ -24,23 +41,23 @@ struct ClassificationPlan: Sendable {
             case .ssd, .anchors, .yolov5, .yolov8: kind = "a detector's (\(facts.family.family.rawValue))"
             default: kind = "not a classifier's"
             }
-            throw TaskError.modelMismatch("this model's outputs \(shapes) are \(kind), not one tensor of class scores [1, C]",
-                                          fix: "detect with it instead (ObjectDetector), and label with an image-classification model")
+            throw TaskError.modelMismatch(role.subject + "this model's outputs \(shapes) are \(kind), not one tensor of class scores [1, C]",
+                                          fix: role.notAClassifierFix)
         }
         var softmax = false
         if !facts.outputIsProbability {
             switch options.logitHandling {
             case .reject:
                 let producer = facts.scoringOperator.map { "its scores come from \($0.name)" } ?? "no softmax or logistic computes its scores"
-                throw TaskError.modelMismatch("the classifier's output holds logits, not probabilities (\(producer) and no metadata bounds them to 0…1)",
-                                              fix: "set `logitHandling` to softmax for probabilities, or set `logitHandling` to raw to keep the model's own scores")
+                throw TaskError.modelMismatch(role.subject + "the classifier's output holds logits, not probabilities (\(producer) and no metadata bounds them to 0…1)",
+                                              fix: "set `\(role.logitOption)` to softmax for probabilities, or set `\(role.logitOption)` to raw to keep the model's own scores")
             case .softmax: softmax = true
             case .raw: break
             }
         }
         let names = manifestLabels ?? facts.labels ?? []
         if !names.isEmpty, names.count < classCount {
-            throw TaskError.modelMismatch("the model scores \(classCount) classes but its labels name only \(names.count)",
+            throw TaskError.modelMismatch(role.subject + "the model scores \(classCount) classes but its labels name only \(names.count)",
                                           fix: "give the labels file made for this model")
         }
         if (!options.categoryAllowlist.isEmpty || !options.categoryDenylist.isEmpty) && names.isEmpty {

@@ -73,7 +73,7 @@ public struct ImageLabelerOptions: Sendable {
 
     public init(model: ClassifierModel) { self.model = model }
 
-    public func validate() throws {
+    public func validate() throws(TaskError) {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
                                          maxResults: maxResultCount, maxResultsName: "maxResultCount",
                                          threadCount: threadCount, threshold: confidenceThreshold, thresholdName: "confidenceThreshold")
@@ -109,7 +109,18 @@ public final class ImageLabeler: @unchecked Sendable {
     let calibration: ScoreCalibration?
     let appliesSoftmax: Bool
 
-    public init(options: ImageLabelerOptions) throws {
+    /// Creates a labeler; every option and the model are checked here.
+    public convenience init(options: ImageLabelerOptions) throws(TaskError) {
+        do {
+            try self.init(options: options, role: .labeler)
+        } catch {
+            throw TaskError(wrapping: error)
+        }
+    }
+
+    /// - Parameter role: who the labeler works for, which names the options in error messages
+    ///   (`ObjectDetector` runs one per detector to classify detected objects).
+    init(options: ImageLabelerOptions, role: ClassifierRole) throws {
         try options.validate()
         self.options = options
         let model: TFLiteModel
@@ -130,7 +141,7 @@ public final class ImageLabeler: @unchecked Sendable {
         let interpreter = try Interpreter(model: model, options: .init(threadCount: options.threadCount, maxArenaBytes: options.maxArenaBytes,
                                                                      maxMultiplyAccumulates: options.maxMultiplyAccumulates))
         let facts = try ModelFacts(model: model, assets: assets, interpreter: interpreter, locale: options.displayNamesLocale)
-        let plan = try ClassificationPlan.make(facts: facts, options: options, manifestLabels: manifestLabels)
+        let plan = try ClassificationPlan.make(facts: facts, options: options, role: role, manifestLabels: manifestLabels)
         tensorOptions = plan.tensorOptions
         labels = plan.labels
         displayNames = facts.displayNames
@@ -142,9 +153,9 @@ public final class ImageLabeler: @unchecked Sendable {
     }
 
     /// Labels an image (orientation applied first), highest confidence first, ties by lower index.
-    public func label(image: ImageBuffer, orientation: ImageOrientation = .up) throws -> [Category] {
+    public func label(image: ImageBuffer, orientation: ImageOrientation = .up) throws(TaskError) -> [Category] {
         let upright = orientation == .up ? image : image.applyingOrientation(orientation)
-        return try label(upright: upright, region: nil)
+        return try TaskError.wrapping { try label(upright: upright, region: nil) }
     }
 
     /// Labels a region (in upright-image pixels) of an upright image; used for detected objects.

@@ -30,10 +30,10 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Creates a detector; every option and the model are checked here.
     /// - Parameter resultHandler: for `.liveStream`, receives each frame's result in order.
     public init(options: ObjectDetectorOptions,
-                resultHandler: (@Sendable (LiveStreamResult<[DetectedObject]>) -> Void)? = nil) throws {
+                resultHandler: (@Sendable (LiveStreamResult<[DetectedObject]>) -> Void)? = nil) throws(TaskError) {
         try options.validate()
         self.options = options
-        let engine = try DetectionEngine(options: options)
+        let engine = try TaskError.wrapping { try DetectionEngine(options: options) }
         self.engine = engine
         switch options.runningMode {
         case .liveStream:
@@ -56,26 +56,26 @@ public final class ObjectDetector: @unchecked Sendable {
     public var labels: [String] { engine.labelNames }
 
     /// Detects objects in one image (running mode `.image`). No tracking IDs.
-    public func detect(image: ImageBuffer, orientation: ImageOrientation = .up) throws -> [DetectedObject] {
+    public func detect(image: ImageBuffer, orientation: ImageOrientation = .up) throws(TaskError) -> [DetectedObject] {
         guard options.runningMode == .image else {
             throw TaskError.wrongRunningMode(expected: .image, actual: options.runningMode)
         }
         lock.lock()
         defer { lock.unlock() }
-        return try engine.process(image, orientation: orientation, timestampMs: nil)
+        return try TaskError.wrapping { try engine.process(image, orientation: orientation, timestampMs: nil) }
     }
 
     /// Detects and tracks objects in one video frame (running mode `.video`). Timestamps must
     /// increase strictly; objects carry tracking IDs that persist across frames.
     public func detect(videoFrame image: ImageBuffer, timestampMs: Int64,
-                       orientation: ImageOrientation = .up) throws -> [DetectedObject] {
+                       orientation: ImageOrientation = .up) throws(TaskError) -> [DetectedObject] {
         guard options.runningMode == .video else {
             throw TaskError.wrongRunningMode(expected: .video, actual: options.runningMode)
         }
         lock.lock()
         defer { lock.unlock() }
         try gate.admit(timestampMs)
-        return try engine.process(image, orientation: orientation, timestampMs: timestampMs)
+        return try TaskError.wrapping { try engine.process(image, orientation: orientation, timestampMs: timestampMs) }
     }
 
     /// Submits a live-stream frame (running mode `.liveStream`) and returns at once. The result
@@ -83,7 +83,7 @@ public final class ObjectDetector: @unchecked Sendable {
     /// one is still being processed is dropped (`.dropped`) and counted in `droppedFrameCount`.
     @discardableResult
     public func detectAsync(image: ImageBuffer, timestampMs: Int64,
-                            orientation: ImageOrientation = .up) throws -> LiveStreamSubmission {
+                            orientation: ImageOrientation = .up) throws(TaskError) -> LiveStreamSubmission {
         guard let live else {
             throw TaskError.wrongRunningMode(expected: .liveStream, actual: options.runningMode)
         }
@@ -108,7 +108,7 @@ public final class ObjectDetector: @unchecked Sendable {
     /// try detector.detectAsync(image: frame, timestampMs: 0)
     /// await detector.finish()
     /// ```
-    public func liveStreamResults() throws -> AsyncStream<LiveStreamResult<[DetectedObject]>> {
+    public func liveStreamResults() throws(TaskError) -> AsyncStream<LiveStreamResult<[DetectedObject]>> {
         guard let live else { throw TaskError.wrongRunningMode(expected: .liveStream, actual: options.runningMode) }
         return live.makeResultStream()
     }
@@ -161,14 +161,7 @@ final class DetectionEngine: @unchecked Sendable {
             labelerOptions.threadCount = options.threadCount
             labelerOptions.maxArenaBytes = options.maxArenaBytes
             labelerOptions.maxMultiplyAccumulates = options.maxMultiplyAccumulates
-            do {
-                classifier = try ImageLabeler(options: labelerOptions)
-            } catch let TaskError.modelMismatch(what, fix) {
-                // The labeler names its own options; here they are the detector's.
-                let ownFix = fix.hasPrefix("detect with it instead") ? "give `classifierModel` an image-classification model" : fix
-                throw TaskError.modelMismatch("the classifier model (`classifierModel`): " + what,
-                                              fix: ownFix.replacingOccurrences(of: "`logitHandling`", with: "`classifierLogitHandling`"))
-            }
+            classifier = try ImageLabeler(options: labelerOptions, role: .objectClassifier)
         } else {
             classifier = nil
         }

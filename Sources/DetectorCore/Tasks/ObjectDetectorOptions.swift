@@ -102,7 +102,7 @@ public struct ObjectDetectorOptions: Sendable {
     }
 
     /// Checks the options on their own (what can be checked before the model is read).
-    public func validate() throws {
+    public func validate() throws(TaskError) {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
                                          maxResults: maxResults, maxResultsName: "maxResults",
                                          threadCount: threadCount, threshold: scoreThreshold, thresholdName: "scoreThreshold")

@@ -1,5 +1,18 @@
-/// Why a task (detector, labeler) could not be created or could not process an input.
-public enum TaskError: Error, Equatable, CustomStringConvertible {
+/// Why a task (detector, labeler) could not be created or could not process an input: the one
+/// error type `ObjectDetector` and `ImageLabeler` throw. Errors of the layers below (reading the
+/// model, running it, converting the image, decoding, tracking) arrive wrapped, so a caller can
+/// switch over every cause; each prints as one sentence.
+///
+/// ```swift
+/// do {
+///     let detector = try ObjectDetector(options: options)
+/// } catch .model(let error) {
+///     print("not a usable .tflite file:", error)
+/// } catch {
+///     print(error)   // e.g. "Invalid `maxResults` option: value must be != 0 (or -1 for all)."
+/// }
+/// ```
+public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Two options that exclude each other were both set.
     case conflictingOptions(String)
     /// An option has a value outside its range.
@@ -21,6 +34,25 @@ public enum TaskError: Error, Equatable, CustomStringConvertible {
     case modelMismatch(String, fix: String)
     /// An allow or deny list names labels the model does not have.
     case unknownCategories(option: String, names: [String], closest: [String: [String]])
+    /// A video or live-stream frame's timestamp is not later than the previous frame's
+    /// (timestamps must increase strictly).
+    case timestampNotIncreasing(previousMs: Int64, receivedMs: Int64)
+    /// A live-stream frame arrived after `finish()`.
+    case streamFinished
+    /// The model file could not be read (not a TFLite FlatBuffer, malformed, unreadable).
+    case model(TFLiteModelError)
+    /// The interpreter could not prepare or run the model (an unsupported op, a limit, a shape).
+    case interpreter(InterpreterError)
+    /// A decoder config is invalid, or a model's outputs do not fit its decoder.
+    case detection(DetectionError)
+    /// The image could not be converted to the model's input.
+    case image(ImageResizeError)
+    /// An image buffer was inconsistent (size, format).
+    case imageBuffer(ImageBufferError)
+    /// The tracker's configuration is invalid.
+    case tracker(TrackerError)
+    /// Another failure, e.g. of the file system; the sentence says what and where.
+    case failed(String)
 
     public var description: String {
         switch self {
@@ -48,6 +80,37 @@ public enum TaskError: Error, Equatable, CustomStringConvertible {
                 return near.isEmpty ? "'\(name)'" : "'\(name)' (closest: \(near.map { "'\($0)'" }.joined(separator: ", ")))"
             }
             return "`\(option)` names \(names.count == 1 ? "a label" : "labels") the model does not have: \(each.joined(separator: "; "))."
+        case let .timestampNotIncreasing(previous, received):
+            return "Frame timestamp \(received) ms is not later than the previous frame's \(previous) ms; timestamps must increase strictly."
+        case .streamFinished:
+            return "The live stream is finished and accepts no more frames."
+        case let .model(error): return error.description
+        case let .interpreter(error): return error.description
+        case let .detection(error): return error.description
+        case let .image(error): return error.description
+        case let .imageBuffer(error): return error.description
+        case let .tracker(error): return error.description
+        case let .failed(message): return message
         }
+    }
+
+    /// The task error for any error a lower layer threw: its own case when it has one, else
+    /// `.failed` with its description.
+    init(wrapping error: any Error) {
+        switch error {
+        case let e as TaskError: self = e
+        case let e as TFLiteModelError: self = .model(e)
+        case let e as InterpreterError: self = .interpreter(e)
+        case let e as DetectionError: self = .detection(e)
+        case let e as ImageResizeError: self = .image(e)
+        case let e as ImageBufferError: self = .imageBuffer(e)
+        case let e as TrackerError: self = .tracker(e)
+        default: self = .failed(String(describing: error))
+        }
+    }
+
+    /// Runs `body`, turning whatever it throws into a `TaskError`.
+    static func wrapping<T>(_ body: () throws -> T) throws(TaskError) -> T {
+        do { return try body() } catch { throw TaskError(wrapping: error) }
     }
 }

@@ -3,7 +3,7 @@
 enum TaskOptionChecks {
     /// Allow/deny lists exclusive, max results != 0 (or −1 for all), 1…256 threads, a finite threshold.
     static func checkCommon(allowlist: [String], denylist: [String], maxResults: Int?, maxResultsName: String,
-                            threadCount: Int, threshold: Float?, thresholdName: String) throws {
+                            threadCount: Int, threshold: Float?, thresholdName: String) throws(TaskError) {
         if !allowlist.isEmpty && !denylist.isEmpty {
             throw TaskError.conflictingOptions("`categoryAllowlist` and `categoryDenylist` are mutually exclusive options.")
         }
@@ -16,7 +16,7 @@ enum TaskOptionChecks {
         try checkFinite(threshold, name: thresholdName)
     }
 
-    static func checkFinite(_ value: Float?, name: String) throws {
+    static func checkFinite(_ value: Float?, name: String) throws(TaskError) {
         if let t = value, !t.isFinite {
             throw TaskError.invalidOption(name: name, reason: "value must be a finite number")
         }

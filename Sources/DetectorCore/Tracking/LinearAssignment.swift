@@ -1,11 +1,11 @@
 /// Why a linear assignment problem could not be solved.
-public enum LinearAssignmentError: Error, Equatable, CustomStringConvertible {
+package enum LinearAssignmentError: Error, Equatable, CustomStringConvertible {
     /// The cost array does not hold `rows × columns` entries (or that product overflows).
     case costCountMismatch(rows: Int, columns: Int, count: Int)
     /// A cost is NaN or infinite; the entry's row and column are given.
     case nonFiniteCost(row: Int, column: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .costCountMismatch(rows, columns, count):
             return "Linear assignment needs \(rows) × \(columns) costs but got \(count) values."
@@ -29,7 +29,7 @@ public enum LinearAssignmentError: Error, Equatable, CustomStringConvertible {
 /// let assignment = try LinearAssignment.solve(costs: costs, rows: 2, columns: 3)
 /// // assignment == [1, 0]: row 0 → column 1, row 1 → column 0 (total 3)
 /// ```
-public enum LinearAssignment {
+package enum LinearAssignment {
     /// Solves a minimum-cost assignment.
     ///
     /// - Parameters:
@@ -38,7 +38,7 @@ public enum LinearAssignment {
     ///   - columns: number of columns (≥ 0).
     /// - Returns: for each row, the column assigned to it, or `nil` when there are more rows
     ///   than columns and this row was left out.
-    public static func solve(costs: [Double], rows: Int, columns: Int) throws -> [Int?] {
+    package static func solve(costs: [Double], rows: Int, columns: Int) throws -> [Int?] {
         guard rows >= 0, columns >= 0 else {
             throw LinearAssignmentError.costCountMismatch(rows: rows, columns: columns, count: costs.count)
         }
@@ -62,7 +62,7 @@ public enum LinearAssignment {
     }
 
     /// Total cost of an assignment returned by `solve` (unassigned rows add nothing).
-    public static func totalCost(of assignment: [Int?], costs: [Double], columns: Int) -> Double {
+    package static func totalCost(of assignment: [Int?], costs: [Double], columns: Int) -> Double {
         var total = 0.0
         for (row, column) in assignment.enumerated() {
             if let column { total += costs[row * columns + column] }

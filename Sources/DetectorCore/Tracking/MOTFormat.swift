@@ -1,11 +1,11 @@
 /// Why a MOTChallenge text file could not be read.
-public enum MOTFormatError: Error, Equatable, CustomStringConvertible {
+package enum MOTFormatError: Error, Equatable, CustomStringConvertible {
     /// A line does not hold `frame,id,x,y,w,h[,score,…]` with usable numbers.
     case malformedLine(line: Int, reason: String)
     /// A frame number is outside 1...`MOTFormat.maxFrameNumber`.
     case frameOutOfRange(line: Int, frame: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .malformedLine(line, reason):
             return "MOTChallenge line \(line) is malformed: \(reason)."
@@ -17,17 +17,17 @@ public enum MOTFormatError: Error, Equatable, CustomStringConvertible {
 
 /// One row of a MOTChallenge file (`frame,id,x,y,w,h,score,…`): a detection (id -1) or a
 /// tracker result / ground-truth box.
-public struct MOTRow: Sendable, Equatable {
+package struct MOTRow: Sendable, Equatable {
     /// Frame number, starting at 1.
-    public var frame: Int
+    package var frame: Int
     /// Identity (-1 in detection files).
-    public var id: Int
+    package var id: Int
     /// Box: top-left corner and size in pixels.
-    public var box: TrackBox
+    package var box: TrackBox
     /// Score or confidence column (1 when the line has none).
-    public var score: Float
+    package var score: Float
 
-    public init(frame: Int, id: Int, box: TrackBox, score: Float) {
+    package init(frame: Int, id: Int, box: TrackBox, score: Float) {
         self.frame = frame
         self.id = id
         self.box = box
@@ -42,15 +42,15 @@ public struct MOTRow: Sendable, Equatable {
 /// let line = MOTFormat.resultLine(frame: 1, trackID: 3, box: box, score: 0.9)
 /// // "1,3,281.931,187.466,79.93,209.537,0.9,-1,-1,-1"
 /// ```
-public enum MOTFormat {
+package enum MOTFormat {
     /// Largest frame number accepted (about 9 hours at 30 fps), so a corrupt file cannot make
     /// a reader loop over billions of empty frames.
-    public static let maxFrameNumber = 1_000_000
+    package static let maxFrameNumber = 1_000_000
 
     /// Parses every non-empty line. Fields are separated by commas (spaces and tabs are also
     /// accepted); lines starting with `#` are skipped. Needs at least 6 fields
     /// (`frame,id,x,y,w,h`); the 7th, when present, is the score.
-    public static func parse(_ text: String) throws -> [MOTRow] {
+    package static func parse(_ text: String) throws -> [MOTRow] {
         var rows: [MOTRow] = []
         var lineNumber = 0
         // `isNewline` also covers "\r\n", which Swift treats as a single Character.
@@ -89,7 +89,7 @@ public enum MOTFormat {
     /// Groups rows by frame: element `k` holds the rows of frame `k + 1`, for frames
     /// 1...`lastFrame` (the largest frame present, or 0 rows for an empty input), so frames
     /// without rows appear as empty arrays.
-    public static func groupByFrame(_ rows: [MOTRow]) -> [[MOTRow]] {
+    package static func groupByFrame(_ rows: [MOTRow]) -> [[MOTRow]] {
         let lastFrame = rows.reduce(0) { max($0, $1.frame) }
         var frames = [[MOTRow]](repeating: [], count: min(lastFrame, maxFrameNumber))
         for row in rows where row.frame >= 1 && row.frame <= frames.count { frames[row.frame - 1].append(row) }
@@ -97,13 +97,13 @@ public enum MOTFormat {
     }
 
     /// One MOTChallenge result line, `frame,id,x,y,w,h,score,-1,-1,-1` (no newline).
-    public static func resultLine(frame: Int, trackID: Int, box: TrackBox, score: Float) -> String {
+    package static func resultLine(frame: Int, trackID: Int, box: TrackBox, score: Float) -> String {
         "\(frame),\(trackID),\(number(box.x)),\(number(box.y)),\(number(box.width)),\(number(box.height)),\(number(score)),-1,-1,-1"
     }
 
     /// The result lines of one frame's tracked objects, ordered by track ID, each ending in a
     /// newline (empty when nothing was reported).
-    public static func resultLines(frame: Int, objects: [TrackedObject]) -> String {
+    package static func resultLines(frame: Int, objects: [TrackedObject]) -> String {
         var text = ""
         for object in objects.sorted(by: { $0.trackID < $1.trackID }) {
             text += resultLine(frame: frame, trackID: object.trackID, box: object.box, score: object.score)
@@ -118,7 +118,7 @@ public enum MOTFormat {
     /// ```swift
     /// MOTFormat.frameRate(seqinfo: "[Sequence]\nname=TUD-Campus\nframeRate=25\n")   // 25
     /// ```
-    public static func frameRate(seqinfo text: String) -> Double? {
+    package static func frameRate(seqinfo text: String) -> Double? {
         for rawLine in text.split(whereSeparator: { $0.isNewline }) {
             let parts = rawLine.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, parts[0].trimmingWhitespace().lowercased() == "framerate" else { continue }

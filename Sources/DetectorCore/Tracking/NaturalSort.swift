@@ -7,16 +7,16 @@
 /// let names = ["frame10.png", "frame2.png", "frame1.png"]
 /// names.sorted(by: NaturalSort.areInIncreasingOrder)   // frame1, frame2, frame10
 /// ```
-public enum NaturalSort {
+package enum NaturalSort {
     /// True when `a` sorts before `b` in natural order.
-    public static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
+    package static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
         let result = compare(a, b)
         if result != 0 { return result < 0 }
         return Array(a.unicodeScalars.map(\.value)).lexicographicallyPrecedes(b.unicodeScalars.map(\.value))
     }
 
     /// Sorts strings in natural order.
-    public static func sorted<S: Sequence>(_ names: S) -> [String] where S.Element == String {
+    package static func sorted<S: Sequence>(_ names: S) -> [String] where S.Element == String {
         names.sorted(by: areInIncreasingOrder)
     }
 

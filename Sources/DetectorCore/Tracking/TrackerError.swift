@@ -1,5 +1,5 @@
 /// Why the tracker refused a configuration or an update.
-public enum TrackerError: Error, Equatable, CustomStringConvertible {
+public enum TrackerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A configuration value is out of range; `field` names it.
     case invalidConfiguration(field: String, reason: String)
     /// An update's timestamp is not later than the previous update's.

@@ -79,7 +79,7 @@ final class InterpreterCoreTests: XCTestCase {
         let a = g.input([2], .uint8)
         g.outputs = g.op("RELU", [a], outputs: [.uint8])
         let registry = KernelRegistry(KernelRegistry.floatRegistrations)
-        XCTAssertThrowsError(try Interpreter(graph: g.build(), options: .init(registry: registry))) { error in
+        XCTAssertThrowsError(try Interpreter(graph: g.build(), options: { var o = Interpreter.Options(); o.registry = registry; return o }())) { error in
             guard case .unsupportedOperator(0, "RELU", ["uint8"], _)? = error as? InterpreterError else {
                 return XCTFail("unexpected \(error)")
             }

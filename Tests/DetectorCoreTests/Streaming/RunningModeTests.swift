@@ -20,7 +20,7 @@ final class RunningModeTests: XCTestCase {
         try gate.admit(0)
         try gate.admit(33)
         XCTAssertThrowsError(try gate.admit(33)) { error in
-            XCTAssertEqual(error as? RunningModeError, .timestampNotIncreasing(previousMs: 33, receivedMs: 33))
+            XCTAssertEqual(error as? TaskError, .timestampNotIncreasing(previousMs: 33, receivedMs: 33))
         }
         XCTAssertThrowsError(try gate.admit(10))
         XCTAssertEqual(gate.lastTimestampMs, 33, "a refused timestamp leaves the gate unchanged")
@@ -73,7 +73,7 @@ final class RunningModeTests: XCTestCase {
         XCTAssertEqual(try processor.submit(3, timestampMs: 66), .dropped)
         // A dropped frame's timestamp still counts for the increasing-timestamp rule.
         XCTAssertThrowsError(try processor.submit(4, timestampMs: 66)) { error in
-            XCTAssertEqual(error as? RunningModeError, .timestampNotIncreasing(previousMs: 66, receivedMs: 66))
+            XCTAssertEqual(error as? TaskError, .timestampNotIncreasing(previousMs: 66, receivedMs: 66))
         }
         release.signal()
         processor.waitUntilIdle()
@@ -89,19 +89,23 @@ final class RunningModeTests: XCTestCase {
         XCTAssertEqual(processor.acceptedFrameCount, 2)
     }
 
+    /// A workload's errors arrive in order, as task errors: a lower layer's typed error in its
+    /// own case, any other error as `.failed` with its description.
     func testWorkloadErrorsAreDeliveredInOrder() throws {
-        let received = Recorder<Result<Int64, FakeWorkloadError>>()
+        let received = Recorder<Result<Int64, TaskError>>()
         let processor = LiveStreamProcessor<Int, Int64>(
             process: { _, timestamp in
-                if timestamp == 33 { throw FakeWorkloadError(timestamp: timestamp) }
+                if timestamp == 33 { throw InterpreterError.invalidModel("frame 33") }
+                if timestamp == 99 { throw FakeWorkloadError(timestamp: timestamp) }
                 return timestamp
             },
-            onResult: { result in received.append(result.result.mapError { $0 as? FakeWorkloadError ?? FakeWorkloadError(timestamp: -1) }) })
-        for t in [Int64(0), 33, 66] {
+            onResult: { result in received.append(result.result) })
+        for t in [Int64(0), 33, 66, 99] {
             try processor.submit(0, timestampMs: t)
             processor.waitUntilIdle()
         }
-        XCTAssertEqual(received.values, [.success(0), .failure(FakeWorkloadError(timestamp: 33)), .success(66)])
+        XCTAssertEqual(received.values, [.success(0), .failure(.interpreter(.invalidModel("frame 33"))), .success(66),
+                                         .failure(.failed("FakeWorkloadError(timestamp: 99)"))])
     }
 
     func testAsyncStreamReceivesResultsAndFinishesOnClose() async throws {
@@ -120,7 +124,7 @@ final class RunningModeTests: XCTestCase {
         let values = await collector.value
         XCTAssertEqual(values, [100, 101, 102, 103, 104])
         XCTAssertThrowsError(try processor.submit(9, timestampMs: 100)) { error in
-            XCTAssertEqual(error as? RunningModeError, .processorClosed)
+            XCTAssertEqual(error as? TaskError, .streamFinished)
         }
         // A stream made after close finishes at once.
         var late = 0

@@ -1,5 +1,5 @@
 /// Why a TIFF/EXIF block could not be read.
-public enum EXIFError: Error, Equatable, CustomStringConvertible {
+package enum EXIFError: Error, Equatable, CustomStringConvertible {
     /// The block is shorter than the 8-byte TIFF header.
     case truncatedHeader(length: Int)
     /// The first two bytes are neither `II` nor `MM`.
@@ -9,7 +9,7 @@ public enum EXIFError: Error, Equatable, CustomStringConvertible {
     /// An offset or an IFD entry lies outside the block.
     case outOfBounds(offset: Int, length: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .truncatedHeader(length):
             return "EXIF block of \(length) bytes is too short to hold the 8-byte TIFF header"
@@ -31,13 +31,13 @@ public enum EXIFError: Error, Equatable, CustomStringConvertible {
 /// ```swift
 /// let orientation = EXIFParser.orientation(fromTIFF: tiffBytes[...])   // e.g. .right for 6
 /// ```
-public enum EXIFParser {
+package enum EXIFParser {
     /// The EXIF orientation tag number.
-    public static let orientationTag = 0x0112
+    package static let orientationTag = 0x0112
 
     /// The orientation recorded in IFD0, or nil when the block is malformed, has no
     /// Orientation tag, or holds a value outside 1...8.
-    public static func orientation(fromTIFF bytes: ArraySlice<UInt8>) -> ImageOrientation? {
+    package static func orientation(fromTIFF bytes: ArraySlice<UInt8>) -> ImageOrientation? {
         guard let raw = try? rawOrientation(fromTIFF: bytes) else { return nil }
         return ImageOrientation(exif: raw)
     }
@@ -45,7 +45,7 @@ public enum EXIFParser {
     /// The stored Orientation value (any number, not checked against 1...8), nil when IFD0 has
     /// no Orientation tag of type SHORT or LONG with count 1. Throws when the TIFF header or
     /// IFD0 is malformed.
-    public static func rawOrientation(fromTIFF bytes: ArraySlice<UInt8>) throws -> Int? {
+    package static func rawOrientation(fromTIFF bytes: ArraySlice<UInt8>) throws -> Int? {
         let reader = TIFFReader(bytes: bytes)
         guard bytes.count >= 8 else { throw EXIFError.truncatedHeader(length: bytes.count) }
         let b0 = reader.byte(0), b1 = reader.byte(1)

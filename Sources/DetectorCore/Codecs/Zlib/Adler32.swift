@@ -3,17 +3,17 @@
 /// ```swift
 /// Adler32.checksum(Array("Wikipedia".utf8))   // 0x11E60398
 /// ```
-public struct Adler32: Sendable {
+package struct Adler32: Sendable {
     private var a: UInt32 = 1
     private var b: UInt32 = 0
 
-    public init() {}
+    package init() {}
 
     /// The checksum of everything passed to `update` so far.
-    public var value: UInt32 { (b << 16) | a }
+    package var value: UInt32 { (b << 16) | a }
 
     /// Adds bytes to the running checksum.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var a = self.a, b = self.b
         var i = 0
@@ -37,17 +37,17 @@ public struct Adler32: Sendable {
     }
 
     /// Adds bytes to the running checksum.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The Adler-32 of `bytes`.
-    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8]) -> UInt32 {
         var c = Adler32(); c.update(bytes); return c.value
     }
 
     /// The Adler-32 of `bytes`.
-    public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var c = Adler32(); c.update(bytes); return c.value
     }
 }

@@ -7,7 +7,7 @@
 /// running.update(part1); running.update(part2)
 /// print(running.value)
 /// ```
-public struct CRC32: Sendable {
+package struct CRC32: Sendable {
     /// 8 tables of 256 entries: table k gives the CRC of a byte followed by k zero bytes.
     static let tables: [UInt32] = {
         var t = [UInt32](repeating: 0, count: 8 * 256)
@@ -28,30 +28,30 @@ public struct CRC32: Sendable {
 
     private var state: UInt32 = 0xFFFF_FFFF
 
-    public init() {}
+    package init() {}
 
     /// The CRC of everything passed to `update` so far.
-    public var value: UInt32 { state ^ 0xFFFF_FFFF }
+    package var value: UInt32 { state ^ 0xFFFF_FFFF }
 
     /// Adds bytes to the running CRC.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         state = CRC32.tables.withUnsafeBufferPointer { t in
             CRC32.run(state, bytes, t)
         }
     }
 
     /// Adds bytes to the running CRC.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The CRC-32 of `bytes`.
-    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8]) -> UInt32 {
         var c = CRC32(); c.update(bytes); return c.value
     }
 
     /// The CRC-32 of `bytes`.
-    public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var c = CRC32(); c.update(bytes); return c.value
     }
 

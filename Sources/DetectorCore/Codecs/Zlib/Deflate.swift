@@ -5,9 +5,9 @@
 /// let packed = Deflate.compressRaw(bytes, level: 6)
 /// let same = try Inflate.decompressRaw(packed, maxOutputSize: bytes.count)
 /// ```
-public enum Deflate {
+package enum Deflate {
     /// Compresses `bytes`. `level` 0 stores without compression; 1 is fastest; 9 searches hardest.
-    public static func compressRaw(_ bytes: [UInt8], level: Int = 6) -> [UInt8] {
+    package static func compressRaw(_ bytes: [UInt8], level: Int = 6) -> [UInt8] {
         let level = min(9, max(0, level))
         var writer = BitWriter(reservingCapacity: bytes.count / 2 + 64)
         if level == 0 || bytes.isEmpty {

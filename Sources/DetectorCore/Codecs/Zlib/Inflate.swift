@@ -13,21 +13,21 @@ import Darwin
 /// ```swift
 /// let data = try Inflate.decompressRaw(deflatedBytes, maxOutputSize: 1 << 20)
 /// ```
-public enum Inflate {
+package enum Inflate {
     /// Decompresses a raw DEFLATE stream (no zlib or gzip wrapper). Bytes after the final
     /// block are ignored.
     /// - Parameter maxOutputSize: the largest output accepted; more throws `InflateError.outputLimitExceeded`.
-    public static func decompressRaw(_ bytes: [UInt8], maxOutputSize: Int) throws(InflateError) -> [UInt8] {
+    package static func decompressRaw(_ bytes: [UInt8], maxOutputSize: Int) throws(InflateError) -> [UInt8] {
         try decompressRaw(bytes, maxOutputSize: maxOutputSize, expectedSize: nil).output
     }
 
     /// Decompresses a raw DEFLATE stream held in memory the caller owns (e.g. a slice of a mapped file).
-    public static func decompressRaw(_ bytes: UnsafeRawBufferPointer, maxOutputSize: Int) throws(InflateError) -> [UInt8] {
+    package static func decompressRaw(_ bytes: UnsafeRawBufferPointer, maxOutputSize: Int) throws(InflateError) -> [UInt8] {
         try decompressRaw(bytes, maxOutputSize: maxOutputSize, expectedSize: nil).output
     }
 
     /// Decompresses a raw DEFLATE stream held in part of a larger array (e.g. a ZIP entry).
-    public static func decompressRaw(_ bytes: ArraySlice<UInt8>, maxOutputSize: Int) throws(InflateError) -> [UInt8] {
+    package static func decompressRaw(_ bytes: ArraySlice<UInt8>, maxOutputSize: Int) throws(InflateError) -> [UInt8] {
         var result: Result<[UInt8], InflateError> = .failure(.truncated(byteOffset: 0))
         bytes.withUnsafeBytes { raw in
             result = Result { () throws(InflateError) in try decompressRaw(raw, maxOutputSize: maxOutputSize) }

@@ -5,10 +5,10 @@
 /// let packed = Zlib.compress(Array("hello hello hello".utf8), level: 6)
 /// let unpacked = try Zlib.decompress(packed, maxOutputSize: 1 << 20)
 /// ```
-public enum Zlib {
+package enum Zlib {
     /// Decompresses a zlib stream and verifies its Adler-32. Bytes after the checksum are ignored.
     /// - Parameter maxOutputSize: the largest output accepted.
-    public static func decompress(_ bytes: [UInt8], maxOutputSize: Int) throws(InflateError) -> [UInt8] {
+    package static func decompress(_ bytes: [UInt8], maxOutputSize: Int) throws(InflateError) -> [UInt8] {
         try decompress(bytes, maxOutputSize: maxOutputSize, expectedSize: nil)
     }
 
@@ -38,7 +38,7 @@ public enum Zlib {
     }
 
     /// Compresses `bytes` into a zlib stream. `level` 0 stores; 1...9 trade speed for size (6 is the usual default).
-    public static func compress(_ bytes: [UInt8], level: Int = 6) -> [UInt8] {
+    package static func compress(_ bytes: [UInt8], level: Int = 6) -> [UInt8] {
         let flg: UInt8
         switch level {
         case ...1: flg = 0x01

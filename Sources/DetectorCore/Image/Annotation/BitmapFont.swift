@@ -3,20 +3,20 @@
 /// Each glyph is 7 rows, top first; in each row bit 4 is the leftmost of the 5 columns.
 /// Characters outside 32–126 are drawn as `?`. The advance is 6 pixels (one column of
 /// spacing) and a line is 9 pixels (7 + 2), both multiplied by the drawing scale.
-public enum BitmapFont {
-    public static let glyphWidth = 5
-    public static let glyphHeight = 7
-    public static let advance = 6
-    public static let lineHeight = 9
+package enum BitmapFont {
+    package static let glyphWidth = 5
+    package static let glyphHeight = 7
+    package static let advance = 6
+    package static let lineHeight = 9
 
     /// The 7 row masks of `character` (a `?` for anything outside printable ASCII).
-    public static func glyph(_ character: Character) -> [UInt8] {
+    package static func glyph(_ character: Character) -> [UInt8] {
         guard let ascii = character.asciiValue, ascii >= 32, ascii <= 126 else { return glyphs[Int(UInt8(ascii: "?")) - 32] }
         return glyphs[Int(ascii) - 32]
     }
 
     /// Width and height in pixels of `text` drawn at `scale` (single line).
-    public static func size(of text: String, scale: Int = 1) -> (width: Int, height: Int) {
+    package static func size(of text: String, scale: Int = 1) -> (width: Int, height: Int) {
         let s = max(scale, 1)
         let n = text.count
         return (n == 0 ? 0 : (n * advance - 1) * s, glyphHeight * s)

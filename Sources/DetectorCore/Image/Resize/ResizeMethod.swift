@@ -50,7 +50,7 @@ public enum ResizeMethod: String, Sendable, CaseIterable, CustomStringConvertibl
 }
 
 /// Why a resize or image→tensor conversion could not be done.
-public enum ImageResizeError: Error, Equatable, CustomStringConvertible {
+public enum ImageResizeError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidOutputSize(width: Int, height: Int)
     case outputTooLarge(width: Int, height: Int, limit: Int)
     case inconsistentBuffer(width: Int, height: Int, format: PixelFormat, byteCount: Int)

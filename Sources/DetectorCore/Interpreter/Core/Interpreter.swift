@@ -10,7 +10,7 @@ public struct TensorDescription: Sendable, Equatable {
     public let shape: [Int]
     /// Shape signature from the model (-1 = dynamic dimension).
     public let shapeSignature: [Int]
-    public let quantization: GraphTensor.Quantization?
+    public let quantization: TensorQuantization?
     /// Size in bytes of the tensor's data.
     public var byteCount: Int { Shape.count(shape) * (type.byteSize ?? 0) }
 }
@@ -37,7 +37,7 @@ public final class Interpreter {
         /// Threads the heavy kernels may use (1 = single-threaded).
         public var threadCount: Int
         /// Kernels to use; `.standard` has every kernel of the project.
-        public var registry: KernelRegistry
+        package var registry: KernelRegistry = .standard
         /// Upper bound, in bytes, of the memory a prepared model may take beyond its file: the
         /// arena of activations, inputs and outputs plus the constants folded at prepare (e.g.
         /// float16 weights widened to float32). Checked at prepare, before anything is allocated;
@@ -77,7 +77,7 @@ public final class Interpreter {
         public static let defaultMaxMultiplyAccumulates = 100_000_000_000
 
         /// Checks limits given to a task's options (both must be positive).
-        static func validateLimits(maxArenaBytes: Int, maxMultiplyAccumulates: Int) throws {
+        static func validateLimits(maxArenaBytes: Int, maxMultiplyAccumulates: Int) throws(TaskError) {
             if maxArenaBytes < 1 {
                 throw TaskError.invalidOption(name: "maxArenaBytes", reason: "value must be at least 1, got \(maxArenaBytes)")
             }
@@ -86,12 +86,11 @@ public final class Interpreter {
             }
         }
 
-        public init(threadCount: Int = 1, registry: KernelRegistry = .standard, maxArenaBytes: Int = defaultMaxArenaBytes,
+        public init(threadCount: Int = 1, maxArenaBytes: Int = defaultMaxArenaBytes,
                     maxMultiplyAccumulates: Int = defaultMaxMultiplyAccumulates,
                     preserveAllTensors: Bool = false, tier: InstructionSetTier? = nil) {
             self.tier = tier
             self.threadCount = max(1, threadCount)
-            self.registry = registry
             self.maxArenaBytes = maxArenaBytes
             self.maxMultiplyAccumulates = maxMultiplyAccumulates
             self.preserveAllTensors = preserveAllTensors
@@ -106,7 +105,7 @@ public final class Interpreter {
     }
 
     /// The graph being run.
-    public let graph: InterpreterGraph
+    package let graph: InterpreterGraph
     public let options: Options
     /// The instruction-set tier the kernels run with (from `options.tier`).
     public var tier: InstructionSetTier { InstructionSetTier.resolved(options.tier) }
@@ -148,7 +147,7 @@ public final class Interpreter {
     var outputsSet: Set<Int> = []
 
     /// Creates an interpreter for a graph, checks every op has a kernel and prepares it.
-    public init(graph: InterpreterGraph, options: Options = Options()) throws {
+    package init(graph: InterpreterGraph, options: Options = Options()) throws {
         self.graph = graph
         self.options = options
         let n = graph.tensors.count

@@ -1,5 +1,5 @@
 /// Everything that can go wrong while loading, preparing or running a model in `Interpreter`.
-public enum InterpreterError: Error, CustomStringConvertible, Equatable {
+public enum InterpreterError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The model file could not be read or is not a valid TFLite model.
     case invalidModel(String)
     /// No kernel exists for this op with these tensor types (detected at load time).

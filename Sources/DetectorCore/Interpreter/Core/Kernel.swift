@@ -41,7 +41,7 @@
 /// ("constant folding": DEQUANTIZE of float16 weights, shape arithmetic); kernels need do
 /// nothing for this. `SHAPE`-like kernels whose output depends only on input *shapes*
 /// set `dependsOnlyOnInputShapes` to let chains of shape arithmetic fold.
-public protocol PreparedKernel: AnyObject {
+package protocol PreparedKernel: AnyObject {
     /// Computes the op's outputs from its inputs. Must not allocate in hot paths.
     func eval(_ context: EvalContext) throws
     /// True when the outputs depend only on input shapes (e.g. `SHAPE`): the op is then
@@ -50,21 +50,21 @@ public protocol PreparedKernel: AnyObject {
 }
 
 extension PreparedKernel {
-    public var dependsOnlyOnInputShapes: Bool { false }
+    package var dependsOnlyOnInputShapes: Bool { false }
 }
 
 /// A kernel factory: inspects the op's tensors at prepare, sets output shapes, returns the
 /// prepared kernel.
-public typealias KernelPrepare = @Sendable (PrepareContext) throws -> any PreparedKernel
+package typealias KernelPrepare = @Sendable (PrepareContext) throws -> any PreparedKernel
 
 /// One entry of the kernel registry: an op name, the activation types it handles (empty =
 /// any type) and its prepare function.
-public struct KernelRegistration: Sendable {
-    public let opName: String
-    public let types: [TensorDataType]
-    public let prepare: KernelPrepare
+package struct KernelRegistration: Sendable {
+    package let opName: String
+    package let types: [TensorDataType]
+    package let prepare: KernelPrepare
 
-    public init(_ opName: String, types: [TensorDataType] = [], prepare: @escaping KernelPrepare) {
+    package init(_ opName: String, types: [TensorDataType] = [], prepare: @escaping KernelPrepare) {
         self.opName = opName
         self.types = types
         self.prepare = prepare
@@ -72,25 +72,25 @@ public struct KernelRegistration: Sendable {
 }
 
 /// Maps (op name, activation type) to a kernel. See the "Adding a kernel" notes on `PreparedKernel`.
-public struct KernelRegistry: Sendable {
+package struct KernelRegistry: Sendable {
     private var table: [String: [KernelRegistration]] = [:]
 
     /// Builds a registry; earlier registrations win over later ones for the same key.
-    public init(_ registrations: [KernelRegistration]) {
+    package init(_ registrations: [KernelRegistration]) {
         for r in registrations { table[r.opName, default: []].append(r) }
     }
 
     /// The registry every interpreter uses by default: quantized kernels, then float and
     /// type-agnostic kernels.
-    public static let standard = KernelRegistry(quantizedRegistrations + floatRegistrations)
+    package static let standard = KernelRegistry(quantizedRegistrations + floatRegistrations)
 
     /// The kernel for an op with the given activation type, or nil.
-    public func registration(opName: String, activationType: TensorDataType?) -> KernelRegistration? {
+    package func registration(opName: String, activationType: TensorDataType?) -> KernelRegistration? {
         guard let candidates = table[opName] else { return nil }
         if let t = activationType, let r = candidates.first(where: { $0.types.contains(t) }) { return r }
         return candidates.first(where: { $0.types.isEmpty })
     }
 
     /// Every op name with at least one kernel.
-    public var opNames: [String] { table.keys.sorted() }
+    package var opNames: [String] { table.keys.sorted() }
 }

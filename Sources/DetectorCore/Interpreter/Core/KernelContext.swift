@@ -1,28 +1,28 @@
 /// What a kernel sees of one tensor at prepare.
-public struct TensorInfo {
+package struct TensorInfo {
     /// Tensor index in the subgraph (what `EvalContext` takes).
-    public let index: Int
-    public let name: String
-    public let type: TensorDataType
-    public let shape: [Int]
-    public let quantization: GraphTensor.Quantization?
+    package let index: Int
+    package let name: String
+    package let type: TensorDataType
+    package let shape: [Int]
+    package let quantization: GraphTensor.Quantization?
     /// True for model constants and values computed at prepare: `PrepareContext.constantData`
     /// gives their bytes.
-    public let isConstant: Bool
+    package let isConstant: Bool
 
-    public var rank: Int { shape.count }
-    public var elementCount: Int { Shape.count(shape) }
+    package var rank: Int { shape.count }
+    package var elementCount: Int { Shape.count(shape) }
     /// Size of dimension `i` counted from the end when negative.
-    public func dim(_ i: Int) -> Int { shape[i < 0 ? shape.count + i : i] }
+    package func dim(_ i: Int) -> Int { shape[i < 0 ? shape.count + i : i] }
 }
 
 /// Handed to a kernel's prepare: the op, its tensors, and where to put output shapes.
-public final class PrepareContext {
+package final class PrepareContext {
     /// Position of the op in execution order.
-    public let operatorIndex: Int
-    public let node: GraphOperator
+    package let operatorIndex: Int
+    package let node: GraphOperator
     /// Threads the kernel may use in eval (1 = single-threaded).
-    public let threadCount: Int
+    package let threadCount: Int
     unowned let interpreter: Interpreter
     /// Work of a following op folded into this one (see `ActivationFusion`).
     let epilogue: ActivationFusion.Epilogue?
@@ -37,7 +37,7 @@ public final class PrepareContext {
     }
 
     /// The op's options (with the activation of a folded RELU, see `ActivationFusion`).
-    public var parameters: OperatorParameters {
+    package var parameters: OperatorParameters {
         guard case .activation(let activation) = epilogue else { return node.parameters }
         var p = node.parameters
         p.activation = activation
@@ -54,40 +54,40 @@ public final class PrepareContext {
     /// Float sums may use fused multiply-adds: the tier has them and nothing needs the
     /// reference kernels' rounding.
     var fusesMultiplyAdd: Bool { tier >= .avx2 && !roundsLikeReference }
-    public var inputCount: Int { node.inputs.count }
-    public var outputCount: Int { node.outputs.count }
+    package var inputCount: Int { node.inputs.count }
+    package var outputCount: Int { node.outputs.count }
 
     /// An error naming this op, for prepare-time failures.
-    public func invalid(_ reason: String) -> InterpreterError {
+    package func invalid(_ reason: String) -> InterpreterError {
         .invalidOperator(index: operatorIndex, opName: node.opName, reason: reason)
     }
 
     /// Input `i`; throws when missing or absent (-1).
-    public func input(_ i: Int) throws -> TensorInfo {
+    package func input(_ i: Int) throws -> TensorInfo {
         guard let t = optionalInput(i) else { throw invalid("input \(i) is missing") }
         return t
     }
 
     /// Input `i`, or nil when the op has fewer inputs or it is -1 (absent optional input).
-    public func optionalInput(_ i: Int) -> TensorInfo? {
+    package func optionalInput(_ i: Int) -> TensorInfo? {
         guard i >= 0, i < node.inputs.count, node.inputs[i] >= 0 else { return nil }
         return interpreter.tensorInfo(node.inputs[i])
     }
 
     /// Output `i` (its shape is the model's until `setOutput` sets it).
-    public func output(_ i: Int) throws -> TensorInfo {
+    package func output(_ i: Int) throws -> TensorInfo {
         guard i >= 0, i < node.outputs.count, node.outputs[i] >= 0 else { throw invalid("output \(i) is missing") }
         return interpreter.tensorInfo(node.outputs[i])
     }
 
     /// The model's tensor behind input `i` (e.g. for sparsity metadata).
-    public func graphTensor(input i: Int) -> GraphTensor? {
+    package func graphTensor(input i: Int) -> GraphTensor? {
         guard i >= 0, i < node.inputs.count, node.inputs[i] >= 0 else { return nil }
         return interpreter.graph.tensors[node.inputs[i]]
     }
 
     /// Sets output `i`'s shape (and type, when given). Every output must be set by prepare.
-    public func setOutput(_ i: Int, shape: [Int], type: TensorDataType? = nil) throws {
+    package func setOutput(_ i: Int, shape: [Int], type: TensorDataType? = nil) throws {
         guard i >= 0, i < node.outputs.count, node.outputs[i] >= 0 else { throw invalid("output \(i) is missing") }
         guard let n = Shape.elementCount(shape) else {
             throw invalid("output \(i) would have an invalid or too large shape \(shape)")
@@ -103,13 +103,13 @@ public final class PrepareContext {
 
     /// Bytes of a constant (or prepare-computed) input; nil when the input is not constant.
     /// Valid only during prepare; copy or pack what eval needs.
-    public func constantData(input i: Int) -> UnsafeRawBufferPointer? {
+    package func constantData(input i: Int) -> UnsafeRawBufferPointer? {
         guard i >= 0, i < node.inputs.count, node.inputs[i] >= 0 else { return nil }
         return interpreter.constantBytes(node.inputs[i])
     }
 
     /// A constant integer input (int32 or int64) as `[Int]`; nil when not constant.
-    public func constantInts(input i: Int) throws -> [Int]? {
+    package func constantInts(input i: Int) throws -> [Int]? {
         guard let t = optionalInput(i), let bytes = constantData(input: i) else { return nil }
         let n = t.elementCount
         switch t.type {
@@ -125,7 +125,7 @@ public final class PrepareContext {
     }
 
     /// A constant float32 input as `[Float]`; nil when not constant.
-    public func constantFloats(input i: Int) throws -> [Float]? {
+    package func constantFloats(input i: Int) throws -> [Float]? {
         guard let t = optionalInput(i), let bytes = constantData(input: i) else { return nil }
         guard t.type == .float32 else { throw invalid("input \(i) must be float32, not \(t.type)") }
         let n = t.elementCount
@@ -135,24 +135,24 @@ public final class PrepareContext {
 }
 
 /// Handed to a kernel's eval: the memory of every tensor, by tensor index.
-public struct EvalContext {
+package struct EvalContext {
     @usableFromInline let pointers: UnsafePointer<UnsafeMutableRawPointer>
     /// Threads the kernel may use (1 = single-threaded).
-    public let threadCount: Int
+    package let threadCount: Int
 
     /// Start of a tensor's memory (never dangling; a zero-sized tensor gets a valid dummy address).
     @inlinable
-    public func raw(_ tensor: Int) -> UnsafeMutableRawPointer { pointers[tensor] }
+    package func raw(_ tensor: Int) -> UnsafeMutableRawPointer { pointers[tensor] }
 
     /// A tensor's memory typed as `T` (the kernel knows the type from prepare).
     @inlinable
-    public func pointer<T>(_ tensor: Int, as type: T.Type) -> UnsafeMutablePointer<T> {
+    package func pointer<T>(_ tensor: Int, as type: T.Type) -> UnsafeMutablePointer<T> {
         pointers[tensor].assumingMemoryBound(to: T.self)
     }
 
     /// A float32 tensor's memory.
     @inlinable
-    public func floats(_ tensor: Int) -> UnsafeMutablePointer<Float> {
+    package func floats(_ tensor: Int) -> UnsafeMutablePointer<Float> {
         pointers[tensor].assumingMemoryBound(to: Float.self)
     }
 }

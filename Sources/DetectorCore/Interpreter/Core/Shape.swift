@@ -1,11 +1,11 @@
 /// Shape arithmetic with overflow checks (sizes come from model files).
-public enum Shape {
+package enum Shape {
     /// Largest element count of one tensor the interpreter accepts (2^31 - 1).
-    public static let maxElementCount = Int(Int32.max)
+    package static let maxElementCount = Int(Int32.max)
 
     /// Product of the dimensions, nil when a dimension is negative or the product overflows
     /// or exceeds `maxElementCount`.
-    public static func elementCount(_ shape: [Int]) -> Int? {
+    package static func elementCount(_ shape: [Int]) -> Int? {
         var n = 1
         for d in shape {
             guard d >= 0 else { return nil }
@@ -18,14 +18,14 @@ public enum Shape {
 
     /// Element count of a shape already validated by prepare (no checks).
     @inlinable
-    public static func count(_ shape: [Int]) -> Int {
+    package static func count(_ shape: [Int]) -> Int {
         var n = 1
         for d in shape { n &*= d }
         return n
     }
 
     /// Row-major strides of a shape.
-    public static func strides(_ shape: [Int]) -> [Int] {
+    package static func strides(_ shape: [Int]) -> [Int] {
         var s = [Int](repeating: 1, count: shape.count)
         var acc = 1
         for i in stride(from: shape.count - 1, through: 0, by: -1) {
@@ -36,7 +36,7 @@ public enum Shape {
     }
 
     /// Numpy-style broadcast of two shapes, nil when incompatible.
-    public static func broadcast(_ a: [Int], _ b: [Int]) -> [Int]? {
+    package static func broadcast(_ a: [Int], _ b: [Int]) -> [Int]? {
         let rank = max(a.count, b.count)
         var out = [Int](repeating: 1, count: rank)
         for i in 0..<rank {
@@ -48,7 +48,7 @@ public enum Shape {
     }
 
     /// Normalizes a possibly negative axis against a rank, nil when out of range.
-    public static func axis(_ axis: Int, rank: Int) -> Int? {
+    package static func axis(_ axis: Int, rank: Int) -> Int? {
         let a = axis < 0 ? axis + rank : axis
         return (a >= 0 && a < rank) ? a : nil
     }

@@ -14,29 +14,29 @@ import Foundation
 ///
 /// Outputs: boxes `[1, M, 4]` (ymin, xmin, ymax, xmax), classes `[1, M]`, scores `[1, M]`,
 /// count `[1]`, all float32, with `M = max_detections * max_classes_per_detection`; unused slots are 0.
-public struct DetectionPostProcess: Sendable {
-    public var options: DetectionPostProcessOptions
+package struct DetectionPostProcess: Sendable {
+    package var options: DetectionPostProcessOptions
 
-    public init(options: DetectionPostProcessOptions) { self.options = options }
+    package init(options: DetectionPostProcessOptions) { self.options = options }
 
     /// One decoded box.
-    public struct Box: Sendable, Equatable {
-        public var ymin: Float, xmin: Float, ymax: Float, xmax: Float
-        public init(ymin: Float, xmin: Float, ymax: Float, xmax: Float) {
+    package struct Box: Sendable, Equatable {
+        package var ymin: Float, xmin: Float, ymax: Float, xmax: Float
+        package init(ymin: Float, xmin: Float, ymax: Float, xmax: Float) {
             self.ymin = ymin; self.xmin = xmin; self.ymax = ymax; self.xmax = xmax
         }
     }
 
     /// The op's result.
-    public struct Result: Sendable, Equatable {
-        public var boxes: [Float]
-        public var classes: [Float]
-        public var scores: [Float]
-        public var count: Int
+    package struct Result: Sendable, Equatable {
+        package var boxes: [Float]
+        package var classes: [Float]
+        package var scores: [Float]
+        package var count: Int
     }
 
     /// Decodes center-size encodings `(y, x, h, w)` against anchors `(y, x, h, w)`.
-    public func decode(encodings: (Int) -> (Float, Float, Float, Float), anchors: (Int) -> (Float, Float, Float, Float),
+    package func decode(encodings: (Int) -> (Float, Float, Float, Float), anchors: (Int) -> (Float, Float, Float, Float),
                        count: Int) -> [Box] {
         let sy = Double(options.yScale), sx = Double(options.xScale), sh = Double(options.hScale), sw = Double(options.wScale)
         return (0..<count).map { i in
@@ -50,7 +50,7 @@ public struct DetectionPostProcess: Sendable {
     }
 
     /// IoU exactly as the kernel computes it (0 for empty boxes).
-    public static func intersectionOverUnion(_ a: Box, _ b: Box) -> Float {
+    package static func intersectionOverUnion(_ a: Box, _ b: Box) -> Float {
         let areaA = (a.ymax - a.ymin) * (a.xmax - a.xmin)
         let areaB = (b.ymax - b.ymin) * (b.xmax - b.xmin)
         if areaA <= 0 || areaB <= 0 { return 0 }
@@ -91,7 +91,7 @@ public struct DetectionPostProcess: Sendable {
     }
 
     /// Runs NMS on decoded boxes and dequantized scores `[numBoxes][classesWithBackground]`.
-    public func run(boxes: [Box], scores: [Float], classesWithBackground: Int) -> Result {
+    package func run(boxes: [Box], scores: [Float], classesWithBackground: Int) -> Result {
         let numBoxes = boxes.count
         let numClasses = options.numClasses
         let labelOffset = classesWithBackground - numClasses

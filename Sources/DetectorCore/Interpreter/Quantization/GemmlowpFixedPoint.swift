@@ -2,7 +2,7 @@
 // A value with `integerBits` integer bits is an Int32 raw `r` meaning r / 2^(31 - integerBits).
 
 /// gemmlowp-compatible fixed-point `exp` and reciprocal, bit-exact with the C++ templates.
-public enum GemmlowpMath {
+package enum GemmlowpMath {
     @inlinable @inline(__always)
     static func mul(_ a: Int32, _ b: Int32) -> Int32 { FixedPoint.saturatingRoundingDoublingHighMul(a, b) }
 
@@ -24,7 +24,7 @@ public enum GemmlowpMath {
     /// gemmlowp `exp_on_negative_values` for an input with `integerBits` integer bits (a <= 0);
     /// result in Q0.31.
     @inlinable
-    public static func expOnNegativeValues(_ a: Int32, integerBits: Int32) -> Int32 {
+    package static func expOnNegativeValues(_ a: Int32, integerBits: Int32) -> Int32 {
         let fractionalBits = 31 - integerBits
         let oneQuarter: Int32 = Int32(1) << (fractionalBits - 2)
         let mask = oneQuarter &- 1
@@ -57,7 +57,7 @@ public enum GemmlowpMath {
 
     /// gemmlowp `one_over_one_plus_x_for_x_in_0_1` (input and output in Q0.31).
     @inlinable
-    public static func oneOverOnePlusXForXIn01(_ a: Int32) -> Int32 {
+    package static func oneOverOnePlusXForXIn01(_ a: Int32) -> Int32 {
         let halfDenominator = FixedPoint.roundingHalfSum(a, Int32.max)
         let constant48Over17: Int32 = 1515870810
         let constantNeg32Over17: Int32 = -1010580540
@@ -76,7 +76,7 @@ public enum GemmlowpMath {
     /// TFLite `GetReciprocal`: 1/x for a positive accumulator with `integerDigits` integer bits,
     /// returned as a Q0.31 scale plus the number of bits the true value is above one.
     @inlinable
-    public static func reciprocal(_ x: Int32, integerDigits: Int32) -> (scale: Int32, numBitsOverUnit: Int32) {
+    package static func reciprocal(_ x: Int32, integerDigits: Int32) -> (scale: Int32, numBitsOverUnit: Int32) {
         let headroomPlusOne = Int32(UInt32(bitPattern: x).leadingZeroBitCount)
         let numBitsOverUnit = integerDigits - headroomPlusOne
         let shifted = UInt32(bitPattern: x) << UInt32(headroomPlusOne & 31)

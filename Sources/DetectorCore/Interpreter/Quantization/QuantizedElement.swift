@@ -1,6 +1,6 @@
 /// The 8-bit integer element types of quantized tensors (`UInt8` asymmetric legacy models,
 /// `Int8` for the newer quantization spec).
-public protocol QuantizedElement: FixedWidthInteger, Sendable {
+package protocol QuantizedElement: FixedWidthInteger, Sendable {
     /// Smallest representable value as `Int32`.
     static var quantizedMin: Int32 { get }
     /// Largest representable value as `Int32`.
@@ -8,13 +8,13 @@ public protocol QuantizedElement: FixedWidthInteger, Sendable {
 }
 
 extension UInt8: QuantizedElement {
-    public static var quantizedMin: Int32 { 0 }
-    public static var quantizedMax: Int32 { 255 }
+    package static var quantizedMin: Int32 { 0 }
+    package static var quantizedMax: Int32 { 255 }
 }
 
 extension Int8: QuantizedElement {
-    public static var quantizedMin: Int32 { -128 }
-    public static var quantizedMax: Int32 { 127 }
+    package static var quantizedMin: Int32 { -128 }
+    package static var quantizedMax: Int32 { 127 }
 }
 
 extension QuantizedElement {
@@ -26,17 +26,17 @@ extension QuantizedElement {
 }
 
 /// Scale and zero point of a per-tensor quantized tensor: `real = scale * (q - zeroPoint)`.
-public struct QuantizationParams: Sendable, Equatable {
-    public var scale: Float
-    public var zeroPoint: Int32
-    public init(scale: Float, zeroPoint: Int32) {
+package struct QuantizationParams: Sendable, Equatable {
+    package var scale: Float
+    package var zeroPoint: Int32
+    package init(scale: Float, zeroPoint: Int32) {
         self.scale = scale
         self.zeroPoint = zeroPoint
     }
 }
 
 /// TFLite fused activation functions as they apply to quantized outputs.
-public enum QuantizedFusedActivation: Sendable, Equatable {
+package enum QuantizedFusedActivation: Sendable, Equatable {
     case none, relu, reluN1To1, relu6
     /// TANH / SIGN_BIT fused activations are not supported on quantized outputs by TFLite.
 }
@@ -44,7 +44,7 @@ public enum QuantizedFusedActivation: Sendable, Equatable {
 /// TFLite `CalculateActivationRangeQuantized`: the clamp bounds of a fused activation in
 /// the output's quantized domain (`zeroPoint + round(f / scale)`, rounding half away from zero,
 /// computed in `Float`).
-public func quantizedActivationRange<T: QuantizedElement>(
+package func quantizedActivationRange<T: QuantizedElement>(
     _ activation: QuantizedFusedActivation, output: QuantizationParams, as type: T.Type
 ) -> (min: Int32, max: Int32) {
     let qmin = T.quantizedMin, qmax = T.quantizedMax

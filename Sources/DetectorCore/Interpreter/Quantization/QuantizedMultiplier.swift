@@ -2,13 +2,13 @@ import Foundation
 
 /// A real multiplier encoded as TFLite does: a Q0.31 significand in [2^30, 2^31) and a
 /// power-of-two exponent, `real ≈ multiplier * 2^(shift - 31)`.
-public struct QuantizedMultiplier: Sendable, Equatable, CustomStringConvertible {
+package struct QuantizedMultiplier: Sendable, Equatable, CustomStringConvertible {
     /// Q0.31 significand (0 when the real value is 0 or underflows).
-    public var multiplier: Int32
+    package var multiplier: Int32
     /// Exponent: positive = left shift, negative = right shift.
-    public var shift: Int32
+    package var shift: Int32
 
-    public init(multiplier: Int32, shift: Int32) {
+    package init(multiplier: Int32, shift: Int32) {
         self.multiplier = multiplier
         self.shift = shift
     }
@@ -20,7 +20,7 @@ public struct QuantizedMultiplier: Sendable, Equatable, CustomStringConvertible 
     /// ```swift
     /// let m = QuantizedMultiplier(0.5)  // multiplier 1 << 30, shift 0
     /// ```
-    public init(_ real: Double) {
+    package init(_ real: Double) {
         guard real.isFinite, real > 0 else {
             self.init(multiplier: 0, shift: 0)
             return
@@ -41,25 +41,25 @@ public struct QuantizedMultiplier: Sendable, Equatable, CustomStringConvertible 
 
     /// Applies the multiplier to `x` with the reference kernels' double rounding.
     @inlinable @inline(__always)
-    public func apply(_ x: Int32) -> Int32 {
+    package func apply(_ x: Int32) -> Int32 {
         FixedPoint.multiplyByQuantizedMultiplier(x, multiplier, shift)
     }
 
-    public var description: String { "QuantizedMultiplier(\(multiplier), shift \(shift))" }
+    package var description: String { "QuantizedMultiplier(\(multiplier), shift \(shift))" }
 }
 
 /// A `QuantizedMultiplier` unpacked for the hot requantization loops: the same double-rounding
 /// arithmetic as `FixedPoint.multiplyByQuantizedMultiplier`, without branches on the shift and
 /// without overflow checks (none can occur: the multiplier is non-negative, so the saturating case
 /// `Int32.min * Int32.min` never arises, and every product fits in `Int64`).
-public struct RequantizationStep: Sendable, Equatable {
-    public let multiplier: Int64
-    public let leftShift: Int32
-    public let rightShift: Int32
-    public let mask: Int32
-    public let halfMask: Int32
+package struct RequantizationStep: Sendable, Equatable {
+    package let multiplier: Int64
+    package let leftShift: Int32
+    package let rightShift: Int32
+    package let mask: Int32
+    package let halfMask: Int32
 
-    public init(_ m: QuantizedMultiplier) {
+    package init(_ m: QuantizedMultiplier) {
         multiplier = Int64(max(m.multiplier, 0))
         leftShift = max(m.shift, 0)
         let r = min(max(-m.shift, 0), 31)
@@ -69,7 +69,7 @@ public struct RequantizationStep: Sendable, Equatable {
     }
 
     @inlinable @inline(__always)
-    public func apply(_ x: Int32) -> Int32 {
+    package func apply(_ x: Int32) -> Int32 {
         let product = Int64(x &<< leftShift) &* multiplier
         let nudge: Int64 = product >= 0 ? (1 << 30) : (1 - (1 << 30))
         let t = product &+ nudge

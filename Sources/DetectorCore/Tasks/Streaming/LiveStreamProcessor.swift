@@ -16,7 +16,7 @@ public struct LiveStreamResult<Output: Sendable>: Sendable {
     /// The timestamp the frame was submitted with.
     public let timestampMs: Int64
     /// The workload's output, or the error it threw.
-    public let result: Result<Output, any Error>
+    public let result: Result<Output, TaskError>
     /// Frames dropped since the processor started, up to this result's delivery.
     public let droppedFrameCount: Int
 }
@@ -41,9 +41,9 @@ public struct LiveStreamResult<Output: Sendable>: Sendable {
 ///
 /// Thread safety: every method may be called from any thread. The mutable state is guarded by
 /// a lock, which is why the class is `@unchecked Sendable`.
-public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unchecked Sendable {
-    public typealias Workload = @Sendable (Input, Int64) throws -> Output
-    public typealias ResultHandler = @Sendable (LiveStreamResult<Output>) -> Void
+package final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unchecked Sendable {
+    package typealias Workload = @Sendable (Input, Int64) throws -> Output
+    package typealias ResultHandler = @Sendable (LiveStreamResult<Output>) -> Void
 
     private let process: Workload
     private let onResult: ResultHandler?
@@ -72,7 +72,7 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
     ///   - process: the workload, called with each accepted frame and its timestamp, never
     ///     concurrently with itself.
     ///   - onResult: optional closure receiving each result, in order, on the delivery queue.
-    public init(
+    package init(
         label: String = "objdetect.livestream",
         deliveryQueue: DispatchQueue? = nil,
         process: @escaping Workload,
@@ -92,7 +92,7 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
     ///   - initialState: the state the first frame sees.
     ///   - process: the workload; it may mutate the state.
     ///   - label, deliveryQueue, onResult: as in the other initializer.
-    public convenience init<State: Sendable>(
+    package convenience init<State: Sendable>(
         label: String = "objdetect.livestream",
         deliveryQueue: DispatchQueue? = nil,
         initialState: State,
@@ -108,14 +108,14 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
     /// Submits a frame and returns at once.
     ///
     /// - Returns: `.accepted`, or `.dropped` when an earlier frame is still being processed.
-    /// - Throws: `RunningModeError.timestampNotIncreasing` when `timestampMs` is not later than
-    ///   the previous submission's; `RunningModeError.processorClosed` after `close()`.
+    /// - Throws: `TaskError.timestampNotIncreasing` when `timestampMs` is not later than
+    ///   the previous submission's; `TaskError.streamFinished` after `close()`.
     @discardableResult
-    public func submit(_ input: Input, timestampMs: Int64) throws -> LiveStreamSubmission {
+    package func submit(_ input: Input, timestampMs: Int64) throws(TaskError) -> LiveStreamSubmission {
         lock.lock()
         if closed {
             lock.unlock()
-            throw RunningModeError.processorClosed
+            throw TaskError.streamFinished
         }
         do {
             try gate.admit(timestampMs)
@@ -138,11 +138,11 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
         lock.unlock()
 
         workQueue.async { [self] in
-            let result: Result<Output, any Error>
+            let result: Result<Output, TaskError>
             do {
                 result = .success(try process(input, timestampMs))
             } catch {
-                result = .failure(error)
+                result = .failure(TaskError(wrapping: error))
             }
             // Queue the delivery before clearing `busy`, so deliveries keep submission order.
             deliveryQueue.async { [self] in
@@ -170,7 +170,7 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
 
     /// A stream of every result delivered from now on; it finishes after `close()` once the
     /// last accepted frame's result has been delivered.
-    public func makeResultStream() -> AsyncStream<LiveStreamResult<Output>> {
+    package func makeResultStream() -> AsyncStream<LiveStreamResult<Output>> {
         let (stream, continuation) = AsyncStream<LiveStreamResult<Output>>.makeStream()
         lock.lock()
         if closed {
@@ -193,21 +193,21 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
     }
 
     /// Frames dropped because the processor was busy.
-    public var droppedFrameCount: Int {
+    package var droppedFrameCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return dropped
     }
 
     /// Frames accepted for processing.
-    public var acceptedFrameCount: Int {
+    package var acceptedFrameCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return accepted
     }
 
     /// Results delivered so far.
-    public var deliveredResultCount: Int {
+    package var deliveredResultCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return delivered
@@ -216,13 +216,13 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
     /// Blocks until every accepted frame's result has been delivered and the processor is free
     /// for the next frame. Do not call it from the
     /// delivery queue (it would wait for itself).
-    public func waitUntilIdle() {
+    package func waitUntilIdle() {
         inFlight.wait()
     }
 
     /// Waits, without blocking a thread, until every accepted frame's result has been delivered
     /// and the processor is free for the next frame.
-    public func waitUntilIdle() async {
+    package func waitUntilIdle() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             inFlight.notify(queue: deliveryQueue) { done.resume() }
         }
@@ -230,7 +230,7 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
 
     /// `close()`, then waits without blocking a thread until the last accepted frame's result has
     /// been delivered and every result stream has finished.
-    public func finish() async {
+    package func finish() async {
         close()
         // `close` queued the streams' end behind the work queue and then the delivery queue;
         // this hop takes the same path after it, so it resumes once they have finished.
@@ -240,7 +240,7 @@ public final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unch
     }
 
     /// Refuses further frames; result streams finish after the last accepted frame's result.
-    public func close() {
+    package func close() {
         lock.lock()
         guard !closed else {
             lock.unlock()

@@ -5,23 +5,23 @@
 /// var gate = TimestampGate()
 /// try gate.admit(0)
 /// try gate.admit(33)
-/// try gate.admit(33)   // throws RunningModeError.timestampNotIncreasing(previousMs: 33, receivedMs: 33)
+/// try gate.admit(33)   // throws TaskError.timestampNotIncreasing(previousMs: 33, receivedMs: 33)
 /// ```
-public struct TimestampGate: Sendable, Equatable {
+package struct TimestampGate: Sendable, Equatable {
     /// The last timestamp admitted, or nil before the first frame.
-    public private(set) var lastTimestampMs: Int64?
+    package private(set) var lastTimestampMs: Int64?
 
-    public init() {}
+    package init() {}
 
     /// Admits `timestampMs` if it is later than the last admitted one; otherwise throws
-    /// `RunningModeError.timestampNotIncreasing` and leaves the gate unchanged.
-    public mutating func admit(_ timestampMs: Int64) throws {
+    /// `TaskError.timestampNotIncreasing` and leaves the gate unchanged.
+    package mutating func admit(_ timestampMs: Int64) throws(TaskError) {
         if let last = lastTimestampMs, timestampMs <= last {
-            throw RunningModeError.timestampNotIncreasing(previousMs: last, receivedMs: timestampMs)
+            throw TaskError.timestampNotIncreasing(previousMs: last, receivedMs: timestampMs)
         }
         lastTimestampMs = timestampMs
     }
 
     /// Forgets the last timestamp (a new stream starts).
-    public mutating func reset() { lastTimestampMs = nil }
+    package mutating func reset() { lastTimestampMs = nil }
 }

@@ -1,15 +1,15 @@
 /// Prepared rescaling of quantized ADD and SUB (TFLite's general 8-bit path): both inputs are
 /// shifted left by 20 bits and scaled to `2 * max(scale1, scale2)`, summed (or subtracted),
 /// then scaled to the output.
-public struct QuantizedAddSubParams: Sendable, Equatable {
-    public var input1ZeroPoint: Int32, input2ZeroPoint: Int32, outputZeroPoint: Int32
-    public var leftShift: Int32
-    public var input1: QuantizedMultiplier, input2: QuantizedMultiplier, output: QuantizedMultiplier
-    public var activationMin: Int32, activationMax: Int32
+package struct QuantizedAddSubParams: Sendable, Equatable {
+    package var input1ZeroPoint: Int32, input2ZeroPoint: Int32, outputZeroPoint: Int32
+    package var leftShift: Int32
+    package var input1: QuantizedMultiplier, input2: QuantizedMultiplier, output: QuantizedMultiplier
+    package var activationMin: Int32, activationMax: Int32
     /// The three multipliers unpacked for the element loop.
-    public var step1: RequantizationStep, step2: RequantizationStep, stepOut: RequantizationStep
+    package var step1: RequantizationStep, step2: RequantizationStep, stepOut: RequantizationStep
 
-    public init<T: QuantizedElement>(input1 q1: QuantizationParams, input2 q2: QuantizationParams,
+    package init<T: QuantizedElement>(input1 q1: QuantizationParams, input2 q2: QuantizationParams,
                                      output qo: QuantizationParams, activation: QuantizedFusedActivation, type: T.Type) {
         input1ZeroPoint = q1.zeroPoint
         input2ZeroPoint = q2.zeroPoint
@@ -40,15 +40,15 @@ public struct QuantizedAddSubParams: Sendable, Equatable {
     }
     /// The clamped ADD result for one pair of raw input values.
     @inlinable @inline(__always)
-    public func sum(_ a: Int32, _ b: Int32) -> Int32 { finish(scaled1(a) &+ scaled2(b)) }
+    package func sum(_ a: Int32, _ b: Int32) -> Int32 { finish(scaled1(a) &+ scaled2(b)) }
     /// The clamped SUB result for one pair of raw input values.
     @inlinable @inline(__always)
-    public func difference(_ a: Int32, _ b: Int32) -> Int32 { finish(scaled1(a) &- scaled2(b)) }
+    package func difference(_ a: Int32, _ b: Int32) -> Int32 { finish(scaled1(a) &- scaled2(b)) }
 }
 
 /// Quantized ADD with numpy broadcasting (TFLite reference `Add` / `BroadcastAdd6DSlow`).
-public enum QuantizedAdd {
-    public static func run<T: QuantizedElement>(_ p: QuantizedAddSubParams, plan: BroadcastPlan,
+package enum QuantizedAdd {
+    package static func run<T: QuantizedElement>(_ p: QuantizedAddSubParams, plan: BroadcastPlan,
                                                 input1: UnsafePointer<T>, input2: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>) {
         plan.forEachRow { o, i1, i2, n, s1, s2 in

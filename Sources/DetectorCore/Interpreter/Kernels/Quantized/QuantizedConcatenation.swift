@@ -2,11 +2,11 @@
 /// others (uint8 only, as in the runtime; int8 models must share quantization) are requantized
 /// like TFLite's `ConcatenationWithScaling`: `round(q * (s_in / s_out) - zp_in * (s_in / s_out)) + zp_out`
 /// in `Float`, clamped.
-public enum QuantizedConcatenation {
+package enum QuantizedConcatenation {
     /// - Parameters:
     ///   - outerCount: product of the dimensions before the axis.
     ///   - inputs: per input, its data, its `axis size * inner size` and its quantization.
-    public static func run<T: QuantizedElement>(outerCount: Int,
+    package static func run<T: QuantizedElement>(outerCount: Int,
                                                 inputs: [(data: UnsafePointer<T>, copySize: Int, quantization: QuantizationParams)],
                                                 output: UnsafeMutablePointer<T>, outputQuantization: QuantizationParams) {
         let inverseOutputScale: Float = 1 / outputQuantization.scale

@@ -7,36 +7,36 @@
 /// Per-tensor multipliers of the legacy path (`GetQuantizedConvolutionMultipler`: uint8 conv and
 /// depthwise, per-tensor FULLY_CONNECTED) take the scale product in `Float` first
 /// (`floatProductMultiplier`); the official runtime's results depend on that single rounding.
-public struct QuantizedConvParams: Sendable {
-    public var geometry: QuantizedWindowGeometry
-    public var inputDepth: Int
-    public var outputDepth: Int
-    public var inputZeroPoint: Int32
-    public var outputZeroPoint: Int32
-    public var multipliers: [QuantizedMultiplier]
+package struct QuantizedConvParams: Sendable {
+    package var geometry: QuantizedWindowGeometry
+    package var inputDepth: Int
+    package var outputDepth: Int
+    package var inputZeroPoint: Int32
+    package var outputZeroPoint: Int32
+    package var multipliers: [QuantizedMultiplier]
     /// `multipliers` unpacked for the scalar requantization loop.
-    public var steps: [RequantizationStep]
+    package var steps: [RequantizationStep]
     /// Bias, multipliers and clamp laid out for the SIMD requantization (nil with a left shift).
-    public var vectorRequantization: VectorRequantization?
-    public var activationMin: Int32
-    public var activationMax: Int32
+    package var vectorRequantization: VectorRequantization?
+    package var activationMin: Int32
+    package var activationMax: Int32
     /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
-    public var packedWeights: [Int16]
+    package var packedWeights: [Int16]
     /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`) for `gemmTier`.
-    public var gemmWeights: [Int16]
+    package var gemmWeights: [Int16]
     /// The instruction-set tier whose GEMM reads `gemmWeights`.
-    public var gemmTier: InstructionSetTier
-    public var bias: [Int32]
+    package var gemmTier: InstructionSetTier
+    package var bias: [Int32]
 
     /// Number of values in one im2col patch.
-    public var patchSize: Int { geometry.filterHeight * geometry.filterWidth * inputDepth }
+    package var patchSize: Int { geometry.filterHeight * geometry.filterWidth * inputDepth }
 
     /// - Parameters:
     ///   - filter: raw filter values `[outputDepth][fh][fw][inputDepth]`.
     ///   - filterScales / filterZeroPoints: one entry (per-tensor) or `outputDepth` entries.
     ///   - bias: `outputDepth` Int32 values or nil.
     /// Returns nil when counts do not match.
-    public init?<W: QuantizedElement>(geometry: QuantizedWindowGeometry, inputDepth: Int, outputDepth: Int,
+    package init?<W: QuantizedElement>(geometry: QuantizedWindowGeometry, inputDepth: Int, outputDepth: Int,
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
@@ -75,12 +75,12 @@ public struct QuantizedConvParams: Sendable {
 }
 
 /// Quantized CONV_2D kernels.
-public enum QuantizedConv2D {
+package enum QuantizedConv2D {
     /// Fast path: the input is converted once to `Int16` with its zero point removed; pointwise
     /// (1×1, stride 1) convolutions use it directly as the GEMM's A (rows padded to the GEMM depth),
     /// others go through im2col tiles; products go through `IntegerGemm.multiply`, each tile is
     /// requantized right after, tiles split over `threads`.
-    public static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
+    package static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
         let pixels = g.batches * g.outputHeight * g.outputWidth
@@ -218,7 +218,7 @@ public enum QuantizedConv2D {
     }
 
     /// Plain reference implementation, loop for loop as TFLite's reference kernel (test oracle).
-    public static func reference<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
+    package static func reference<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
                                                       output: UnsafeMutablePointer<T>) {
         let g = p.geometry, k = p.patchSize
         for b in 0..<g.batches { for oy in 0..<g.outputHeight { for ox in 0..<g.outputWidth {

@@ -9,31 +9,31 @@ import KernelsAVX512
 /// `DepthwiseConvPerChannel`: per output channel `oc = ic * depthMultiplier + m`,
 /// Σ (w - zw)(x - zx) over the window's in-bounds taps + bias, requantized with
 /// `double(inputScale) * double(filterScale[oc]) / double(outputScale)`.
-public struct QuantizedDepthwiseConvParams: Sendable {
-    public var geometry: QuantizedWindowGeometry
-    public var inputDepth: Int
-    public var depthMultiplier: Int
-    public var outputDepth: Int { inputDepth * depthMultiplier }
-    public var inputZeroPoint: Int32
-    public var outputZeroPoint: Int32
-    public var multipliers: [QuantizedMultiplier]
+package struct QuantizedDepthwiseConvParams: Sendable {
+    package var geometry: QuantizedWindowGeometry
+    package var inputDepth: Int
+    package var depthMultiplier: Int
+    package var outputDepth: Int { inputDepth * depthMultiplier }
+    package var inputZeroPoint: Int32
+    package var outputZeroPoint: Int32
+    package var multipliers: [QuantizedMultiplier]
     /// `multipliers` unpacked for the scalar requantization loop.
-    public var steps: [RequantizationStep]
+    package var steps: [RequantizationStep]
     /// Bias, multipliers and clamp laid out for the SIMD requantization (nil with a left shift).
-    public var vectorRequantization: VectorRequantization?
-    public var activationMin: Int32
-    public var activationMax: Int32
+    package var vectorRequantization: VectorRequantization?
+    package var activationMin: Int32
+    package var activationMax: Int32
     /// `[fh][fw][outputDepth]` as Int32 with the filter zero point removed.
-    public var weights: [Int32]
+    package var weights: [Int32]
     /// `weights` as `Int16` for the `pmaddwd` fast path (see `packWeights`).
-    public var packedWeights: [Int16]
+    package var packedWeights: [Int16]
     /// The instruction-set tier of the fast path (AVX2/AVX-512: `TierDepthwise.quantizedSums`
     /// on `weights`, 16 channels per step).
-    public var tier: InstructionSetTier
-    public var bias: [Int32]
+    package var tier: InstructionSetTier
+    package var bias: [Int32]
 
     /// - Parameter filter: raw filter values `[1][fh][fw][inputDepth * depthMultiplier]`.
-    public init?<W: QuantizedElement>(geometry: QuantizedWindowGeometry, inputDepth: Int, depthMultiplier: Int,
+    package init?<W: QuantizedElement>(geometry: QuantizedWindowGeometry, inputDepth: Int, depthMultiplier: Int,
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
@@ -87,13 +87,13 @@ public struct QuantizedDepthwiseConvParams: Sendable {
 }
 
 /// Quantized DEPTHWISE_CONV_2D kernels.
-public enum QuantizedDepthwiseConv2D {
+package enum QuantizedDepthwiseConv2D {
     /// Fast path: the input is converted once to `Int16` with its zero point removed; with a depth
     /// multiplier of 1 each output pixel sums its in-bounds taps 8 channels at a time with two
     /// `pmaddwd` per tap (`packWeights`), or 16 at a time at the AVX2/AVX-512 tiers; exact `Int32`
     /// sums in any order; output rows split over `threads`. Other depth multipliers use plain
     /// `Int32` loops.
-    public static func run<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
+    package static func run<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         let g = p.geometry
         let od = p.outputDepth, ic = p.inputDepth, dm = p.depthMultiplier
@@ -194,7 +194,7 @@ public enum QuantizedDepthwiseConv2D {
     }
 
     /// Plain reference implementation (test oracle), loop order of TFLite's reference kernel.
-    public static func reference<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
+    package static func reference<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
                                                       output: UnsafeMutablePointer<T>) {
         let g = p.geometry, od = p.outputDepth
         for b in 0..<g.batches { for oy in 0..<g.outputHeight { for ox in 0..<g.outputWidth {

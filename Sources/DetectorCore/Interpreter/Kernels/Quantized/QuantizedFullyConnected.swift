@@ -1,9 +1,9 @@
 /// Quantized FULLY_CONNECTED: a 1×1 convolution over `batches` rows. TFLite's reference
 /// `FullyConnected` arithmetic (Σ (w - zw)(x - zx) + bias, `MultiplyByQuantizedMultiplier`,
 /// + output zero point, clamp); per-channel int8 weights use one multiplier per output unit.
-public enum QuantizedFullyConnected {
+package enum QuantizedFullyConnected {
     /// Builds the prepared parameters: weights `[units][inputDepth]`, `batches` input rows.
-    public static func params<W: QuantizedElement>(batches: Int, inputDepth: Int, units: Int,
+    package static func params<W: QuantizedElement>(batches: Int, inputDepth: Int, units: Int,
                                                    input: QuantizationParams, output: QuantizationParams,
                                                    filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                                    bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
@@ -18,7 +18,7 @@ public enum QuantizedFullyConnected {
     }
 
     /// Runs the GEMM path.
-    public static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
+    package static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
         QuantizedConv2D.run(p, input: input, output: output, threads: threads)
     }

@@ -1,11 +1,11 @@
 /// Prepared quantized HARD_SWISH: 16-bit fixed-point multipliers as the runtime derives them
 /// (input on a 2^7 finer "hires" scale, a "relu-ish" multiplier mapping [-3, 3] to int16 range).
-public struct QuantizedHardSwishParams: Sendable, Equatable {
-    public var inputZeroPoint: Int16, outputZeroPoint: Int16
-    public var outputMultiplier: Int16, outputExponent: Int32
-    public var reluishMultiplier: Int16, reluishExponent: Int32
+package struct QuantizedHardSwishParams: Sendable, Equatable {
+    package var inputZeroPoint: Int16, outputZeroPoint: Int16
+    package var outputMultiplier: Int16, outputExponent: Int32
+    package var reluishMultiplier: Int16, reluishExponent: Int32
 
-    public init(input: QuantizationParams, output: QuantizationParams) {
+    package init(input: QuantizationParams, output: QuantizationParams) {
         inputZeroPoint = Int16(clamping: input.zeroPoint)
         outputZeroPoint = Int16(clamping: output.zeroPoint)
         let hiresInputScale: Float = (1.0 / 128.0) * input.scale
@@ -28,7 +28,7 @@ public struct QuantizedHardSwishParams: Sendable, Equatable {
 }
 
 /// Quantized HARD_SWISH, the runtime's reference int16 fixed-point algorithm.
-public enum QuantizedHardSwish {
+package enum QuantizedHardSwish {
     @inline(__always) static func srdhm16(_ a: Int16, _ b: Int16) -> Int16 {
         if a == b && a == Int16.min { return Int16.max }
         let ab = Int32(a) * Int32(b)
@@ -47,7 +47,7 @@ public enum QuantizedHardSwish {
         Int16(truncatingIfNeeded: FixedPoint.roundingDivideByPOT(Int32(x), exponent))
     }
 
-    public static func run<T: QuantizedElement>(_ p: QuantizedHardSwishParams, input: UnsafePointer<T>,
+    package static func run<T: QuantizedElement>(_ p: QuantizedHardSwishParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, count: Int) {
         for i in 0..<count {
             let inputValue = Int16(truncatingIfNeeded: Int32(input[i]) - Int32(p.inputZeroPoint))

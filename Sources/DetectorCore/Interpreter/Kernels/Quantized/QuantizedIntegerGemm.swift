@@ -19,24 +19,24 @@ import KernelsAVX512
 /// At the AVX2 and AVX-512 tiers the tier modules' `TierIntegerGemm` runs instead, on panels
 /// of 16 channels (`packB(_:n:k:tier:)`): `vpmaddwd` on ymm halves, or one `vpdpwssd` (VNNI)
 /// per depth pair and row. The sums are the same exact integers at every tier.
-public enum IntegerGemm {
+package enum IntegerGemm {
     /// Output channels per packed panel.
-    public static let panelWidth = 8
+    package static let panelWidth = 8
     /// Rows of A per register tile (4 rows × 8 channels = 8 accumulators of 4 lanes).
-    public static let tileRows = 4
+    package static let tileRows = 4
     /// A multiple of every tier's register-tile rows (4 at SSE2 and AVX2, 8 at AVX-512), for
     /// callers that size row blocks.
-    public static let tileRowsMultiple = 8
+    package static let tileRowsMultiple = 8
 
     /// Output channels per packed panel at `tier`.
-    public static func panelWidth(for tier: InstructionSetTier) -> Int { tier >= .avx2 ? 16 : panelWidth }
+    package static func panelWidth(for tier: InstructionSetTier) -> Int { tier >= .avx2 ? 16 : panelWidth }
 
     /// The depth the fast path works on: `k` rounded up to a multiple of 8 (four depth pairs per
     /// inner step). A rows must be zero-padded to this length.
-    public static func paddedDepth(_ k: Int) -> Int { (k + 7) / 8 * 8 }
+    package static func paddedDepth(_ k: Int) -> Int { (k + 7) / 8 * 8 }
 
     /// Plain reference implementation (the oracle for the fast path), both operands `[rows][k]`.
-    public static func reference(a: UnsafeBufferPointer<Int16>, b: UnsafeBufferPointer<Int16>,
+    package static func reference(a: UnsafeBufferPointer<Int16>, b: UnsafeBufferPointer<Int16>,
                                  m: Int, n: Int, k: Int, c: UnsafeMutableBufferPointer<Int32>) {
         for i in 0..<m {
             for j in 0..<n {
@@ -50,7 +50,7 @@ public enum IntegerGemm {
     /// Packs `[n][k]` weights into `ceil(n / w)` panels of `paddedDepth(k) / 2` depth pairs of
     /// `2w` values, `w = panelWidth(for: tier)` (see the type's description); padding channels
     /// and depth steps are 0.
-    public static func packB(_ b: UnsafeBufferPointer<Int16>, n: Int, k: Int, tier: InstructionSetTier = .baseline) -> [Int16] {
+    package static func packB(_ b: UnsafeBufferPointer<Int16>, n: Int, k: Int, tier: InstructionSetTier = .baseline) -> [Int16] {
         let kp = paddedDepth(k)
         let panelWidth = panelWidth(for: tier)
         let panels = (n + panelWidth - 1) / panelWidth
@@ -111,7 +111,7 @@ public enum IntegerGemm {
     /// packed by `packB` and every A row zero-padded to `kPadded = paddedDepth(k)`.
     /// Panel-outer order: one panel (`kPadded * 16` bytes) stays in cache while all rows pass.
     /// `tier` must be the one B was packed for.
-    public static func multiply(a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
+    package static func multiply(a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
                                 m: Int, n: Int, kPadded kp: Int, c: UnsafeMutablePointer<Int32>, ldc: Int,
                                 tier: InstructionSetTier = .baseline) {
         #if arch(x86_64)

@@ -1,19 +1,19 @@
 // Shared geometry helpers of the quantized kernels (padding, broadcasting).
 
 /// Spatial geometry of a 2-D window op (conv, depthwise conv, pooling) in NHWC, resolved at prepare.
-public struct QuantizedWindowGeometry: Sendable, Equatable {
-    public var batches: Int
-    public var inputHeight: Int, inputWidth: Int
-    public var outputHeight: Int, outputWidth: Int
-    public var filterHeight: Int, filterWidth: Int
-    public var strideHeight: Int, strideWidth: Int
-    public var dilationHeight: Int, dilationWidth: Int
+package struct QuantizedWindowGeometry: Sendable, Equatable {
+    package var batches: Int
+    package var inputHeight: Int, inputWidth: Int
+    package var outputHeight: Int, outputWidth: Int
+    package var filterHeight: Int, filterWidth: Int
+    package var strideHeight: Int, strideWidth: Int
+    package var dilationHeight: Int, dilationWidth: Int
     /// Rows/columns of implicit padding before the first input row/column (TFLite `padding.height/width`).
-    public var padTop: Int, padLeft: Int
+    package var padTop: Int, padLeft: Int
 
     /// Computes output size and padding the way TFLite's `ComputePaddingHeightWidth` does.
     /// Returns nil for non-positive strides/dilations/filters or an empty output.
-    public init?(batches: Int, inputHeight: Int, inputWidth: Int, filterHeight: Int, filterWidth: Int,
+    package init?(batches: Int, inputHeight: Int, inputWidth: Int, filterHeight: Int, filterWidth: Int,
                  strideHeight: Int, strideWidth: Int, dilationHeight: Int = 1, dilationWidth: Int = 1,
                  samePadding: Bool) {
         guard batches >= 0, inputHeight > 0, inputWidth > 0, filterHeight > 0, filterWidth > 0,
@@ -42,16 +42,16 @@ public struct QuantizedWindowGeometry: Sendable, Equatable {
 /// over a rank-6 output so kernels iterate without allocation. Adjacent dimensions that both
 /// inputs walk the same way (both contiguous, or one broadcast across both) are merged, so
 /// same-shape inputs become one contiguous row and broadcasts keep their rows as long as possible.
-public struct BroadcastPlan: Sendable, Equatable {
+package struct BroadcastPlan: Sendable, Equatable {
     /// Merged output dimensions, left-padded with 1 to rank 6 (same element count as the output).
-    public var outputDims: [Int]
+    package var outputDims: [Int]
     /// Element strides of input 1 / input 2 over `outputDims` (0 on broadcast dimensions).
-    public var strides1: [Int], strides2: [Int]
+    package var strides1: [Int], strides2: [Int]
     /// The unpadded output shape.
-    public var outputShape: [Int]
+    package var outputShape: [Int]
 
     /// Nil when the shapes are not broadcast-compatible or have rank > 6.
-    public init?(_ a: [Int], _ b: [Int]) {
+    package init?(_ a: [Int], _ b: [Int]) {
         let rank = max(a.count, b.count)
         guard rank <= 6 else { return nil }
         let pa = Array(repeating: 1, count: 6 - a.count) + a
@@ -89,7 +89,7 @@ public struct BroadcastPlan: Sendable, Equatable {
     /// Calls `body(outIndex, index1, index2, count, step1, step2)` for every contiguous run of
     /// the innermost dimension.
     @inlinable
-    public func forEachRow(_ body: (Int, Int, Int, Int, Int, Int) -> Void) {
+    package func forEachRow(_ body: (Int, Int, Int, Int, Int, Int) -> Void) {
         let d = outputDims, s1 = strides1, s2 = strides2
         var o = 0
         for i0 in 0..<d[0] { for i1 in 0..<d[1] { for i2 in 0..<d[2] { for i3 in 0..<d[3] { for i4 in 0..<d[4] {

@@ -1,10 +1,10 @@
 /// Prepared quantized LEAKY_RELU: identity multiplier `inputScale / outputScale` and alpha
 /// multiplier `inputScale * alpha / outputScale` (both computed in `Float` like the runtime).
-public struct QuantizedLeakyReluParams: Sendable, Equatable {
-    public var inputZeroPoint: Int32, outputZeroPoint: Int32
-    public var identity: QuantizedMultiplier, alpha: QuantizedMultiplier
+package struct QuantizedLeakyReluParams: Sendable, Equatable {
+    package var inputZeroPoint: Int32, outputZeroPoint: Int32
+    package var identity: QuantizedMultiplier, alpha: QuantizedMultiplier
 
-    public init(input: QuantizationParams, output: QuantizationParams, alpha a: Float) {
+    package init(input: QuantizationParams, output: QuantizationParams, alpha a: Float) {
         inputZeroPoint = input.zeroPoint
         outputZeroPoint = output.zeroPoint
         let alphaReal: Float = input.scale * a / output.scale
@@ -15,8 +15,8 @@ public struct QuantizedLeakyReluParams: Sendable, Equatable {
 }
 
 /// Quantized LEAKY_RELU (TFLite reference `QuantizeLeakyRelu`).
-public enum QuantizedLeakyRelu {
-    public static func run<T: QuantizedElement>(_ p: QuantizedLeakyReluParams, input: UnsafePointer<T>,
+package enum QuantizedLeakyRelu {
+    package static func run<T: QuantizedElement>(_ p: QuantizedLeakyReluParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, count: Int) {
         for i in 0..<count {
             let x = Int32(input[i]) &- p.inputZeroPoint

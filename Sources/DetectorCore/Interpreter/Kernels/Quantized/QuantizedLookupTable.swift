@@ -5,16 +5,16 @@ import Foundation
 /// from zero) + zero point, clamp; NaN/inf map to the type's minimum.
 /// Used by the reference LOGISTIC and TANH kernels for uint8/int8, and (tabulating its integer
 /// arithmetic) by the 8-bit → 8-bit QUANTIZE.
-public struct QuantizedLookupTable: Sendable, Equatable {
+package struct QuantizedLookupTable: Sendable, Equatable {
     /// Indexed by the input's bit pattern (`UInt8(truncatingIfNeeded:)`).
-    public var table: [UInt8]
+    package var table: [UInt8]
 
     /// Tabulates `result` (an output value as `Int32`, stored by its low 8 bits) for every `In` value.
-    public init<In: QuantizedElement>(_: In.Type, tabulating result: (Int32) -> Int32) {
+    package init<In: QuantizedElement>(_: In.Type, tabulating result: (Int32) -> Int32) {
         table = (0..<256).map { UInt8(truncatingIfNeeded: result(Int32(In(truncatingIfNeeded: UInt8($0))))) }
     }
 
-    public init<T: QuantizedElement>(input: QuantizationParams, output: QuantizationParams, type: T.Type,
+    package init<T: QuantizedElement>(input: QuantizationParams, output: QuantizationParams, type: T.Type,
                                      _ transform: (Float) -> Float) {
         var t = [UInt8](repeating: 0, count: 256)
         let inverseScale: Float = 1 / output.scale
@@ -36,17 +36,17 @@ public struct QuantizedLookupTable: Sendable, Equatable {
     }
 
     /// The LOGISTIC table (`1 / (1 + exp(-x))` in `Float`).
-    public static func logistic<T: QuantizedElement>(input: QuantizationParams, output: QuantizationParams, type: T.Type) -> Self {
+    package static func logistic<T: QuantizedElement>(input: QuantizationParams, output: QuantizationParams, type: T.Type) -> Self {
         Self(input: input, output: output, type: type) { 1 / (1 + expf(-$0)) }
     }
 
     /// The TANH table (`tanh(x)` in `Float`).
-    public static func tanh<T: QuantizedElement>(input: QuantizationParams, output: QuantizationParams, type: T.Type) -> Self {
+    package static func tanh<T: QuantizedElement>(input: QuantizationParams, output: QuantizationParams, type: T.Type) -> Self {
         Self(input: input, output: output, type: type) { tanhf($0) }
     }
 
     /// Maps `count` values through the table.
-    public func apply<In: QuantizedElement, Out: QuantizedElement>(input: UnsafePointer<In>, output: UnsafeMutablePointer<Out>, count: Int) {
+    package func apply<In: QuantizedElement, Out: QuantizedElement>(input: UnsafePointer<In>, output: UnsafeMutablePointer<Out>, count: Int) {
         table.withUnsafeBufferPointer { t in
             guard let t = t.baseAddress, table.count == 256 else { return }
             for i in 0..<count {

@@ -1,7 +1,7 @@
 /// Quantized MAXIMUM / MINIMUM: element-wise on the raw values (the runtime requires equal
 /// quantization of inputs and output), with numpy broadcasting.
-public enum QuantizedMaximumMinimum {
-    public static func run<T: QuantizedElement>(maximum: Bool, plan: BroadcastPlan,
+package enum QuantizedMaximumMinimum {
+    package static func run<T: QuantizedElement>(maximum: Bool, plan: BroadcastPlan,
                                                 input1: UnsafePointer<T>, input2: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>) {
         plan.forEachRow { o, i1, i2, n, s1, s2 in

@@ -1,16 +1,16 @@
 /// Quantized MEAN (TFLite reference `QuantizedMeanOrSum`): Int32 sum over the reduced axes,
 /// `- zeroPoint * n`, then one `MultiplyByQuantizedMultiplier` whose multiplier folds in `1/n`
 /// (`(m << s) / n` with `s = min(floor(log2 n), 32, 31 + shift)`), + output zero point, clamp.
-public struct QuantizedMeanParams: Sendable, Equatable {
-    public var inputShape: [Int]
+package struct QuantizedMeanParams: Sendable, Equatable {
+    package var inputShape: [Int]
     /// Per input dimension: true when reduced.
-    public var reduced: [Bool]
-    public var elementsPerOutput: Int
-    public var outputCount: Int
-    public var inputZeroPoint: Int32, outputZeroPoint: Int32
-    public var multiplier: QuantizedMultiplier
+    package var reduced: [Bool]
+    package var elementsPerOutput: Int
+    package var outputCount: Int
+    package var inputZeroPoint: Int32, outputZeroPoint: Int32
+    package var multiplier: QuantizedMultiplier
 
-    public init?(inputShape: [Int], axes: [Int], input: QuantizationParams, output: QuantizationParams) {
+    package init?(inputShape: [Int], axes: [Int], input: QuantizationParams, output: QuantizationParams) {
         let rank = inputShape.count
         var reduced = [Bool](repeating: false, count: rank)
         for a in axes {
@@ -38,8 +38,8 @@ public struct QuantizedMeanParams: Sendable, Equatable {
     }
 }
 
-public enum QuantizedMean {
-    public static func run<T: QuantizedElement>(_ p: QuantizedMeanParams, input: UnsafePointer<T>, output: UnsafeMutablePointer<T>) {
+package enum QuantizedMean {
+    package static func run<T: QuantizedElement>(_ p: QuantizedMeanParams, input: UnsafePointer<T>, output: UnsafeMutablePointer<T>) {
         var sums = [Int32](repeating: 0, count: p.outputCount)
         let rank = p.inputShape.count
         let total = p.inputShape.reduce(1, *)

@@ -1,11 +1,11 @@
 /// Prepared parameters of quantized MUL: one multiplier `scale1 * scale2 / outputScale`
 /// (computed in `Float`, as the runtime does, then widened).
-public struct QuantizedMulParams: Sendable, Equatable {
-    public var input1ZeroPoint: Int32, input2ZeroPoint: Int32, outputZeroPoint: Int32
-    public var multiplier: QuantizedMultiplier
-    public var activationMin: Int32, activationMax: Int32
+package struct QuantizedMulParams: Sendable, Equatable {
+    package var input1ZeroPoint: Int32, input2ZeroPoint: Int32, outputZeroPoint: Int32
+    package var multiplier: QuantizedMultiplier
+    package var activationMin: Int32, activationMax: Int32
 
-    public init<T: QuantizedElement>(input1 q1: QuantizationParams, input2 q2: QuantizationParams,
+    package init<T: QuantizedElement>(input1 q1: QuantizationParams, input2 q2: QuantizationParams,
                                      output qo: QuantizationParams, activation: QuantizedFusedActivation, type: T.Type) {
         input1ZeroPoint = q1.zeroPoint
         input2ZeroPoint = q2.zeroPoint
@@ -17,19 +17,19 @@ public struct QuantizedMulParams: Sendable, Equatable {
     }
 
     /// `multiplier` unpacked for the element loop.
-    public var step: RequantizationStep
+    package var step: RequantizationStep
 
     /// The clamped MUL result for one pair of raw input values.
     @inlinable @inline(__always)
-    public func product(_ a: Int32, _ b: Int32) -> Int32 {
+    package func product(_ a: Int32, _ b: Int32) -> Int32 {
         let v = step.apply((a &- input1ZeroPoint) &* (b &- input2ZeroPoint)) &+ outputZeroPoint
         return v < activationMin ? activationMin : (v > activationMax ? activationMax : v)
     }
 }
 
 /// Quantized MUL with numpy broadcasting (TFLite reference `Mul` / `BroadcastMul6DSlow`).
-public enum QuantizedMul {
-    public static func run<T: QuantizedElement>(_ p: QuantizedMulParams, plan: BroadcastPlan,
+package enum QuantizedMul {
+    package static func run<T: QuantizedElement>(_ p: QuantizedMulParams, plan: BroadcastPlan,
                                                 input1: UnsafePointer<T>, input2: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>) {
         plan.forEachRow { o, i1, i2, n, s1, s2 in

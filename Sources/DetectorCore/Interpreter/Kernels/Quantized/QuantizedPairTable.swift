@@ -2,16 +2,16 @@
 /// `UInt8(bitPattern: a) << 8 | UInt8(bitPattern: b)`. Built at prepare by calling the op's
 /// scalar reference arithmetic once per input pair, so a lookup gives exactly the reference
 /// result; evaluating the op then costs one table load per element.
-public struct QuantizedPairTable: Sendable, Equatable {
+package struct QuantizedPairTable: Sendable, Equatable {
     /// The results' bit patterns.
-    public let entries: [UInt8]
+    package let entries: [UInt8]
 
     /// Outputs of at least this many elements use the table: below it, building the table
     /// (65,536 evaluations) costs more than a few invokes of direct arithmetic save.
-    public static let minimumOutputCount = 1 << 14
+    package static let minimumOutputCount = 1 << 14
 
     /// Tabulates `result(a, b)` (the op's clamped output as `Int32`) for every pair of `T` values.
-    public init<T: QuantizedElement>(_: T.Type, _ result: (Int32, Int32) -> Int32) {
+    package init<T: QuantizedElement>(_: T.Type, _ result: (Int32, Int32) -> Int32) {
         var table = [UInt8](repeating: 0, count: 65536)
         table.withUnsafeMutableBufferPointer { t in
             for i in 0..<256 {
@@ -25,7 +25,7 @@ public struct QuantizedPairTable: Sendable, Equatable {
     }
 
     /// Evaluates the tabulated op with broadcasting: one table load per output element.
-    public func apply<T: QuantizedElement>(plan: BroadcastPlan, input1: UnsafePointer<T>, input2: UnsafePointer<T>,
+    package func apply<T: QuantizedElement>(plan: BroadcastPlan, input1: UnsafePointer<T>, input2: UnsafePointer<T>,
                                            output: UnsafeMutablePointer<T>) {
         entries.withUnsafeBufferPointer { buffer in
             guard let table = buffer.baseAddress, buffer.count == 65536 else { return }

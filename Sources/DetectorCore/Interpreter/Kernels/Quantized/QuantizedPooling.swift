@@ -1,8 +1,8 @@
 /// Quantized AVERAGE_POOL_2D and MAX_POOL_2D (TFLite reference pooling): windows clipped to
 /// the input; the average rounds half away from zero (`(sum ± count/2) / count`), then the
 /// fused activation clamp.
-public enum QuantizedPooling {
-    public static func average<T: QuantizedElement>(_ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
+package enum QuantizedPooling {
+    package static func average<T: QuantizedElement>(_ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
                                                     input: UnsafePointer<T>, output: UnsafeMutablePointer<T>) {
         window(g, depth: depth) { b, oy, ox, y0, y1, x0, x1 in
             let count = Int32((y1 - y0) * (x1 - x0))
@@ -19,7 +19,7 @@ public enum QuantizedPooling {
 
     /// Reference MAX_POOL_2D: per channel, the maximum over the clipped window (starting from the
     /// type's minimum), then the activation clamp. The oracle for `maxVectorized`.
-    public static func max<T: QuantizedElement>(_ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
+    package static func max<T: QuantizedElement>(_ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
                                                 input: UnsafePointer<T>, output: UnsafeMutablePointer<T>) {
         window(g, depth: depth) { b, oy, ox, y0, y1, x0, x1 in
             let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * depth
@@ -36,7 +36,7 @@ public enum QuantizedPooling {
     /// lane-wise, so the result is identical); the last `depth % 16` channels run the scalar loop.
     /// Requires `T.quantizedMin <= activationMin <= activationMax <= T.quantizedMax` (see
     /// `clampFitsType`); other bounds must use `max`.
-    public static func maxVectorized<T: QuantizedElement & SIMDScalar>(
+    package static func maxVectorized<T: QuantizedElement & SIMDScalar>(
         _ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
         input: UnsafePointer<T>, output: UnsafeMutablePointer<T>
     ) {

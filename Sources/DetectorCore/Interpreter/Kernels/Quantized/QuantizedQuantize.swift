@@ -1,8 +1,8 @@
 /// QUANTIZE: float32 → uint8/int8 (`round(x / scale) + zeroPoint`, half away from zero, in
 /// `Float`, clamped), and 8-bit → 8-bit requantization (`MultiplyByQuantizedMultiplier` with
 /// `double(inputScale) / double(outputScale)`).
-public enum QuantizedQuantize {
-    public static func fromFloat<T: QuantizedElement>(input: UnsafePointer<Float>, output: UnsafeMutablePointer<T>,
+package enum QuantizedQuantize {
+    package static func fromFloat<T: QuantizedElement>(input: UnsafePointer<Float>, output: UnsafeMutablePointer<T>,
                                                       count: Int, quantization q: QuantizationParams) {
         for i in 0..<count {
             let r = (input[i] / q.scale).rounded(.toNearestOrAwayFromZero)
@@ -12,11 +12,11 @@ public enum QuantizedQuantize {
     }
 
     /// The requantization multiplier from `input` to `output` quantization.
-    public static func requantizeMultiplier(input: QuantizationParams, output: QuantizationParams) -> QuantizedMultiplier {
+    package static func requantizeMultiplier(input: QuantizationParams, output: QuantizationParams) -> QuantizedMultiplier {
         QuantizedMultiplier(Double(input.scale) / Double(output.scale))
     }
 
-    public static func requantize<In: QuantizedElement, Out: QuantizedElement>(
+    package static func requantize<In: QuantizedElement, Out: QuantizedElement>(
         input: UnsafePointer<In>, output: UnsafeMutablePointer<Out>, count: Int,
         inputZeroPoint: Int32, outputZeroPoint: Int32, multiplier m: QuantizedMultiplier
     ) {
@@ -35,7 +35,7 @@ public enum QuantizedQuantize {
     }
 
     /// `requantize` tabulated for all 256 inputs: exact by construction, one load per element.
-    public static func requantizeTable<In: QuantizedElement, Out: QuantizedElement>(
+    package static func requantizeTable<In: QuantizedElement, Out: QuantizedElement>(
         _: In.Type, _: Out.Type, inputZeroPoint: Int32, outputZeroPoint: Int32, multiplier m: QuantizedMultiplier
     ) -> QuantizedLookupTable {
         let step = RequantizationStep(m)

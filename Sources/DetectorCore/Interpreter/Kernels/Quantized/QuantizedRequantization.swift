@@ -20,25 +20,25 @@ import KernelsAVX512
 /// Layers with a left shift (real multiplier ≥ 1) are rare; `init` returns nil for them and the
 /// kernels keep the scalar `RequantizationStep` path. At the AVX2 and AVX-512 tiers the same
 /// arithmetic runs 16 channels per step (`TierRequantization` in the tier modules).
-public struct VectorRequantization: Sendable {
+package struct VectorRequantization: Sendable {
     /// Channel count rounded up to a multiple of 16; the per-channel arrays have this length
     /// (padding channels requantize 0 with multiplier 0).
-    public let paddedCount: Int
-    public let bias: [Int32]
+    package let paddedCount: Int
+    package let bias: [Int32]
     /// `2 · multiplier` per channel.
-    public let doubledMultiplier: [UInt32]
+    package let doubledMultiplier: [UInt32]
     /// `2^31 + (r > 0 ? 2^(31+r) : 0)` per channel, in lane order 0, 2, 1, 3 of each group of
     /// four (the even and odd halves of the 64-bit multiplies).
-    public let rounding: [UInt64]
-    public let rightShift: [UInt32]
+    package let rounding: [UInt64]
+    package let rightShift: [UInt32]
     /// The right shift when every channel has the same one (a single-count SIMD shift).
-    public let uniformShift: UInt32?
-    public let outputZeroPoint: Int32
-    public let activationMin: Int32, activationMax: Int32
+    package let uniformShift: UInt32?
+    package let outputZeroPoint: Int32
+    package let activationMin: Int32, activationMax: Int32
     /// The instruction-set tier `Rows.apply` runs at.
-    public let tier: InstructionSetTier
+    package let tier: InstructionSetTier
 
-    public init?(multipliers: [QuantizedMultiplier], bias: [Int32], outputZeroPoint: Int32,
+    package init?(multipliers: [QuantizedMultiplier], bias: [Int32], outputZeroPoint: Int32,
                  activationMin: Int32, activationMax: Int32, tier: InstructionSetTier = .baseline) {
         guard multipliers.count == bias.count,
               multipliers.allSatisfy({ $0.shift <= 0 && $0.multiplier >= 0 }) else { return nil }
@@ -67,7 +67,7 @@ public struct VectorRequantization: Sendable {
 
     /// Calls `body` with a pointer view of the per-channel arrays, for the row loops of a kernel
     /// run (so they neither copy nor retain the arrays per row); nil when `requantization` is nil.
-    public static func withRows<R>(_ requantization: VectorRequantization?, _ body: (Rows?) -> R) -> R {
+    package static func withRows<R>(_ requantization: VectorRequantization?, _ body: (Rows?) -> R) -> R {
         guard let r = requantization else { return body(nil) }
         return r.bias.withUnsafeBufferPointer { bias in
             r.doubledMultiplier.withUnsafeBufferPointer { mul in
@@ -85,7 +85,7 @@ public struct VectorRequantization: Sendable {
     }
 
     /// `VectorRequantization`'s arrays as plain pointers, valid inside `withRows` only.
-    public struct Rows {
+    package struct Rows {
         let bias: UnsafePointer<Int32>
         let doubledMultiplier: UnsafePointer<UInt32>
         let rounding: UnsafePointer<UInt64>
@@ -96,7 +96,7 @@ public struct VectorRequantization: Sendable {
 
         /// Requantizes `count` accumulators (`count ≤` the channel count) of one output row.
         @inline(__always)
-        public func apply<T: QuantizedElement>(_ acc: UnsafePointer<Int32>, count: Int, output: UnsafeMutablePointer<T>) {
+        package func apply<T: QuantizedElement>(_ acc: UnsafePointer<Int32>, count: Int, output: UnsafeMutablePointer<T>) {
             let out = UnsafeMutableRawPointer(output)
             #if arch(x86_64)
             switch tier {

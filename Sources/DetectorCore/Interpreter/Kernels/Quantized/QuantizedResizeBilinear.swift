@@ -2,10 +2,10 @@
 /// float `ResizeBilinear` (weights in `Float`, result truncated toward zero), int8 with
 /// `ResizeBilinearInteger` (10-bit fixed-point positions, 20-bit products rounded half away
 /// from zero).
-public enum QuantizedResizeBilinear {
-    public struct Geometry: Sendable, Equatable {
-        public var batches: Int, inputHeight: Int, inputWidth: Int, depth: Int, outputHeight: Int, outputWidth: Int
-        public var alignCorners: Bool, halfPixelCenters: Bool
+package enum QuantizedResizeBilinear {
+    package struct Geometry: Sendable, Equatable {
+        package var batches: Int, inputHeight: Int, inputWidth: Int, depth: Int, outputHeight: Int, outputWidth: Int
+        package var alignCorners: Bool, halfPixelCenters: Bool
     }
 
     /// Float interpolation positions (TFLite `ComputeInterpolationValues`).
@@ -20,7 +20,7 @@ public enum QuantizedResizeBilinear {
         (alignCorners && output > 1) ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
     }
 
-    public static func runUInt8(_ g: Geometry, input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>) {
+    package static func runUInt8(_ g: Geometry, input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>) {
         let hs = scale(g.inputHeight, g.outputHeight, g.alignCorners), ws = scale(g.inputWidth, g.outputWidth, g.alignCorners)
         var o = 0
         for b in 0..<g.batches { for y in 0..<g.outputHeight {
@@ -51,7 +51,7 @@ public enum QuantizedResizeBilinear {
         return (s, lower, upper)
     }
 
-    public static func runInt8(_ g: Geometry, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>) {
+    package static func runInt8(_ g: Geometry, input: UnsafePointer<Int8>, output: UnsafeMutablePointer<Int8>) {
         func scale10(_ i: Int, _ o: Int) -> Int {
             (g.alignCorners && o > 1) ? ((1 << 10) * (i - 1) + (o - 1) / 2) / (o - 1) : ((1 << 10) * i + o / 2) / o
         }

@@ -1,12 +1,12 @@
 /// Prepared parameters of the reference quantized SOFTMAX (gemmlowp fixed point, 5 integer
 /// bits for the scaled differences, 12 for the sum of exponentials).
-public struct QuantizedSoftmaxParams: Sendable, Equatable {
-    public var inputMultiplier: Int32
-    public var inputLeftShift: Int32
-    public var diffMin: Int32
+package struct QuantizedSoftmaxParams: Sendable, Equatable {
+    package var inputMultiplier: Int32
+    package var inputLeftShift: Int32
+    package var diffMin: Int32
 
     /// TFLite `PreprocessSoftmaxScaling` + `CalculateInputRadius`.
-    public init(beta: Float, inputScale: Float) {
+    package init(beta: Float, inputScale: Float) {
         let scaledDiffIntegerBits = 5
         let real = min(Double(beta) * Double(inputScale) * Double(1 << (31 - scaledDiffIntegerBits)),
                        Double((Int64(1) << 31) - 1))
@@ -23,8 +23,8 @@ public struct QuantizedSoftmaxParams: Sendable, Equatable {
 /// Quantized SOFTMAX over the last dimension, bit-exact with TFLite's reference kernel.
 /// The output quantization is fixed by the runtime: scale 1/256 with zero point 0 (uint8)
 /// or -128 (int8).
-public enum QuantizedSoftmax {
-    public static func run<T: QuantizedElement>(_ p: QuantizedSoftmaxParams, input: UnsafePointer<T>,
+package enum QuantizedSoftmax {
+    package static func run<T: QuantizedElement>(_ p: QuantizedSoftmaxParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, outerCount: Int, depth: Int) {
         let outputBits = Int32(T.bitWidth)
         for i in 0..<outerCount {
@@ -62,13 +62,13 @@ public enum QuantizedSoftmax {
 /// `x - max(row)` of 8-bit values lies in -255...0, so `exp` and its sum term (both functions of
 /// the difference alone) are looked up instead of evaluated twice per element. The division by
 /// the sum stays per row and per element as in `QuantizedSoftmax.run`, so results are identical.
-public struct QuantizedSoftmaxTable: Sendable, Equatable {
+package struct QuantizedSoftmaxTable: Sendable, Equatable {
     /// `exps[-diff]`: the Q0.31 exponential, or -1 where `diff < diffMin` (the element gets the minimum).
-    public let exps: [Int32]
+    package let exps: [Int32]
     /// `terms[-diff]`: the exponential's contribution to the row sum (0 below `diffMin`).
-    public let terms: [Int32]
+    package let terms: [Int32]
 
-    public init(_ p: QuantizedSoftmaxParams) {
+    package init(_ p: QuantizedSoftmaxParams) {
         var exps = [Int32](repeating: -1, count: 256), terms = [Int32](repeating: 0, count: 256)
         for k in 0..<256 {
             let diff = -Int32(k)
@@ -88,7 +88,7 @@ extension QuantizedSoftmax {
 
     /// SOFTMAX with the exponentials looked up in `table` (built from the same params); the
     /// same results as `run`.
-    public static func run<T: QuantizedElement>(_ table: QuantizedSoftmaxTable, input: UnsafePointer<T>,
+    package static func run<T: QuantizedElement>(_ table: QuantizedSoftmaxTable, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, outerCount: Int, depth: Int) {
         let outputBits = Int32(T.bitWidth)
         table.exps.withUnsafeBufferPointer { expsBuffer in table.terms.withUnsafeBufferPointer { termsBuffer in

@@ -1,7 +1,7 @@
 /// Quantized SUB with numpy broadcasting (TFLite reference `Sub` / `BroadcastQuantSubSlow`):
 /// the ADD rescaling with the scaled inputs subtracted.
-public enum QuantizedSub {
-    public static func run<T: QuantizedElement>(_ p: QuantizedAddSubParams, plan: BroadcastPlan,
+package enum QuantizedSub {
+    package static func run<T: QuantizedElement>(_ p: QuantizedAddSubParams, plan: BroadcastPlan,
                                                 input1: UnsafePointer<T>, input2: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>) {
         plan.forEachRow { o, i1, i2, n, s1, s2 in

@@ -61,51 +61,17 @@ public enum TensorDataType: Int, Sendable, Hashable, CaseIterable, CustomStringC
         }
     }
 
-    /// The schema's name (`FLOAT32`, `UINT8`, …).
-    public var schemaName: String {
-        switch self {
-        case .float32: return "FLOAT32"
-        case .float16: return "FLOAT16"
-        case .int32: return "INT32"
-        case .uint8: return "UINT8"
-        case .int64: return "INT64"
-        case .string: return "STRING"
-        case .bool: return "BOOL"
-        case .int16: return "INT16"
-        case .complex64: return "COMPLEX64"
-        case .int8: return "INT8"
-        case .float64: return "FLOAT64"
-        case .complex128: return "COMPLEX128"
-        case .uint64: return "UINT64"
-        case .resource: return "RESOURCE"
-        case .variant: return "VARIANT"
-        case .uint32: return "UINT32"
-        case .uint16: return "UINT16"
-        case .int4: return "INT4"
-        }
-    }
+    /// The schema's name (`FLOAT32`, `UINT8`, …): `name` in capitals.
+    public var schemaName: String { name.uppercased() }
 
-    /// The NumPy dtype name the official Python runtime reports (`float32`, `uint8`, …), as in the
-    /// `dtype` field of `../shared/goldens/models/*.json`.
+    /// The NumPy dtype name the official Python runtime reports, as in the `dtype` field of
+    /// `../shared/goldens/models/*.json`: `name`, except `bytes_` for strings and `object_` for
+    /// resources and variants.
     public var numpyName: String {
         switch self {
-        case .float32: return "float32"
-        case .float16: return "float16"
-        case .int32: return "int32"
-        case .uint8: return "uint8"
-        case .int64: return "int64"
         case .string: return "bytes_"
-        case .bool: return "bool"
-        case .int16: return "int16"
-        case .complex64: return "complex64"
-        case .int8: return "int8"
-        case .float64: return "float64"
-        case .complex128: return "complex128"
-        case .uint64: return "uint64"
         case .resource, .variant: return "object_"
-        case .uint32: return "uint32"
-        case .uint16: return "uint16"
-        case .int4: return "int4"
+        default: return name
         }
     }
 

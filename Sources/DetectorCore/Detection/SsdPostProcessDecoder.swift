@@ -28,75 +28,37 @@ public struct BoxCornerIndices: Sendable, Equatable, Codable {
     var isPermutation: Bool { Set([left, top, right, bottom]) == [0, 1, 2, 3] }
 }
 
-/// The post-filters MediaPipe Tasks applies to a model's detections, in its order.
-public struct DetectionFilterOptions: Sendable, Equatable {
-    /// Keep detections with `score >= scoreThreshold` (nil: keep all).
-    public var scoreThreshold: Float?
-    /// Stop after this many detections (nil or −1: no limit; 0 is an error).
-    public var maxResults: Int?
-    /// Class allowlist / denylist by name (at most one of them).
-    public var categoryAllowlist: [String]
-    public var categoryDenylist: [String]
-
-    public init(scoreThreshold: Float? = nil, maxResults: Int? = nil,
-                categoryAllowlist: [String] = [], categoryDenylist: [String] = []) {
-        self.scoreThreshold = scoreThreshold
-        self.maxResults = maxResults
-        self.categoryAllowlist = categoryAllowlist
-        self.categoryDenylist = categoryDenylist
-    }
-
-    /// MediaPipe's option checks: `maxResults` 0 and allow + deny together are errors.
-    public func validate() throws {
-        if let m = maxResults, m == 0 || m < -1 {
-            throw DetectionError.invalidOption(name: "maxResults", reason: "value must be positive or -1 (no limit), got \(m)")
-        }
-        if !categoryAllowlist.isEmpty && !categoryDenylist.isEmpty { throw DetectionError.allowlistAndDenylist }
-        if let t = scoreThreshold, t.isNaN {
-            throw DetectionError.invalidOption(name: "scoreThreshold", reason: "must be a number")
-        }
-    }
-}
-
 /// Decodes the four outputs of a `TFLite_Detection_PostProcess` model (locations,
 /// classes, scores, count) the way MediaPipe Tasks' ObjectDetector does:
 ///
 /// 1. score calibration, when the metadata has it, applied to every score with its
 ///    class as index (`ScoreCalibrationCalculator` with INDICES);
-/// 2. then, walking the model's detections in output order, keep those with
-///    `score ≥ scoreThreshold` whose class passes the allow/deny list, and stop once
-///    `maxResults` are kept — filters act on the model's own (post-NMS) list, they
-///    never bring back a box the model dropped;
-/// 3. boxes whose width or height is negative or NaN are skipped;
-/// 4. label and display name from the `LabelMap`.
+/// 2. the model's first `count` detections in output order; boxes whose width or height is
+///    negative or NaN, and class values that are not numbers, are skipped;
+/// 3. label and display name from the `LabelMap`.
+///
+/// MediaPipe's result filters (allow/deny list, score threshold, max results) then act on this
+/// list: `DetectionFilter`.
 ///
 /// Boxes are normalized `[left, top, right, bottom]` picked by `cornerIndices`, with
-/// `width = right − left` in `Float`. For MediaPipe's pixel boxes apply
-/// `DetectionProjection.identity` (stretched input) and then `PixelRect(truncating:)`.
+/// `width = right − left` in `Float`.
 ///
 /// ```swift
-/// let decoder = try SsdPostProcessDecoder(labels: labels, filter: DetectionFilterOptions(scoreThreshold: 0.3))
+/// let decoder = try SsdPostProcessDecoder(labels: labels)
 /// let found = try decoder.decode(locations: out0, classes: out1, scores: out2, count: out3)
+/// let kept = try DetectionFilter(scoreThreshold: 0.3).apply(found)
 /// ```
 public struct SsdPostProcessDecoder: Sendable {
     public let labels: LabelMap
-    public let filterOptions: DetectionFilterOptions
-    public let categoryFilter: CategoryFilter
     public let calibration: ScoreCalibration?
     public let cornerIndices: BoxCornerIndices
 
-    /// - Throws: `DetectionError` for invalid filter options (allow + deny, maxResults 0,
-    ///   a category list without labels) or corner indices that are not a permutation of 0…3.
-    public init(labels: LabelMap, filter: DetectionFilterOptions = DetectionFilterOptions(),
-                calibration: ScoreCalibration? = nil, cornerIndices: BoxCornerIndices = .tflitePostProcess) throws {
-        try filter.validate()
+    /// - Throws: `DetectionError.invalidOption` for corner indices that are not a permutation of 0…3.
+    public init(labels: LabelMap, calibration: ScoreCalibration? = nil, cornerIndices: BoxCornerIndices = .tflitePostProcess) throws {
         guard cornerIndices.isPermutation else {
             throw DetectionError.invalidOption(name: "cornerIndices", reason: "must be a permutation of 0, 1, 2, 3")
         }
         self.labels = labels
-        self.filterOptions = filter
-        self.categoryFilter = try CategoryFilter(allowlist: filter.categoryAllowlist,
-                                                 denylist: filter.categoryDenylist, labels: labels)
         self.calibration = calibration
         self.cornerIndices = cornerIndices
     }
@@ -131,17 +93,14 @@ public struct SsdPostProcessDecoder: Sendable {
             }
         }
 
-        // 2.–4. Filters in MediaPipe's order.
-        let limit = filterOptions.maxResults.flatMap { $0 > 0 ? $0 : nil } ?? Int.max
+        // 2.–3. The valid detections, in output order.
         var output: [Detection] = []
+        output.reserveCapacity(valid)
         for i in 0..<valid {
-            if output.count == limit { break }
             let classValue = classes[i]
             guard classValue.isFinite, abs(classValue) < 1e9 else { continue }
             let classIndex = Int(classValue)   // static_cast<int>: truncation
-            guard categoryFilter.allows(classIndex) else { continue }
             let score = calibrated[i]
-            if let t = filterOptions.scoreThreshold, score < t { continue }
             let row = i * 4
             let left = locations[row + cornerIndices.left]
             let top = locations[row + cornerIndices.top]

@@ -21,7 +21,7 @@ struct DetectionOutputMapping: Sendable, Equatable {
     /// Whether boxes are clipped to the image (ultralytics and MediaPipe's SSD output do; the
     /// face and palm graphs report boxes that reach outside the image as they are).
     var clampsToImage: Bool
-    var filter: DetectionResultFilter
+    var filter: DetectionFilter
 
     /// Maps detections normalized to the input tensor into objects in upright-image pixels.
     func objects(fromNormalized detections: [Detection], transform: TensorToImageTransform,
@@ -42,7 +42,7 @@ struct DetectionOutputMapping: Sendable, Equatable {
             return DetectedObject(frame: frame, category: DetectionOutputMapping.category(d.classIndex, score: d.score, labels: labels, label: d.label, displayName: d.displayName),
                                   keypoints: d.keypoints.map { ImagePoint(x: Double($0.x) * width, y: Double($0.y) * height) })
         }
-        return filter.apply(objects)
+        return filter.apply(objects, score: \.score, classIndex: \.category.index)
     }
 
     /// Maps YOLO detections in input-tensor pixels into objects in upright-image pixels.
@@ -54,7 +54,7 @@ struct DetectionOutputMapping: Sendable, Equatable {
             return DetectedObject(frame: clampsToImage ? DetectionOutputMapping.clamp(r, width: width, height: height) : r,
                                   category: DetectionOutputMapping.category(y.classIndex, score: Float(y.score), labels: labels))
         }
-        return filter.apply(objects)
+        return filter.apply(objects, score: \.score, classIndex: \.category.index)
     }
 
     static func clamp(_ r: ImageRect, width: Double, height: Double) -> ImageRect {
@@ -66,26 +66,5 @@ struct DetectionOutputMapping: Sendable, Equatable {
     static func category(_ index: Int, score: Float, labels: LabelMap, label: String? = nil, displayName: String? = nil) -> Category {
         Category(text: label ?? labels.name(at: index) ?? "", index: index, confidence: score,
               displayName: displayName ?? labels.displayName(at: index))
-    }
-}
-
-/// The result filters in MediaPipe's order: category allow/deny list, score threshold
-/// (inclusive), then the first `maxResults` of the score-ordered results.
-struct DetectionResultFilter: Sendable, Equatable {
-    /// Applied here only for families whose reference does not threshold while decoding.
-    var scoreThreshold: Float?
-    var categories: CategoryFilter
-    var maxResults: Int?
-
-    func apply(_ objects: [DetectedObject]) -> [DetectedObject] {
-        var kept: [DetectedObject] = []
-        kept.reserveCapacity(objects.count)
-        for o in objects {
-            if let m = maxResults, kept.count >= m { break }
-            guard categories.allows(o.category.index) else { continue }
-            if let t = scoreThreshold, !(o.score >= t) { continue }
-            kept.append(o)
-        }
-        return kept
     }
 }

@@ -101,7 +101,7 @@ struct DetectionPlan: Sendable {
         let mapping = DetectionOutputMapping(
             boxRounding: family == .ssd ? .mediaPipeTruncation : .none,
             clampsToImage: family != .anchors,
-            filter: DetectionResultFilter(scoreThreshold: filterThreshold, categories: categoryFilter, maxResults: maxResults))
+            filter: DetectionFilter(scoreThreshold: filterThreshold, maxResults: maxResults, categories: categoryFilter))
         return DetectionPlan(family: family, tensorOptions: tensorOptions, labels: labels, decoding: decoding, mapping: mapping)
     }
 

@@ -112,25 +112,27 @@ final class PostProcessingTests: XCTestCase {
 
     func testSsdFilterOrderThresholdAllowDenyMaxResults() throws {
         let s = sample()
-        func run(_ f: DetectionFilterOptions) throws -> [String?] {
-            try SsdPostProcessDecoder(labels: labels, filter: f)
-                .decode(locations: s.locations, classes: s.classes, scores: s.scores, count: s.count).map(\.label)
+        let decoded = try SsdPostProcessDecoder(labels: labels).decode(locations: s.locations, classes: s.classes, scores: s.scores, count: s.count)
+        func run(scoreThreshold: Float? = nil, maxResults: Int? = nil, categoryAllowlist: [String] = [], categoryDenylist: [String] = []) throws -> [String?] {
+            try DetectionFilter(scoreThreshold: scoreThreshold, maxResults: maxResults, categoryAllowlist: categoryAllowlist,
+                                categoryDenylist: categoryDenylist, labels: labels).apply(decoded).map(\.label)
         }
-        XCTAssertEqual(try run(DetectionFilterOptions(scoreThreshold: 0.45)), ["cat", "dog", "person"])   // inclusive
-        XCTAssertEqual(try run(DetectionFilterOptions(maxResults: 2)), ["cat", "dog"])
+        XCTAssertEqual(try run(scoreThreshold: 0.45), ["cat", "dog", "person"])   // inclusive
+        XCTAssertEqual(try run(maxResults: 2), ["cat", "dog"])
+        XCTAssertEqual(try run(maxResults: -1), ["cat", "dog", "person", "cat", "???"], "-1: no limit")
         // max results counts kept detections only: filters first, then the cut.
-        XCTAssertEqual(try run(DetectionFilterOptions(maxResults: 2, categoryDenylist: ["dog"])), ["cat", "person"])
+        XCTAssertEqual(try run(maxResults: 2, categoryDenylist: ["dog"]), ["cat", "person"])
         // "cat" maps to the FIRST index with that label (1): index 3, also "cat", is not allowed.
-        XCTAssertEqual(try SsdPostProcessDecoder(labels: labels, filter: DetectionFilterOptions(categoryAllowlist: ["cat"]))
-            .decode(locations: s.locations, classes: s.classes, scores: s.scores, count: s.count).map(\.classIndex), [1])
-        XCTAssertEqual(try run(DetectionFilterOptions(categoryDenylist: ["cat"])), ["dog", "person", "cat", "???"])
-        XCTAssertEqual(try run(DetectionFilterOptions(categoryAllowlist: ["unknown"])), [])
-        XCTAssertEqual(try run(DetectionFilterOptions(scoreThreshold: 0.3, maxResults: 5, categoryAllowlist: ["cat", "dog"])), ["cat", "dog"])
+        XCTAssertEqual(try DetectionFilter(categoryAllowlist: ["cat"], labels: labels).apply(decoded).map(\.classIndex), [1])
+        XCTAssertEqual(try run(categoryDenylist: ["cat"]), ["dog", "person", "cat", "???"])
+        XCTAssertEqual(try run(categoryAllowlist: ["unknown"]), [])
+        XCTAssertEqual(try run(scoreThreshold: 0.3, maxResults: 5, categoryAllowlist: ["cat", "dog"]), ["cat", "dog"])
     }
 
     func testSsdOptionErrors() throws {
-        XCTAssertThrowsError(try SsdPostProcessDecoder(labels: labels, filter: DetectionFilterOptions(maxResults: 0)))
-        XCTAssertThrowsError(try SsdPostProcessDecoder(labels: LabelMap(names: []), filter: DetectionFilterOptions(categoryAllowlist: ["cat"]))) { error in
+        XCTAssertThrowsError(try DetectionFilter(maxResults: 0))
+        XCTAssertThrowsError(try DetectionFilter(scoreThreshold: .nan))
+        XCTAssertThrowsError(try DetectionFilter(categoryAllowlist: ["cat"], labels: LabelMap(names: []))) { error in
             XCTAssertEqual(error as? DetectionError, .categoryFilterWithoutLabels)
         }
         let d = try SsdPostProcessDecoder(labels: labels)
@@ -145,8 +147,7 @@ final class PostProcessingTests: XCTestCase {
     }
 
     func testAllowAndDenyTogetherIsMediaPipesError() throws {
-        let filter = DetectionFilterOptions(scoreThreshold: 0.3, categoryAllowlist: ["cat"], categoryDenylist: ["dog"])
-        XCTAssertThrowsError(try SsdPostProcessDecoder(labels: labels, filter: filter)) { error in
+        XCTAssertThrowsError(try DetectionFilter(scoreThreshold: 0.3, categoryAllowlist: ["cat"], categoryDenylist: ["dog"], labels: labels)) { error in
             XCTAssertEqual(error as? DetectionError, .allowlistAndDenylist)
             XCTAssertEqual("\(error)", "`categoryAllowlist` and `categoryDenylist` are mutually exclusive options.")
         }
@@ -161,8 +162,8 @@ final class PostProcessingTests: XCTestCase {
         let s = sample()
         // Class-wise: score' = sigmoid(score) for classes 0 and 1, default 0.01 for the others.
         let cal = try ScoreCalibration(transformation: .identity, defaultScore: 0.01, fileContents: "1,1,0\n1,1,0\n\n\n")
-        let d = try SsdPostProcessDecoder(labels: labels, filter: DetectionFilterOptions(scoreThreshold: 0.5), calibration: cal)
-        let out = try d.decode(locations: s.locations, classes: s.classes, scores: s.scores, count: s.count)
+        let d = try SsdPostProcessDecoder(labels: labels, calibration: cal)
+        let out = try DetectionFilter(scoreThreshold: 0.5).apply(d.decode(locations: s.locations, classes: s.classes, scores: s.scores, count: s.count))
         // cat 0.9 → 0.711, dog → 0.01 (no params), person 0.45 → 0.61, cat(3) → 0.01, ??? → 0.01
         XCTAssertEqual(out.map(\.classIndex), [1, 0])
         XCTAssertEqual(out[0].score, Float(1 / (1 + exp(-0.9))), accuracy: 1e-6)

@@ -10,7 +10,7 @@ struct GraphBuilder {
 
     /// Adds an activation tensor (input, output or intermediate) and returns its index.
     mutating func tensor(_ shape: [Int], _ type: TensorDataType = .float32, name: String? = nil,
-                         signature: [Int]? = nil, quantization: GraphTensor.Quantization? = nil) -> Int {
+                         signature: [Int]? = nil, quantization: TensorQuantization? = nil) -> Int {
         tensors.append(GraphTensor(name: name ?? "t\(tensors.count)", type: type, shape: shape,
                                    shapeSignature: signature, quantization: quantization))
         return tensors.count - 1
@@ -30,12 +30,12 @@ struct GraphBuilder {
         constantBytes(values.withUnsafeBytes { Array($0) }, shape: shape, type: .int32)
     }
 
-    mutating func int8Constant(_ values: [Int8], shape: [Int], quantization: GraphTensor.Quantization? = nil) -> Int {
+    mutating func int8Constant(_ values: [Int8], shape: [Int], quantization: TensorQuantization? = nil) -> Int {
         constantBytes(values.withUnsafeBytes { Array($0) }, shape: shape, type: .int8, quantization: quantization)
     }
 
     mutating func constantBytes(_ bytes: [UInt8], shape: [Int], type: TensorDataType,
-                                quantization: GraphTensor.Quantization? = nil) -> Int {
+                                quantization: TensorQuantization? = nil) -> Int {
         tensors.append(GraphTensor(name: "c\(tensors.count)", type: type, shape: shape,
                                    quantization: quantization, constant: .owned(bytes)))
         return tensors.count - 1

@@ -8,23 +8,23 @@ struct QuantizedGraph {
     var inputs: [Int] = []
     var outputs: [Int] = []
 
-    static func q(_ scale: Float, _ zp: Int) -> GraphTensor.Quantization {
-        GraphTensor.Quantization(scales: [scale], zeroPoints: [Int64(zp)])
+    static func q(_ scale: Float, _ zp: Int) -> TensorQuantization {
+        TensorQuantization(scales: [scale], zeroPoints: [Int64(zp)])
     }
 
-    mutating func input(_ shape: [Int], _ type: TensorDataType, _ q: GraphTensor.Quantization?) -> Int {
+    mutating func input(_ shape: [Int], _ type: TensorDataType, _ q: TensorQuantization?) -> Int {
         tensors.append(GraphTensor(name: "in\(tensors.count)", type: type, shape: shape, quantization: q))
         inputs.append(tensors.count - 1)
         return tensors.count - 1
     }
 
-    mutating func output(_ type: TensorDataType, _ q: GraphTensor.Quantization?) -> Int {
+    mutating func output(_ type: TensorDataType, _ q: TensorQuantization?) -> Int {
         tensors.append(GraphTensor(name: "out\(tensors.count)", type: type, shape: [0], quantization: q))
         outputs.append(tensors.count - 1)
         return tensors.count - 1
     }
 
-    mutating func constant<E>(_ values: [E], shape: [Int], _ type: TensorDataType, _ q: GraphTensor.Quantization? = nil) -> Int {
+    mutating func constant<E>(_ values: [E], shape: [Int], _ type: TensorDataType, _ q: TensorQuantization? = nil) -> Int {
         let bytes = values.withUnsafeBytes { Array($0) }
         tensors.append(GraphTensor(name: "c\(tensors.count)", type: type, shape: shape, quantization: q, constant: .owned(bytes)))
         return tensors.count - 1

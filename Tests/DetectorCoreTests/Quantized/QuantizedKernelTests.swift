@@ -28,7 +28,7 @@ final class QuantizedKernelTests: XCTestCase {
         var g = Q()
         let x = g.input([1, 1, 1, 2], .int8, Q.q(0.5, -1))
         let f = g.constant([Int8(4), 4, 2, -2], shape: [2, 1, 1, 2], .int8,
-                           GraphTensor.Quantization(scales: [0.25, 0.5], zeroPoints: [0, 0], quantizedDimension: 0))
+                           TensorQuantization(scales: [0.25, 0.5], zeroPoints: [0, 0], quantizedDimension: 0))
         let b = g.constant([Int32(1), 2], shape: [2], .int32)
         let o = g.output(.int8, Q.q(1.0, 2))
         g.op("CONV_2D", [x, f, b], [o])

@@ -5,7 +5,7 @@ package struct TensorInfo {
     package let name: String
     package let type: TensorDataType
     package let shape: [Int]
-    package let quantization: GraphTensor.Quantization?
+    package let quantization: TensorQuantization?
     /// True for model constants and values computed at prepare: `PrepareContext.constantData`
     /// gives their bytes.
     package let isConstant: Bool

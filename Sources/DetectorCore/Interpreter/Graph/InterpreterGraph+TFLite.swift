@@ -13,9 +13,9 @@ extension InterpreterGraph {
             if t.bufferIndex > 0, t.bufferIndex < model.buffers.count, let r = model.buffers[t.bufferIndex].range, r.count > 0 {
                 constant = .model(offset: r.offset, count: r.count)
             }
-            var q: GraphTensor.Quantization? = nil
+            var q: TensorQuantization? = nil
             if let tq = t.quantization, tq.isAffine {
-                q = GraphTensor.Quantization(scales: tq.scales, zeroPoints: tq.zeroPoints, quantizedDimension: tq.quantizedDimension)
+                q = TensorQuantization(scales: tq.scales, zeroPoints: tq.zeroPoints, quantizedDimension: tq.quantizedDimension)
             }
             var sparsity: GraphTensor.Sparsity? = nil
             if let s = t.sparsity {

@@ -14,8 +14,6 @@ package final class ModelBytes: Sendable {
 
 /// One tensor of the graph the interpreter runs, as read from the model.
 package struct GraphTensor: Sendable {
-    package typealias Quantization = TensorQuantization
-
     /// Where a constant tensor's bytes are.
     package enum ConstantData: Sendable {
         /// `count` bytes at `offset` in the model bytes (zero-copy).
@@ -53,14 +51,14 @@ package struct GraphTensor: Sendable {
     package var shape: [Int]
     /// Shape signature (-1 = dynamic dimension); equals `shape` when the model has none.
     package var shapeSignature: [Int]
-    package var quantization: Quantization?
+    package var quantization: TensorQuantization?
     /// Constant data, nil for activations, inputs and outputs.
     package var constant: ConstantData?
     package var sparsity: Sparsity?
     package var isVariable: Bool
 
     package init(name: String, type: TensorDataType, shape: [Int], shapeSignature: [Int]? = nil,
-                quantization: Quantization? = nil, constant: ConstantData? = nil,
+                quantization: TensorQuantization? = nil, constant: ConstantData? = nil,
                 sparsity: Sparsity? = nil, isVariable: Bool = false) {
         self.name = name
         self.type = type

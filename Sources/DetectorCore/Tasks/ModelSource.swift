@@ -28,9 +28,10 @@ public enum ModelSource: Sendable, Equatable {
 ///
 /// The models are the package's SwiftPM resources (`Sources/DetectorCore/Models`, linked from the
 /// top-level `Models/`), so an app that depends on DetectorCore gets them in its resource bundle.
-/// The folder is looked up relative to the package, never the current directory: first
-/// `$OBJDETECT_MODELS`, then the resource bundle beside the executable, then `Models/` beside
-/// the executable and its parents (an installed copy), then the package root it was built from.
+/// The folder is looked up relative to the executable, never the current directory or the
+/// machine the package was built on: first `$OBJDETECT_MODELS`, then the resource bundle beside
+/// the executable (or among an app bundle's resources), then `Models/` beside the executable or
+/// in its parent folder (an installed copy).
 public enum ModelCatalog {
     /// Embedded model names and their files, default first.
     public static let models: [(name: String, file: String)] = [
@@ -51,24 +52,25 @@ public enum ModelCatalog {
             result.append(URL(fileURLWithPath: env))
         }
         // The package's resource bundle (SwiftPM copies `Sources/DetectorCore/Models` into it, beside
-        // the executable). Looked up by hand rather than through `Bundle.module`, whose accessor
-        // stops the process when the bundle is missing (a binary copied without it).
-        for name in ["objdetect_DetectorCore.resources", "objdetect_DetectorCore.bundle"] {
-            let candidate = Bundle.main.bundleURL.appendingPathComponent(name)
-            if let bundle = Bundle(url: candidate), let models = bundle.url(forResource: "Models", withExtension: nil) {
-                result.append(models)
+        // the executable; in an app bundle, among its resources). Looked up by hand rather than
+        // through `Bundle.module`, whose accessor stops the process when the bundle is missing (a
+        // binary copied without it) and falls back to the build machine's paths.
+        let places = [Bundle.main.bundleURL, Bundle.main.resourceURL].compactMap { $0 }
+        for place in places {
+            for name in ["objdetect_DetectorCore.resources", "objdetect_DetectorCore.bundle"] {
+                let candidate = place.appendingPathComponent(name)
+                if let bundle = Bundle(url: candidate), let models = bundle.url(forResource: "Models", withExtension: nil),
+                   !result.contains(models) {
+                    result.append(models)
+                }
             }
         }
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<5 {
-            result.append(dir.appendingPathComponent("Models"))
-            dir = dir.deletingLastPathComponent()
-        }
-        // Sources/DetectorCore/Tasks/ModelSource.swift → package root.
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        result.append(packageRoot.appendingPathComponent("Models"))
+        // An installed copy: `Models/` beside the executable or one folder up (`bin/objdetect`
+        // with `Models/` beside `bin/`).
+        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+        let folder = executable.resolvingSymlinksInPath().deletingLastPathComponent()
+        result.append(folder.appendingPathComponent("Models"))
+        result.append(folder.deletingLastPathComponent().appendingPathComponent("Models"))
         return result
     }
 

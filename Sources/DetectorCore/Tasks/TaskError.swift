@@ -65,7 +65,7 @@ public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .unknownEmbeddedModel(name, known):
             return "no embedded model is named '\(name)' (known: \(known.joined(separator: ", ")))"
         case let .embeddedModelsMissing(searched):
-            return "the embedded models folder was not found (looked in \(searched.joined(separator: ", "))); set OBJDETECT_MODELS to the package's Models folder"
+            return "the embedded models folder was not found (looked in \(searched.joined(separator: ", "))); copy the objdetect_DetectorCore.resources folder from the build beside the executable, or set OBJDETECT_MODELS to a Models folder"
         case let .unsupportedModel(message):
             return message
         case let .manifestPathOutsideFolder(manifest, field, name):

@@ -21,4 +21,46 @@ final class ModelCatalogTests: XCTestCase {
             XCTAssertEqual(e as? TaskError, .unknownEmbeddedModel(name: "no-such-model", known: ["face", "face-short", "palm"]))
         }
     }
+
+    /// A binary copied without its resource bundle is not rescued by paths of the machine it was
+    /// built on: it fails with one sentence saying what to copy (exit 1), and works once the
+    /// models sit in `Models/` beside it.
+    func testACopiedBinaryNeedsItsModelsBesideIt() throws {
+        let built = try CLIRunner.executable()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("objdetect-alone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("objdetect")
+        try FileManager.default.copyItem(at: built, to: copy)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let image = root.appendingPathComponent("Fixtures/astronaut.png").path
+        func run() throws -> (status: Int32, stderr: String) {
+            let process = Process()
+            process.executableURL = copy
+            process.arguments = [image, "--mode", "single"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["OBJDETECT_MODELS"] = nil
+            process.environment = environment
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = Pipe()
+            try process.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let alone = try run()
+        XCTAssertEqual(alone.status, 1, alone.stderr)
+        XCTAssertEqual(alone.stderr.split(separator: "\n").count, 1, alone.stderr)
+        XCTAssertTrue(alone.stderr.contains("the embedded models folder was not found (looked in \(folder.resolvingSymlinksInPath().path)/Models"), alone.stderr)
+        XCTAssertTrue(alone.stderr.contains("copy the objdetect_DetectorCore.resources folder"), alone.stderr)
+        let models = folder.appendingPathComponent("Models")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        for (_, file) in ModelCatalog.models {
+            try FileManager.default.copyItem(at: root.appendingPathComponent("Models/\(file)"), to: models.appendingPathComponent(file))
+        }
+        let installed = try run()
+        XCTAssertEqual(installed.status, 0, installed.stderr)
+    }
 }

@@ -4,6 +4,7 @@
 #   - StreamModeTests: video and live-stream modes of ObjectDetector with real models,
 #   - ConcurrentDetectorTests: one detector shared by many threads, detectors on their own threads,
 #   - ConcurrentTaskTests: one detector and one labeler called from 64 Swift tasks at once,
+#   - TaskErrorTests: timestamps and the end of a live stream as task errors,
 #   - WorkerPoolTests: the kernels' worker pool (nested and concurrent jobs),
 #   - DetectInputOutputTests.testLiveModeDeliversOrDropsEveryFrame: objdetect --live (the CLI is
 #     built with the sanitizer too and runs from the same build folder).
@@ -16,7 +17,7 @@
 # Tests needing ../shared skip without it, unless CI=true.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-filter="${1:-RunningModeTests|StreamModeTests|ConcurrentDetectorTests|ConcurrentTaskTests|WorkerPoolTests|testLiveModeDeliversOrDropsEveryFrame}"
+filter="${1:-RunningModeTests|StreamModeTests|ConcurrentDetectorTests|ConcurrentTaskTests|TaskErrorTests|WorkerPoolTests|testLiveModeDeliversOrDropsEveryFrame}"
 export OBJDETECT_SANITIZER=thread   # heavy tests run fewer repetitions (10–20× slower here)
 export TSAN_OPTIONS="exitcode=66 history_size=4 ${TSAN_OPTIONS:-}"
 log="$(mktemp)"

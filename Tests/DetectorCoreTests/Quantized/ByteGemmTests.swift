@@ -7,18 +7,21 @@ import XCTest
 final class ByteGemmTests: XCTestCase {
     /// `multiplyBytes` on `[m][k]` A and `[n][k]` B, A rows padded with `rowPad` (any value: B's
     /// depth padding is 0), into a row stride of n + 1 whose last column must stay untouched.
-    private func fastGemm(_ a: [UInt8], _ b: [Int8], m: Int, n: Int, k: Int, tier: InstructionSetTier, rowPad: UInt8) -> [Int32] {
+    private func fastGemm(_ a: [UInt8], _ b: [Int8], m: Int, n: Int, k: Int, tier: InstructionSetTier, rowPad: UInt8,
+                          rowWeights: [Int32]? = nil) -> [Int32] {
         let kp = IntegerGemm.paddedByteDepth(k)
         var padded = [UInt8](repeating: rowPad, count: m * kp)
         for i in 0..<m { for q in 0..<k { padded[i * kp + q] = a[i * k + q] } }
         let panels = b.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
         var c = [Int32](repeating: -7, count: m * (n + 1))
-        padded.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in
+        // Padded to whole panels of 16 as the kernel reads them; the padding must not matter.
+        let r = rowWeights.map { $0 + [Int32](repeating: 99, count: (n + 15) / 16 * 16 - n) } ?? []
+        padded.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in r.withUnsafeBufferPointer { rp in
             c.withUnsafeMutableBufferPointer {
                 IntegerGemm.multiplyBytes(a: ap.baseAddress!, lda: kp, packedB: bp.baseAddress!, m: m, n: n, kPadded: kp,
-                                          c: $0.baseAddress!, ldc: n + 1, tier: tier)
+                                          rowWeights: rowWeights == nil ? nil : rp.baseAddress, c: $0.baseAddress!, ldc: n + 1, tier: tier)
             }
-        } }
+        } } }
         for i in 0..<m { XCTAssertEqual(c[i * (n + 1) + n], -7, "row \(i) stride padding overwritten at \(tier)") }
         return (0..<m).flatMap { i in c[i * (n + 1)..<i * (n + 1) + n] }
     }
@@ -47,9 +50,16 @@ final class ByteGemmTests: XCTestCase {
             let a = (0..<m * k).map { _ in UInt8(rng.int(0...255)) }
             let b = (0..<n * k).map { _ in Int8(rng.int(-128...127)) }
             let ref = referenceGemm(a, b, m: m, n: n, k: k)
+            // The row correction: C[i][j] - r_j · Σ_q A[i][q] (A's row padding must then be 0).
+            let r = (0..<n).map { _ in Int32(rng.int(-255...255)) }
+            let corrected = (0..<m * n).map { e in
+                ref[e] &- r[e % n] &* a[(e / n) * k..<(e / n + 1) * k].reduce(Int32(0)) { $0 &+ Int32($1) }
+            }
             for tier in TierTesting.tiers {
                 XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k, tier: tier, rowPad: UInt8(trial % 256)), ref,
                                "m=\(m) n=\(n) k=\(k) \(tier)")
+                XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k, tier: tier, rowPad: 0, rowWeights: r), corrected,
+                               "row weights m=\(m) n=\(n) k=\(k) \(tier)")
             }
         }
     }
@@ -76,16 +86,22 @@ final class ByteGemmTests: XCTestCase {
                                  activation: UInt8.self, bias: [5])
         })
         XCTAssertEqual(bw.bias, [2565])
-        XCTAssertEqual(bw.weightZeroPoints, [-8])
+        XCTAssertEqual(bw.weightZeroPoints, [-8] + [Int32](repeating: 0, count: 15))
         XCTAssertEqual(bw.paddingValue, 128)
         XCTAssertEqual(bw.activationFlip, 0)
         XCTAssertEqual(bw.panels.prefix(4), [-28, 0, 0, 0])
-        var acc: [Int32] = [-3640]
         let row: [UInt8] = [130, 0, 0, 0]
-        row.withUnsafeBufferPointer { r in acc.withUnsafeMutableBufferPointer {
-            bw.correctRows($0.baseAddress!, n: 1, a: r.baseAddress!, lda: 4, rows: 1, kPadded: 4)
-        } }
-        XCTAssertEqual(acc[0] &+ bw.bias[0], -35)
+        for tier in TierTesting.tiers {
+            var acc: [Int32] = [0]
+            row.withUnsafeBufferPointer { r in bw.panels.withUnsafeBufferPointer { b in bw.weightZeroPoints!.withUnsafeBufferPointer { z in
+                acc.withUnsafeMutableBufferPointer {
+                    IntegerGemm.multiplyBytes(a: r.baseAddress!, lda: 4, packedB: b.baseAddress!, m: 1, n: 1, kPadded: 4,
+                                              rowWeights: z.baseAddress, c: $0.baseAddress!, ldc: 1, tier: tier)
+                }
+            } } }
+            XCTAssertEqual(acc[0], -3640 + 1040, "\(tier)")
+            XCTAssertEqual(acc[0] &+ bw.bias[0], -35, "\(tier)")
+        }
 
         // int8 activations (offset 128, bit pattern XOR 0x80) and int8 weights with zero point 0: no row sums.
         let filter8: [Int8] = [-3, 7]

@@ -12,7 +12,8 @@
 ///
 /// (K the patch size). `Σw'` per output channel is known at prepare, so
 /// `−zx'·Σw' + K·zx'·zw'` is folded into `bias`; `Σx'` per im2col row is needed only when
-/// some `zw' ≠ 0` (uint8 weights), and the convolution subtracts `zw'·Σx'` after the GEMM.
+/// some `zw' ≠ 0` (uint8 weights), and the GEMM then starts each sum at `−zw'·Σx'`
+/// (`rowWeights` of `IntegerGemm.multiplyBytes`).
 /// Padding taps hold `x' = zx'` (they add `(zx' − zx')(…) = 0`, as the `Int16` path's 0), the
 /// depth padding up to a multiple of 4 has `w' = 0`. Every sum is exact `Int32` arithmetic
 /// (wrapping, like the reference's), so the result is bit-identical to the other tiers.
@@ -27,7 +28,8 @@ package struct QuantizedByteWeights: Sendable {
     package var activationFlip: UInt8
     /// `zx'`, the value of padding taps.
     package var paddingValue: UInt8
-    /// `zw'` per output channel, or nil when all are 0 (no row sums needed).
+    /// `zw'` per output channel padded with 0 to whole panels of 16 (the GEMM's `rowWeights`),
+    /// or nil when all are 0 (no row sums needed).
     package var weightZeroPoints: [Int32]?
     /// `bias − zx'·Σw' + K·zx'·zw'` per output channel.
     package var bias: [Int32]
@@ -46,27 +48,13 @@ package struct QuantizedByteWeights: Sendable {
         activationFlip = offset == 0 ? 0 : 0x80
         paddingValue = UInt8(zx)
         let zw = (0..<n).map { c in (filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c]) - weightOffset }
-        weightZeroPoints = zw.allSatisfy { $0 == 0 } ? nil : zw
+        let panelChannels = (n + IntegerGemm.bytePanelWidth - 1) / IntegerGemm.bytePanelWidth * IntegerGemm.bytePanelWidth
+        weightZeroPoints = zw.allSatisfy { $0 == 0 } ? nil : zw + [Int32](repeating: 0, count: panelChannels - n)
         let kz = Int32(truncatingIfNeeded: k) &* zx
         self.bias = (0..<n).map { c in
             var sum: Int32 = 0
             for q in 0..<k { sum &+= Int32(shifted[c * k + q]) }
             return bias[c] &- zx &* sum &+ kz &* zw[c]
-        }
-    }
-
-    /// Subtracts `zw'_j · Σx'` from each of `rows` rows of `n` sums, `Σx'` over the `kPadded`
-    /// bytes of the matching A row (the depth padding holds 0).
-    func correctRows(_ acc: UnsafeMutablePointer<Int32>, n: Int, a: UnsafePointer<UInt8>, lda: Int, rows: Int, kPadded: Int) {
-        guard let zw = weightZeroPoints else { return }
-        zw.withUnsafeBufferPointer { z in
-            for r in 0..<rows {
-                let row = a + r * lda
-                var s: Int32 = 0
-                for q in 0..<kPadded { s &+= Int32(row[q]) }
-                let out = acc + r * n
-                for j in 0..<n { out[j] &-= z[j] &* s }
-            }
         }
     }
 }

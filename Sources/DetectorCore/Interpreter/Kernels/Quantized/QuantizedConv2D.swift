@@ -141,8 +141,9 @@ package enum QuantizedConv2D {
 
     /// The byte-GEMM form of `run` (AVX-512 VNNI, see `QuantizedByteWeights`): the input as
     /// `x'` bytes (uint8 pointwise layers with a depth multiple of 4 use it as it is), im2col
-    /// rows of bytes with `zx'` in padding taps, `IntegerGemm.multiplyBytes`, the row correction
-    /// when the weights have a zero point, then the same requantization with the corrected bias.
+    /// rows of bytes with `zx'` in padding taps, `IntegerGemm.multiplyBytes` (with the row
+    /// correction when the weights have a zero point), then the same requantization with the
+    /// corrected bias.
     static func runBytes<T: QuantizedElement>(_ p: QuantizedConvParams, _ bytes: QuantizedByteWeights, input: UnsafePointer<T>,
                                               output: UnsafeMutablePointer<T>, threads: Int) {
         let g = p.geometry
@@ -167,6 +168,7 @@ package enum QuantizedConv2D {
         let rowsPerTile = tileRows(kPadded: kp, valueSize: 1, n: n, pixels: pixels, threads: threads)
         let tiles = (pixels + rowsPerTile - 1) / rowsPerTile
         bytes.panels.withUnsafeBufferPointer { wb in
+        (bytes.weightZeroPoints ?? []).withUnsafeBufferPointer { rowWeights in
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
             parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
@@ -185,12 +187,13 @@ package enum QuantizedConv2D {
                     } else {
                         a = x + first * kp
                     }
-                    IntegerGemm.multiplyBytes(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n, tier: p.gemmTier)
-                    bytes.correctRows(acc, n: n, a: a, lda: kp, rows: rows, kPadded: kp)
+                    IntegerGemm.multiplyBytes(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp,
+                                              rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
+                                              c: acc, ldc: n, tier: p.gemmTier)
                     requantizeRows(p, requantization, acc: acc, rows: rows, output: output + first * n)
                 }
             }
-        } }
+        } } }
     }
 
     /// Requantizes `rows` rows of `outputDepth` sums into `output` (vector or scalar form).

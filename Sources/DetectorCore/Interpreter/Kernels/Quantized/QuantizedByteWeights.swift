@@ -34,6 +34,11 @@ package struct QuantizedByteWeights: Sendable {
     /// `bias − zx'·Σw' + K·zx'·zw'` per output channel.
     package var bias: [Int32]
 
+    /// The smallest patch size for which the convolution takes the byte path when it needs row
+    /// sums (uint8 weights): below it the row sums cost more than the halved GEMM saves
+    /// (mobilenet_v1 0.25 uint8's 8- to 32-deep pointwise layers ran slower, AMD EPYC, AVX-512).
+    package static let minimumDepthWithRowSums = 64
+
     /// Nil when a zero point lies outside its element type's range (the `Int16` path then
     /// runs, with the same truncation as before).
     init?<W: QuantizedElement, A: QuantizedElement>(filter: UnsafeBufferPointer<W>, patchSize k: Int, outputDepth n: Int,

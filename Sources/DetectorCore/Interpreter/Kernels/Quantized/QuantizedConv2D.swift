@@ -78,6 +78,7 @@ package struct QuantizedConvParams: Sendable {
             ? QuantizedByteWeights(filter: filter, patchSize: k, outputDepth: outputDepth, filterZeroPoints: filterZeroPoints,
                                    inputZeroPoint: input.zeroPoint, activation: outputType, bias: self.bias)
             : nil
+        if byteWeights?.weightZeroPoints != nil, k < QuantizedByteWeights.minimumDepthWithRowSums { byteWeights = nil }
         gemmWeights = byteWeights != nil ? []
             : packed.withUnsafeBufferPointer { [gemmTier] in IntegerGemm.packB($0, n: outputDepth, k: k, tier: gemmTier) }
         vectorRequantization = VectorRequantization(multipliers: multipliers, bias: byteWeights?.bias ?? self.bias,

@@ -156,9 +156,10 @@ final class ByteGemmTests: XCTestCase {
                                     filterScales: scales, filterZeroPoints: zps, bias: b, activation: .none,
                                     outputType: T.self, tier: tier)
             } })
-            // uint8 weights need row sums, worth it only from `minimumDepthWithRowSums` on.
-            let bytePath = tier == .avx512 && (W.self == Int8.self && filterZeroPoints == [0]
-                                               || fh * fw * cin >= QuantizedByteWeights.minimumDepthWithRowSums)
+            // Weight zero points other than 128 (uint8) or 0 (int8) need row sums, worth it only
+            // from `minimumDepthWithRowSums` on.
+            let needsRowSums = zps.contains { $0 != 128 + W.quantizedMin }
+            let bytePath = tier == .avx512 && (!needsRowSums || fh * fw * cin >= QuantizedByteWeights.minimumDepthWithRowSums)
             XCTAssertEqual(p.byteWeights != nil, bytePath, "byte path at AVX-512, K = \(fh * fw * cin)")
             XCTAssertEqual(p.gemmWeights.isEmpty, bytePath, "one packed weight copy")
             var fast = [T](repeating: 1, count: count), ref = [T](repeating: 2, count: count)

@@ -29,7 +29,7 @@ final class ByteGemmTests: XCTestCase {
     private func referenceGemm(_ a: [UInt8], _ b: [Int8], m: Int, n: Int, k: Int) -> [Int32] {
         var c = [Int32](repeating: -2, count: m * n)
         a.withUnsafeBufferPointer { ap in b.withUnsafeBufferPointer { bp in
-            c.withUnsafeMutableBufferPointer { IntegerGemm.referenceBytes(a: ap, b: bp, m: m, n: n, k: k, c: $0) }
+            c.withUnsafeMutableBufferPointer { IntegerGemm.reference(a: ap, b: bp, m: m, n: n, k: k, c: $0) }
         } }
         return c
     }

@@ -17,18 +17,6 @@ extension IntegerGemm {
     /// values do not matter for the products).
     package static func paddedByteDepth(_ k: Int) -> Int { (k + 3) / 4 * 4 }
 
-    /// Plain reference implementation (the oracle for `multiplyBytes`), both operands `[rows][k]`.
-    package static func referenceBytes(a: UnsafeBufferPointer<UInt8>, b: UnsafeBufferPointer<Int8>,
-                                       m: Int, n: Int, k: Int, c: UnsafeMutableBufferPointer<Int32>) {
-        for i in 0..<m {
-            for j in 0..<n {
-                var acc: Int32 = 0
-                for p in 0..<k { acc = acc &+ Int32(a[i * k + p]) &* Int32(b[j * k + p]) }
-                c[i * n + j] = acc
-            }
-        }
-    }
-
     /// Packs `[n][k]` weights into `ceil(n / 16)` panels of `paddedByteDepth(k) / 4` steps of
     /// 64 bytes: step s of a panel holds channel l's depths `4s…4s+3` at bytes `4l…4l+3`.
     /// Padding channels and depths are 0.

@@ -89,6 +89,7 @@ final class InstructionSetTierTests: XCTestCase {
                 c.vnni += 1
                 functions[module + " vnni", default: []].insert(current)
             }
+            if mnemonic.hasPrefix("vpdpbusd") { functions[module + " vnni bytes", default: []].insert(current) }
             if mnemonic.hasPrefix("call"), instruction.contains("<fmaf") { c.fmafCalls += 1 }
             counts[module] = c
         }
@@ -107,6 +108,9 @@ final class InstructionSetTierTests: XCTestCase {
                       "AVX-512 float tile: \(functions)")
         XCTAssertTrue(functions["KernelsAVX512 vnni", default: []].contains { $0.contains("TierIntegerGemm") && $0.contains("tile8") },
                       "AVX-512 integer tile: \(functions)")
+        XCTAssertTrue(functions["KernelsAVX512 vnni bytes", default: []].contains { $0.contains("TierByteGemm") && $0.contains("tile8") },
+                      "AVX-512 byte tile: \(functions)")
+        XCTAssertNil(functions["KernelsAVX2 vnni bytes"], "no VNNI in the AVX2 module")
         #else
         throw XCTSkip("the tier modules exist on x86-64; machine code is read with objdump on Linux")
         #endif

@@ -22,11 +22,17 @@ package struct QuantizedConvParams: Sendable {
     package var activationMax: Int32
     /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
     package var packedWeights: [Int16]
-    /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`) for `gemmTier`.
+    /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`) for `gemmTier`;
+    /// empty when `byteWeights` are used instead.
     package var gemmWeights: [Int16]
+    /// The weights for the byte GEMM (`vpdpbusd`), used at the AVX-512 tier; nil elsewhere.
+    package var byteWeights: QuantizedByteWeights?
     /// The instruction-set tier whose GEMM reads `gemmWeights`.
     package var gemmTier: InstructionSetTier
     package var bias: [Int32]
+
+    /// The bias the fast path adds: `bias` with the byte GEMM's correction folded in when it runs.
+    package var gemmBias: [Int32] { byteWeights?.bias ?? bias }
 
     /// Number of values in one im2col patch.
     package var patchSize: Int { geometry.filterHeight * geometry.filterWidth * inputDepth }
@@ -67,9 +73,16 @@ package struct QuantizedConvParams: Sendable {
         }
         packedWeights = packed
         gemmTier = InstructionSetTier.resolved(tier)
-        gemmWeights = packed.withUnsafeBufferPointer { [gemmTier] in IntegerGemm.packB($0, n: outputDepth, k: k, tier: gemmTier) }
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
-        vectorRequantization = VectorRequantization(multipliers: multipliers, bias: self.bias, outputZeroPoint: output.zeroPoint,
+        byteWeights = gemmTier == .avx512
+            ? QuantizedByteWeights(filter: filter, patchSize: k, outputDepth: outputDepth, filterZeroPoints: filterZeroPoints,
+                                   inputZeroPoint: input.zeroPoint, activation: outputType, bias: self.bias)
+            : nil
+        if byteWeights?.weightZeroPoints != nil, k < QuantizedByteWeights.minimumDepthWithRowSums { byteWeights = nil }
+        gemmWeights = byteWeights != nil ? []
+            : packed.withUnsafeBufferPointer { [gemmTier] in IntegerGemm.packB($0, n: outputDepth, k: k, tier: gemmTier) }
+        vectorRequantization = VectorRequantization(multipliers: multipliers, bias: byteWeights?.bias ?? self.bias,
+                                                    outputZeroPoint: output.zeroPoint,
                                                     activationMin: activationMin, activationMax: activationMax, tier: gemmTier)
     }
 }
@@ -79,28 +92,33 @@ package enum QuantizedConv2D {
     /// Fast path: the input is converted once to `Int16` with its zero point removed; pointwise
     /// (1×1, stride 1) convolutions use it directly as the GEMM's A (rows padded to the GEMM depth),
     /// others go through im2col tiles; products go through `IntegerGemm.multiply`, each tile is
-    /// requantized right after, tiles split over `threads`.
+    /// requantized right after, tiles split over `threads`. At the AVX-512 tier (`byteWeights`
+    /// set) `runBytes` runs instead, on bytes and `vpdpbusd`, with the same results.
     package static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
+        if let bytes = p.byteWeights {
+            runBytes(p, bytes, input: input, output: output, threads: threads)
+            return
+        }
         let g = p.geometry
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let k = p.patchSize, kp = IntegerGemm.paddedDepth(k), n = p.outputDepth, depth = p.inputDepth
-        let pointwise = g.filterHeight == 1 && g.filterWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
-            && g.padTop == 0 && g.padLeft == 0 && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
+        let pointwise = isPointwise(g)
         let inputPixels = g.batches * g.inputHeight * g.inputWidth
         let rowStride = pointwise ? kp : depth
-        // `copySlack` spare values after the input and each patch tile for `copyValues`' overrun.
-        let x16 = UnsafeMutablePointer<Int16>.allocate(capacity: inputPixels * rowStride + copySlack)
+        // `copySlackBytes` spare bytes after the input and each patch tile for `copyValues`' overrun.
+        let slack = copySlackBytes / 2
+        let x16 = UnsafeMutablePointer<Int16>.allocate(capacity: inputPixels * rowStride + slack)
         defer { x16.deallocate() }
-        (x16 + inputPixels * rowStride).initialize(repeating: 0, count: copySlack)
+        (x16 + inputPixels * rowStride).initialize(repeating: 0, count: slack)
         convertInput(input, count: inputPixels, depth: depth, rowStride: rowStride, zeroPoint: p.inputZeroPoint, into: x16)
-        let rowsPerTile = tileRows(kPadded: kp, n: n, pixels: pixels, threads: threads)
+        let rowsPerTile = tileRows(kPadded: kp, valueSize: 2, n: n, pixels: pixels, threads: threads)
         let tiles = (pixels + rowsPerTile - 1) / rowsPerTile
         p.gemmWeights.withUnsafeBufferPointer { wb in
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
             parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
-                let patch = pointwise ? nil : UnsafeMutablePointer<Int16>.allocate(capacity: rowsPerTile * kp + copySlack)
+                let patch = pointwise ? nil : UnsafeMutablePointer<Int16>.allocate(capacity: rowsPerTile * kp + slack)
                 let acc = UnsafeMutablePointer<Int32>.allocate(capacity: rowsPerTile * n)
                 defer { patch?.deallocate(); acc.deallocate() }
                 for tile in tileBegin..<tileEnd {
@@ -116,24 +134,95 @@ package enum QuantizedConv2D {
                         a = UnsafePointer(x16 + first * kp)
                     }
                     IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n, tier: p.gemmTier)
-                    for r in 0..<rows {
-                        if let requantization {
-                            requantization.apply(acc + r * n, count: n, output: output + (first + r) * n)
-                        } else {
-                            requantizeRow(p, acc: acc + r * n, output: output + (first + r) * n)
-                        }
-                    }
+                    requantizeRows(p, requantization, acc: acc, rows: rows, output: output + first * n)
                 }
             }
         } }
     }
 
-    /// Output pixels per GEMM tile: the A tile and its Int32 results fit in about 192 KB (L2),
-    /// a multiple of the GEMM's register tile, between 4 and 256, and small enough that every
-    /// thread gets a tile.
-    static func tileRows(kPadded: Int, n: Int, pixels: Int, threads: Int) -> Int {
+    /// The byte-GEMM form of `run` (AVX-512 VNNI, see `QuantizedByteWeights`): the input as
+    /// `x'` bytes (uint8 pointwise layers with a depth multiple of 4 use it as it is), im2col
+    /// rows of bytes with `zx'` in padding taps, `IntegerGemm.multiplyBytes` (with the row
+    /// correction when the weights have a zero point), then the same requantization with the
+    /// corrected bias.
+    static func runBytes<T: QuantizedElement>(_ p: QuantizedConvParams, _ bytes: QuantizedByteWeights, input: UnsafePointer<T>,
+                                              output: UnsafeMutablePointer<T>, threads: Int) {
+        let g = p.geometry
+        let pixels = g.batches * g.outputHeight * g.outputWidth
+        let k = p.patchSize, kp = IntegerGemm.paddedByteDepth(k), n = p.outputDepth, depth = p.inputDepth
+        let pointwise = isPointwise(g)
+        let inputPixels = g.batches * g.inputHeight * g.inputWidth
+        let direct = pointwise && T.self == UInt8.self && bytes.activationFlip == 0 && depth == kp
+        let rowStride = pointwise ? kp : depth
+        let converted = direct ? nil : UnsafeMutablePointer<UInt8>.allocate(capacity: inputPixels * rowStride + copySlackBytes)
+        defer { converted?.deallocate() }
+        if let converted {
+            (converted + inputPixels * rowStride).initialize(repeating: 0, count: copySlackBytes)
+            let flip = bytes.activationFlip
+            for r in 0..<inputPixels {
+                let src = input + r * depth, row = converted + r * rowStride
+                for i in 0..<depth { row[i] = UInt8(truncatingIfNeeded: src[i]) ^ flip }
+                (row + depth).initialize(repeating: 0, count: rowStride - depth)
+            }
+        }
+        let x = converted.map { UnsafePointer($0) } ?? UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
+        let rowsPerTile = tileRows(kPadded: kp, valueSize: 1, n: n, pixels: pixels, threads: threads)
+        let tiles = (pixels + rowsPerTile - 1) / rowsPerTile
+        bytes.panels.withUnsafeBufferPointer { wb in
+        (bytes.weightZeroPoints ?? []).withUnsafeBufferPointer { rowWeights in
+        VectorRequantization.withRows(p.vectorRequantization) { requantization in
+            guard let w = wb.baseAddress else { return }
+            parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
+                let patch = pointwise ? nil : UnsafeMutablePointer<UInt8>.allocate(capacity: rowsPerTile * kp + copySlackBytes)
+                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: rowsPerTile * n)
+                defer { patch?.deallocate(); acc.deallocate() }
+                for tile in tileBegin..<tileEnd {
+                    let first = tile * rowsPerTile
+                    let rows = min(rowsPerTile, pixels - first)
+                    let a: UnsafePointer<UInt8>
+                    if let patch {
+                        for r in 0..<rows {
+                            fillPatch(p, input: x, pixel: first + r, into: patch + r * kp, paddedDepth: kp, pad: bytes.paddingValue)
+                        }
+                        a = UnsafePointer(patch)
+                    } else {
+                        a = x + first * kp
+                    }
+                    IntegerGemm.multiplyBytes(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp,
+                                              rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
+                                              c: acc, ldc: n, tier: p.gemmTier)
+                    requantizeRows(p, requantization, acc: acc, rows: rows, output: output + first * n)
+                }
+            }
+        } } }
+    }
+
+    /// Requantizes `rows` rows of `outputDepth` sums into `output` (vector or scalar form).
+    @inline(__always)
+    static func requantizeRows<T: QuantizedElement>(_ p: QuantizedConvParams, _ requantization: VectorRequantization.Rows?,
+                                                    acc: UnsafeMutablePointer<Int32>, rows: Int, output: UnsafeMutablePointer<T>) {
+        let n = p.outputDepth
+        for r in 0..<rows {
+            if let requantization {
+                requantization.apply(acc + r * n, count: n, output: output + r * n)
+            } else {
+                requantizeRow(p, acc: acc + r * n, output: output + r * n)
+            }
+        }
+    }
+
+    /// 1×1, stride 1, no padding: the input pixels are the GEMM rows.
+    static func isPointwise(_ g: QuantizedWindowGeometry) -> Bool {
+        g.filterHeight == 1 && g.filterWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
+            && g.padTop == 0 && g.padLeft == 0 && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
+    }
+
+    /// Output pixels per GEMM tile: the A tile (`valueSize`-byte values) and its Int32 results
+    /// fit in about 192 KB (L2), a multiple of the GEMM's register tile, between 4 and 256, and
+    /// small enough that every thread gets a tile.
+    static func tileRows(kPadded: Int, valueSize: Int, n: Int, pixels: Int, threads: Int) -> Int {
         let step = IntegerGemm.tileRowsMultiple
-        let bySize = (192 * 1024) / (2 * kPadded + 4 * n) / step * step
+        let bySize = (192 * 1024) / (valueSize * kPadded + 4 * n) / step * step
         let perThread = ((pixels + threads - 1) / max(threads, 1) + step - 1) / step * step
         return max(step, min(bySize, 256, perThread))
     }
@@ -154,12 +243,13 @@ package enum QuantizedConv2D {
         }
     }
 
-    /// Writes one im2col row from the zero-point-shifted `Int16` input (0 for padding taps and
-    /// for the depth padding up to `paddedDepth`). Values are written left to right, so the
-    /// overrun of `copyValues` is always overwritten by the next segment or the final padding.
+    /// Writes one im2col row from the shifted input (the `Int16` values `x - zx`, or the bytes
+    /// `x'` of the byte GEMM): `pad` for padding taps (0, or `zx'`), 0 for the depth padding up
+    /// to `paddedDepth`. Values are written left to right, so the overrun of `copyValues` is
+    /// always overwritten by the next segment or the final padding.
     @inline(__always)
-    static func fillPatch(_ p: QuantizedConvParams, input: UnsafePointer<Int16>, pixel: Int,
-                          into dst: UnsafeMutablePointer<Int16>, paddedDepth: Int) {
+    static func fillPatch<E: FixedWidthInteger>(_ p: QuantizedConvParams, input: UnsafePointer<E>, pixel: Int,
+                                                into dst: UnsafeMutablePointer<E>, paddedDepth: Int, pad: E = 0) {
         let g = p.geometry
         let ox = pixel % g.outputWidth
         let oy = (pixel / g.outputWidth) % g.outputHeight
@@ -173,19 +263,19 @@ package enum QuantizedConv2D {
         for fy in 0..<g.filterHeight {
             let iy = oy * g.strideHeight - g.padTop + fy * g.dilationHeight
             let row = dst + fy * rowLength
-            guard iy >= 0, iy < g.inputHeight else { row.update(repeating: 0, count: rowLength); continue }
+            guard iy >= 0, iy < g.inputHeight else { row.update(repeating: pad, count: rowLength); continue }
             let src = input + (b * g.inputHeight + iy) * g.inputWidth * c
             if g.dilationWidth == 1 {
-                row.update(repeating: 0, count: lo * c)
+                row.update(repeating: pad, count: lo * c)
                 copyValues(from: src + (ix0 + lo) * c, to: row + lo * c, count: (hi - lo) * c)
-                (row + hi * c).update(repeating: 0, count: (g.filterWidth - hi) * c)
+                (row + hi * c).update(repeating: pad, count: (g.filterWidth - hi) * c)
             } else {
                 for fx in 0..<g.filterWidth {
                     let ix = ix0 + fx * g.dilationWidth
                     if ix >= 0, ix < g.inputWidth {
                         copyValues(from: src + ix * c, to: row + fx * c, count: c)
                     } else {
-                        (row + fx * c).update(repeating: 0, count: c)
+                        (row + fx * c).update(repeating: pad, count: c)
                     }
                 }
             }
@@ -194,18 +284,19 @@ package enum QuantizedConv2D {
         (dst + o).update(repeating: 0, count: paddedDepth - o)
     }
 
-    /// Spare values `copyValues` may read and write past `count`.
-    static let copySlack = 8
+    /// Spare bytes `copyValues` may read and write past `count` values.
+    static let copySlackBytes = 16
 
-    /// Copies `count` values 8 at a time, reading and writing up to `copySlack - 1` values past
-    /// the end (short runs are common: 3-channel first layers, 1-tap rows).
+    /// Copies `count` values 16 bytes at a time, reading and writing up to `copySlackBytes - 1`
+    /// bytes past the end (short runs are common: 3-channel first layers, 1-tap rows).
     @inline(__always)
-    static func copyValues(from src: UnsafePointer<Int16>, to dst: UnsafeMutablePointer<Int16>, count: Int) {
+    static func copyValues<E: FixedWidthInteger>(from src: UnsafePointer<E>, to dst: UnsafeMutablePointer<E>, count: Int) {
+        let s = UnsafeRawPointer(src), d = UnsafeMutableRawPointer(dst)
+        let bytes = count * MemoryLayout<E>.stride
         var i = 0
-        while i < count {
-            UnsafeMutableRawPointer(dst + i).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Int16>.self),
-                                                        as: SIMD8<Int16>.self)
-            i &+= 8
+        while i < bytes {
+            (d + i).storeBytes(of: (s + i).loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            i &+= 16
         }
     }
 
@@ -213,7 +304,7 @@ package enum QuantizedConv2D {
     /// (layers without a `VectorRequantization`).
     static func requantizeRow<T: QuantizedElement>(_ p: QuantizedConvParams, acc: UnsafePointer<Int32>,
                                                    output: UnsafeMutablePointer<T>) {
-        RequantizationStep.requantizeRow(acc, count: p.outputDepth, bias: p.bias, steps: p.steps, outputZeroPoint: p.outputZeroPoint,
+        RequantizationStep.requantizeRow(acc, count: p.outputDepth, bias: p.gemmBias, steps: p.steps, outputZeroPoint: p.outputZeroPoint,
                                          activationMin: p.activationMin, activationMax: p.activationMax, into: output)
     }
 

@@ -35,9 +35,11 @@ package enum IntegerGemm {
     /// inner step). A rows must be zero-padded to this length.
     package static func paddedDepth(_ k: Int) -> Int { (k + 7) / 8 * 8 }
 
-    /// Plain reference implementation (the oracle for the fast path), both operands `[rows][k]`.
-    package static func reference(a: UnsafeBufferPointer<Int16>, b: UnsafeBufferPointer<Int16>,
-                                 m: Int, n: Int, k: Int, c: UnsafeMutableBufferPointer<Int32>) {
+    /// Plain reference implementation (the oracle for the fast paths: `Int16` operands for
+    /// `multiply`, `UInt8` × `Int8` for `multiplyBytes`), both operands `[rows][k]`.
+    package static func reference<A: FixedWidthInteger, B: FixedWidthInteger>(
+        a: UnsafeBufferPointer<A>, b: UnsafeBufferPointer<B>, m: Int, n: Int, k: Int, c: UnsafeMutableBufferPointer<Int32>
+    ) {
         for i in 0..<m {
             for j in 0..<n {
                 var acc: Int32 = 0

@@ -1,0 +1,60 @@
+#if arch(x86_64)
+import KernelsAVX512
+#endif
+
+/// The byte form of the integer GEMM: `C[m][n] = Σ_k A[m][k] · B[n][k]` with A `UInt8` and B
+/// `Int8`, in wrapping `Int32` (exact: |a·b| ≤ 255 · 128), for the AVX-512 tier's `vpdpbusd`
+/// (four u8 × s8 products per 32-bit lane, see `KernelsAVX512.TierByteGemm`).
+///
+/// The quantized convolution feeds it shifted operands and corrects the sums afterwards
+/// (`QuantizedByteWeights`). Example: A = [[1, 2, 3]], B = [[4, -5, 6]] gives C = [[12]].
+extension IntegerGemm {
+    /// Output channels per packed byte panel.
+    package static let bytePanelWidth = 16
+
+    /// The depth the byte GEMM works on: `k` rounded up to a multiple of 4 (one `vpdpbusd`
+    /// step). A rows must be padded to this length (the padding of B is 0, so A's padding
+    /// values do not matter for the products).
+    package static func paddedByteDepth(_ k: Int) -> Int { (k + 3) / 4 * 4 }
+
+    /// Packs `[n][k]` weights into `ceil(n / 16)` panels of `paddedByteDepth(k) / 4` steps of
+    /// 64 bytes: step s of a panel holds channel l's depths `4s…4s+3` at bytes `4l…4l+3`.
+    /// Padding channels and depths are 0.
+    package static func packBytes(_ b: UnsafeBufferPointer<Int8>, n: Int, k: Int) -> [Int8] {
+        let kp = paddedByteDepth(k), w = bytePanelWidth
+        var out = [Int8](repeating: 0, count: (n + w - 1) / w * w * kp)
+        for j in 0..<n {
+            let panel = j / w, lane = j % w
+            for q in 0..<k { out[(panel * (kp / 4) + q / 4) * 4 * w + lane * 4 + q % 4] = b[j * k + q] }
+        }
+        return out
+    }
+
+    /// `c[i * ldc + j] = Σ_q a[i * lda + q] · B[j][q] − r_j · Σ_q a[i * lda + q]` for `i < m`,
+    /// `j < n`, `q < kPadded`, with B packed by `packBytes`, `kPadded = paddedByteDepth(k)` and
+    /// `r = rowWeights` (padded to whole panels of 16; none when nil). `vpdpbusd` at the AVX-512
+    /// tier; a plain loop over the packed layout elsewhere (the convolution takes this path only
+    /// at AVX-512).
+    package static func multiplyBytes(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>,
+                                      m: Int, n: Int, kPadded kp: Int, rowWeights: UnsafePointer<Int32>? = nil,
+                                      c: UnsafeMutablePointer<Int32>, ldc: Int, tier: InstructionSetTier) {
+        #if arch(x86_64)
+        if tier == .avx512 {
+            KernelsAVX512.TierByteGemm.multiply(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp,
+                                                rowWeights: rowWeights, c: c, ldc: ldc)
+            return
+        }
+        #endif
+        let w = bytePanelWidth
+        for i in 0..<m {
+            var rowSum: Int32 = 0
+            for q in 0..<kp { rowSum &+= Int32(a[i * lda + q]) }
+            for j in 0..<n {
+                let panel = packedB + (j / w) * w * kp + (j % w) * 4
+                var acc: Int32 = 0 &- (rowWeights?[j] ?? 0) &* rowSum
+                for q in 0..<kp { acc = acc &+ Int32(a[i * lda + q]) &* Int32(panel[(q / 4) * 4 * w + q % 4]) }
+                c[i * ldc + j] = acc
+            }
+        }
+    }
+}

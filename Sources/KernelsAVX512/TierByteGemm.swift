@@ -1,0 +1,90 @@
+import _Builtin_intrinsics.intel
+
+/// The byte GEMM of the AVX-512 tier (VNNI), behind `IntegerGemm.multiplyBytes`:
+/// `C[m][n] = Σ_k A[m][k] · B[n][k]` with A unsigned bytes and B signed bytes, in wrapping
+/// `Int32` (exact: |a·b| ≤ 255 · 128, so the same sums as the plain loop).
+///
+/// B is packed by `IntegerGemm.packBytes` with 16 channels per panel: each group of four depth
+/// steps holds `[c0k0, c0k1, c0k2, c0k3, c1k0, …, c15k3]` (64 bytes). A row's four bytes
+/// `a[k…k+3]` are splatted as one 32-bit lane and one `vpdpbusd` adds the four u8 × s8
+/// products into each of the 16 channel sums: twice the products of `vpdpwssd` per
+/// instruction, on half the operand bytes. Only in this module: AVX2 has no such instruction
+/// (`vpmaddubsw` saturates its Int16 pair sums, so it is not exact).
+///
+/// With `rowWeights` (`r_j`, 16 per panel) each sum also gets `− r_j · Σ_q a[i][q]`: the row
+/// sums (`vpsadbw`) start the accumulators, so the zero-point correction costs no extra pass.
+package enum TierByteGemm {
+    /// `c[i * ldc + j] = Σ_q a[i * lda + q] · B[j][q] − r_j · Σ_q a[i * lda + q]` for `i < m`,
+    /// `j < n`, `q < kPadded` (`kPadded` a multiple of 4, A rows padded to it; `r` = `rowWeights`,
+    /// padded to whole panels, or 0 when nil).
+    package static func multiply(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>,
+                                 m: Int, n: Int, kPadded kp: Int, rowWeights: UnsafePointer<Int32>?,
+                                 c: UnsafeMutablePointer<Int32>, ldc: Int) {
+        let panels = (n + 15) / 16
+        for panel in 0..<panels {
+            let j0 = panel * 16
+            var i = 0
+            while i < m {
+                let rows = min(8, m - i)
+                tile8(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp,
+                      rowWeights: rowWeights.map { $0 + j0 }, c: c + i * ldc + j0, ldc: ldc, width: min(16, n - j0))
+                i += rows
+            }
+        }
+    }
+
+    /// `acc + Σ_{t<4} quad.byte[t] · w[4j + t]` per channel j: one `vpdpbusd`.
+    @inline(__always)
+    private static func addQuadProducts(_ acc: __m512i, _ row: UnsafePointer<UInt8>, _ q: Int, _ w: __m512i) -> __m512i {
+        _mm512_dpbusd_epi32(acc, _mm512_set1_epi32(UnsafeRawPointer(row + q).loadUnaligned(as: Int32.self)), w)
+    }
+
+    /// `−r · Σ_q row[q]` over `kp` bytes: masked 64-byte loads, `vpsadbw`, one reduction.
+    @inline(__always)
+    private static func rowCorrection(_ r: __m512i, _ row: UnsafePointer<UInt8>, _ kp: Int) -> __m512i {
+        var s = _mm512_setzero_si512()
+        var q = 0
+        while q < kp {
+            let mask = kp - q >= 64 ? UInt64.max : (UInt64(1) << UInt64(kp - q)) &- 1
+            s = _mm512_add_epi64(s, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(__mmask64(mask), row + q), _mm512_setzero_si512()))
+            q &+= 64
+        }
+        let sum = Int32(truncatingIfNeeded: _mm512_reduce_add_epi64(s))
+        return _mm512_mullo_epi32(r, _mm512_set1_epi32(0 &- sum))
+    }
+
+    @inline(__always)
+    private static func store(_ v: __m512i, _ r: Int, rows: Int, c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+        guard r < rows else { return }
+        _mm512_mask_storeu_epi32(c + r * ldc, __mmask16(truncatingIfNeeded: (1 << width) - 1), v)
+    }
+
+    /// 8 rows × 16 channels; rows ≥ `rows` re-read row 0 and are not stored.
+    @inline(never)
+    private static func tile8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                              rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+        @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r * lda : a }
+        let a0 = a, a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
+        var c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
+        if let rowWeights {
+            let r = _mm512_loadu_si512(rowWeights)
+            c0 = rowCorrection(r, a0, kp); c1 = rowCorrection(r, a1, kp); c2 = rowCorrection(r, a2, kp); c3 = rowCorrection(r, a3, kp)
+            c4 = rowCorrection(r, a4, kp); c5 = rowCorrection(r, a5, kp); c6 = rowCorrection(r, a6, kp); c7 = rowCorrection(r, a7, kp)
+        }
+        var w = panel
+        var q = 0
+        while q < kp {
+            let b = _mm512_loadu_si512(w)
+            c0 = addQuadProducts(c0, a0, q, b); c1 = addQuadProducts(c1, a1, q, b)
+            c2 = addQuadProducts(c2, a2, q, b); c3 = addQuadProducts(c3, a3, q, b)
+            c4 = addQuadProducts(c4, a4, q, b); c5 = addQuadProducts(c5, a5, q, b)
+            c6 = addQuadProducts(c6, a6, q, b); c7 = addQuadProducts(c7, a7, q, b)
+            w += 64
+            q &+= 4
+        }
+        store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
+        store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
+        store(c4, 4, rows: rows, c: c, ldc: ldc, width: width); store(c5, 5, rows: rows, c: c, ldc: ldc, width: width)
+        store(c6, 6, rows: rows, c: c, ldc: ldc, width: width); store(c7, 7, rows: rows, c: c, ldc: ldc, width: width)
+    }
+}

@@ -1,0 +1,189 @@
+import XCTest
+@testable import DetectorCore
+
+/// The u8 × s8 byte GEMM (`vpdpbusd` at AVX-512) against its plain reference, the algebra of
+/// `QuantizedByteWeights` on a hand-computed case, and the quantized convolution's byte path
+/// against the reference kernel at every tier.
+final class ByteGemmTests: XCTestCase {
+    /// `multiplyBytes` on `[m][k]` A and `[n][k]` B, A rows padded with `rowPad` (any value: B's
+    /// depth padding is 0), into a row stride of n + 1 whose last column must stay untouched.
+    private func fastGemm(_ a: [UInt8], _ b: [Int8], m: Int, n: Int, k: Int, tier: InstructionSetTier, rowPad: UInt8,
+                          rowWeights: [Int32]? = nil) -> [Int32] {
+        let kp = IntegerGemm.paddedByteDepth(k)
+        var padded = [UInt8](repeating: rowPad, count: m * kp)
+        for i in 0..<m { for q in 0..<k { padded[i * kp + q] = a[i * k + q] } }
+        let panels = b.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
+        var c = [Int32](repeating: -7, count: m * (n + 1))
+        // Padded to whole panels of 16 as the kernel reads them; the padding must not matter.
+        let r = rowWeights.map { $0 + [Int32](repeating: 99, count: (n + 15) / 16 * 16 - n) } ?? []
+        padded.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in r.withUnsafeBufferPointer { rp in
+            c.withUnsafeMutableBufferPointer {
+                IntegerGemm.multiplyBytes(a: ap.baseAddress!, lda: kp, packedB: bp.baseAddress!, m: m, n: n, kPadded: kp,
+                                          rowWeights: rowWeights == nil ? nil : rp.baseAddress, c: $0.baseAddress!, ldc: n + 1, tier: tier)
+            }
+        } } }
+        for i in 0..<m { XCTAssertEqual(c[i * (n + 1) + n], -7, "row \(i) stride padding overwritten at \(tier)") }
+        return (0..<m).flatMap { i in c[i * (n + 1)..<i * (n + 1) + n] }
+    }
+
+    private func referenceGemm(_ a: [UInt8], _ b: [Int8], m: Int, n: Int, k: Int) -> [Int32] {
+        var c = [Int32](repeating: -2, count: m * n)
+        a.withUnsafeBufferPointer { ap in b.withUnsafeBufferPointer { bp in
+            c.withUnsafeMutableBufferPointer { IntegerGemm.reference(a: ap, b: bp, m: m, n: n, k: k, c: $0) }
+        } }
+        return c
+    }
+
+    func testByteGemmHandComputed() {
+        // [1 2 3; 255 0 7] x [4 -5 6; -128 1 2]^T = [[12, -120], [1062, -32626]]
+        for tier in TierTesting.tiers {
+            XCTAssertEqual(fastGemm([1, 2, 3, 255, 0, 7], [4, -5, 6, -128, 1, 2], m: 2, n: 2, k: 3, tier: tier, rowPad: 9),
+                           [12, -120, 1062, -32626], "\(tier)")
+        }
+    }
+
+    func testByteGemmMatchesReferenceOnRandomShapes() {
+        var rng = TestRandom(seed: 4242)
+        for trial in 0..<60 {
+            // m not a multiple of the 8-row tile, n below and across the 16-channel panels, k odd or not a multiple of 4.
+            let m = rng.int(1...21), n = trial % 4 == 0 ? rng.int(1...15) : rng.int(1...50), k = rng.int(1...75)
+            let a = (0..<m * k).map { _ in UInt8(rng.int(0...255)) }
+            let b = (0..<n * k).map { _ in Int8(rng.int(-128...127)) }
+            let ref = referenceGemm(a, b, m: m, n: n, k: k)
+            // The row correction: C[i][j] - r_j · Σ_q A[i][q] (A's row padding must then be 0).
+            let r = (0..<n).map { _ in Int32(rng.int(-255...255)) }
+            let corrected = (0..<m * n).map { e in
+                ref[e] &- r[e % n] &* a[(e / n) * k..<(e / n + 1) * k].reduce(Int32(0)) { $0 &+ Int32($1) }
+            }
+            for tier in TierTesting.tiers {
+                XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k, tier: tier, rowPad: UInt8(trial % 256)), ref,
+                               "m=\(m) n=\(n) k=\(k) \(tier)")
+                XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k, tier: tier, rowPad: 0, rowWeights: r), corrected,
+                               "row weights m=\(m) n=\(n) k=\(k) \(tier)")
+            }
+        }
+    }
+
+    func testByteGemmExtremesAndLongDepth() {
+        for (k, bValue) in [(4099, Int8(-128)), (3001, Int8(127))] {
+            let m = 9, n = 17
+            let a = [UInt8](repeating: 255, count: m * k), b = [Int8](repeating: bValue, count: n * k)
+            let expected = Int32(k) * 255 * Int32(bValue)
+            for tier in TierTesting.tiers {
+                XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k, tier: tier, rowPad: 255), [Int32](repeating: expected, count: m * n),
+                               "k=\(k) \(tier)")
+            }
+        }
+    }
+
+    func testByteWeightsCorrectionHandComputed() throws {
+        // uint8 x = 130 (zx = 128), uint8 w = 100 (zw = 120), K = 1, bias 5: (130 - 128)(100 - 120) + 5 = -35.
+        // x' = 130, zx' = 128, w' = -28, zw' = -8: folded bias 5 - 128·(-28) + 1·128·(-8) = 2565,
+        // GEMM 130·(-28) = -3640, row correction -(-8)·130 = +1040.
+        let filter: [UInt8] = [100]
+        let bw = try XCTUnwrap(filter.withUnsafeBufferPointer {
+            QuantizedByteWeights(filter: $0, patchSize: 1, outputDepth: 1, filterZeroPoints: [120], inputZeroPoint: 128,
+                                 activation: UInt8.self, bias: [5])
+        })
+        XCTAssertEqual(bw.bias, [2565])
+        XCTAssertEqual(bw.weightZeroPoints, [-8] + [Int32](repeating: 0, count: 15))
+        XCTAssertEqual(bw.paddingValue, 128)
+        XCTAssertEqual(bw.activationFlip, 0)
+        XCTAssertEqual(bw.panels.prefix(4), [-28, 0, 0, 0])
+        let row: [UInt8] = [130, 0, 0, 0]
+        for tier in TierTesting.tiers {
+            var acc: [Int32] = [0]
+            row.withUnsafeBufferPointer { r in bw.panels.withUnsafeBufferPointer { b in bw.weightZeroPoints!.withUnsafeBufferPointer { z in
+                acc.withUnsafeMutableBufferPointer {
+                    IntegerGemm.multiplyBytes(a: r.baseAddress!, lda: 4, packedB: b.baseAddress!, m: 1, n: 1, kPadded: 4,
+                                              rowWeights: z.baseAddress, c: $0.baseAddress!, ldc: 1, tier: tier)
+                }
+            } } }
+            XCTAssertEqual(acc[0], -3640 + 1040, "\(tier)")
+            XCTAssertEqual(acc[0] &+ bw.bias[0], -35, "\(tier)")
+        }
+
+        // int8 activations (offset 128, bit pattern XOR 0x80) and int8 weights with zero point 0: no row sums.
+        let filter8: [Int8] = [-3, 7]
+        let bw8 = try XCTUnwrap(filter8.withUnsafeBufferPointer {
+            QuantizedByteWeights(filter: $0, patchSize: 2, outputDepth: 1, filterZeroPoints: [0], inputZeroPoint: -5,
+                                 activation: Int8.self, bias: [0])
+        })
+        XCTAssertNil(bw8.weightZeroPoints)
+        XCTAssertEqual(bw8.activationFlip, 0x80)
+        XCTAssertEqual(bw8.paddingValue, 123)
+        XCTAssertEqual(bw8.bias, [-123 * 4])   // -zx'·Σw' = -123·(-3 + 7)
+
+        // A zero point outside the element range: no byte path.
+        XCTAssertNil(filter8.withUnsafeBufferPointer {
+            QuantizedByteWeights(filter: $0, patchSize: 2, outputDepth: 1, filterZeroPoints: [0], inputZeroPoint: 200,
+                                 activation: Int8.self, bias: [0])
+        })
+        XCTAssertNil(filter.withUnsafeBufferPointer {
+            QuantizedByteWeights(filter: $0, patchSize: 1, outputDepth: 1, filterZeroPoints: [256], inputZeroPoint: 0,
+                                 activation: UInt8.self, bias: [0])
+        })
+    }
+
+    /// One random convolution at every tier against the reference kernel; at AVX-512 it must take the byte path.
+    private func convCase<T: QuantizedElement, W: QuantizedElement>(
+        _ rng: inout TestRandom, _: T.Type, _: W.Type, pointwise: Bool, inputZeroPoint: Int32, filterZeroPoints: [Int32], trial: Int
+    ) throws {
+        let h = rng.int(1...9), w = rng.int(1...9), cout = rng.int(1...35)
+        let cin = pointwise && trial % 2 == 0 ? 4 * rng.int(1...24) : rng.int(1...21)
+        let fh = pointwise ? 1 : rng.int(1...3), fw = pointwise ? 1 : rng.int(1...3)
+        let s = pointwise ? 1 : rng.int(1...2), d = pointwise ? 1 : rng.int(1...2)
+        let g = try XCTUnwrap(QuantizedWindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
+                                                      filterHeight: fh, filterWidth: fw, strideHeight: s, strideWidth: s,
+                                                      dilationHeight: d, dilationWidth: d, samePadding: !pointwise))
+        let input = (0..<g.batches * h * w * cin).map { _ in T(truncatingIfNeeded: rng.int(Int(T.quantizedMin)...Int(T.quantizedMax))) }
+        let filter = (0..<cout * fh * fw * cin).map { _ in W(truncatingIfNeeded: rng.int(Int(W.quantizedMin)...Int(W.quantizedMax))) }
+        let bias = (0..<cout).map { _ in Int32(rng.int(-20000...20000)) }
+        let zps = filterZeroPoints.count == 1 ? filterZeroPoints : (0..<cout).map { filterZeroPoints[$0 % filterZeroPoints.count] }
+        let scales = (0..<zps.count).map { _ in Float(rng.int(50...100)) * 0.0002 }
+        let qi = QuantizationParams(scale: 0.02, zeroPoint: inputZeroPoint)
+        // Sums spread around K·mean(x - zx)·mean(w - zw) (large with extreme zero points), about
+        // √K·74² wide: an output scale putting that range on ±100 steps keeps the outputs varied.
+        let k = Float(fh * fw * cin)
+        let meanX = abs(Float(T.quantizedMin + T.quantizedMax) / 2 - Float(inputZeroPoint))
+        let meanW = zps.map { abs(Float(W.quantizedMin + W.quantizedMax) / 2 - Float($0)) }.max()!
+        let range = k * meanX * meanW + 3 * k.squareRoot() * 74 * 74 + 20000
+        let qo = QuantizationParams(scale: 0.02 * 0.015 * range / 100, zeroPoint: Int32(T.quantizedMin + 128))
+        let count = g.batches * g.outputHeight * g.outputWidth * cout
+        for tier in TierTesting.tiers {
+            let p = try XCTUnwrap(filter.withUnsafeBufferPointer { f in bias.withUnsafeBufferPointer { b in
+                QuantizedConvParams(geometry: g, inputDepth: cin, outputDepth: cout, input: qi, output: qo, filter: f,
+                                    filterScales: scales, filterZeroPoints: zps, bias: b, activation: .none,
+                                    outputType: T.self, tier: tier)
+            } })
+            // Weight zero points other than 128 (uint8) or 0 (int8) need row sums, worth it only
+            // from `minimumDepthWithRowSums` on.
+            let needsRowSums = zps.contains { $0 != 128 + W.quantizedMin }
+            let bytePath = tier == .avx512 && (!needsRowSums || fh * fw * cin >= QuantizedByteWeights.minimumDepthWithRowSums)
+            XCTAssertEqual(p.byteWeights != nil, bytePath, "byte path at AVX-512, K = \(fh * fw * cin)")
+            XCTAssertEqual(p.gemmWeights.isEmpty, bytePath, "one packed weight copy")
+            var fast = [T](repeating: 1, count: count), ref = [T](repeating: 2, count: count)
+            input.withUnsafeBufferPointer { x in
+                fast.withUnsafeMutableBufferPointer { QuantizedConv2D.run(p, input: x.baseAddress!, output: $0.baseAddress!, threads: 1 + trial % 2) }
+                ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
+            }
+            XCTAssertEqual(fast, ref, "conv \(T.self)/\(W.self) trial \(trial) \(tier): \(g.batches)x\(h)x\(w)x\(cin) -> \(cout), "
+                           + "filter \(fh)x\(fw) s\(s) d\(d), zx \(inputZeroPoint), zw \(filterZeroPoints)")
+            if count >= 60 { XCTAssertGreaterThan(Set(ref.map { Int($0) }).count, 3, "trial \(trial) output is degenerate") }
+        }
+    }
+
+    func testConvBytePathMatchesReferenceAtEveryTier() throws {
+        var rng = TestRandom(seed: 77)
+        for trial in 0..<24 {
+            let pointwise = trial % 3 == 0
+            // uint8 per-tensor with extreme and middle zero points (zw' ≠ 0: row sums).
+            let zx = Int32([0, 255, 128, rng.int(1...254)][trial % 4]), zw = Int32([255, 0, 128, rng.int(1...254)][(trial + 1) % 4])
+            try convCase(&rng, UInt8.self, UInt8.self, pointwise: pointwise, inputZeroPoint: zx, filterZeroPoints: [zw], trial: trial)
+            // int8 per-channel, symmetric (no row sums) and, every other trial, nonzero per-channel zero points.
+            let zx8 = Int32([-128, 127, 0, rng.int(-127...126)][trial % 4])
+            let zw8: [Int32] = trial % 2 == 0 ? [0] : [-128, 127, 3, 0, -7]
+            try convCase(&rng, Int8.self, Int8.self, pointwise: pointwise, inputZeroPoint: zx8, filterZeroPoints: zw8, trial: trial)
+        }
+    }
+}

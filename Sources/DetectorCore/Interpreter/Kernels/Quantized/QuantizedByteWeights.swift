@@ -46,7 +46,8 @@ package struct QuantizedByteWeights: Sendable {
                                                   bias: [Int32]) {
         let offset = -A.quantizedMin, weightOffset = 128 + W.quantizedMin
         let zx = inputZeroPoint &+ offset
-        guard (0...255).contains(zx), filter.count == k * n, bias.count == n,
+        guard (0...255).contains(zx), k > 0, n > 0, filter.count == k * n, bias.count == n,
+              filterZeroPoints.count == 1 || filterZeroPoints.count == n,
               filterZeroPoints.allSatisfy({ (W.quantizedMin...W.quantizedMax).contains($0) }) else { return nil }
         let shifted = filter.map { Int8(truncatingIfNeeded: Int32($0) - weightOffset) }
         panels = shifted.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }

@@ -13,25 +13,14 @@ final class ByteGemmTests: XCTestCase {
         var padded = [UInt8](repeating: rowPad, count: m * kp)
         for i in 0..<m { for q in 0..<k { padded[i * kp + q] = a[i * k + q] } }
         let panels = b.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
-        var c = [Int32](repeating: -7, count: m * (n + 1))
         // Padded to whole panels of 16 as the kernel reads them; the padding must not matter.
         let r = rowWeights.map { $0 + [Int32](repeating: 99, count: (n + 15) / 16 * 16 - n) } ?? []
-        padded.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in r.withUnsafeBufferPointer { rp in
-            c.withUnsafeMutableBufferPointer {
+        return GemmTestSupport.stridedOutput(m: m, n: n, tier: tier) { c, ldc in
+            padded.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in r.withUnsafeBufferPointer { rp in
                 IntegerGemm.multiplyBytes(a: ap.baseAddress!, lda: kp, packedB: bp.baseAddress!, m: m, n: n, kPadded: kp,
-                                          rowWeights: rowWeights == nil ? nil : rp.baseAddress, c: $0.baseAddress!, ldc: n + 1, tier: tier)
-            }
-        } } }
-        for i in 0..<m { XCTAssertEqual(c[i * (n + 1) + n], -7, "row \(i) stride padding overwritten at \(tier)") }
-        return (0..<m).flatMap { i in c[i * (n + 1)..<i * (n + 1) + n] }
-    }
-
-    private func referenceGemm(_ a: [UInt8], _ b: [Int8], m: Int, n: Int, k: Int) -> [Int32] {
-        var c = [Int32](repeating: -2, count: m * n)
-        a.withUnsafeBufferPointer { ap in b.withUnsafeBufferPointer { bp in
-            c.withUnsafeMutableBufferPointer { IntegerGemm.reference(a: ap, b: bp, m: m, n: n, k: k, c: $0) }
-        } }
-        return c
+                                          rowWeights: rowWeights == nil ? nil : rp.baseAddress, c: c, ldc: ldc, tier: tier)
+            } } }
+        }
     }
 
     func testByteGemmHandComputed() {
@@ -49,7 +38,7 @@ final class ByteGemmTests: XCTestCase {
             let m = rng.int(1...21), n = trial % 4 == 0 ? rng.int(1...15) : rng.int(1...50), k = rng.int(1...75)
             let a = (0..<m * k).map { _ in UInt8(rng.int(0...255)) }
             let b = (0..<n * k).map { _ in Int8(rng.int(-128...127)) }
-            let ref = referenceGemm(a, b, m: m, n: n, k: k)
+            let ref = GemmTestSupport.reference(a, b, m: m, n: n, k: k)
             // The row correction: C[i][j] - r_j · Σ_q A[i][q] (A's row padding must then be 0).
             let r = (0..<n).map { _ in Int32(rng.int(-255...255)) }
             let corrected = (0..<m * n).map { e in

@@ -9,23 +9,12 @@ final class IntegerGemmTests: XCTestCase {
         for i in 0..<m { for q in 0..<k { padded[i * kp + q] = a[i * k + q] } }
         let panels = b.withUnsafeBufferPointer { IntegerGemm.packB($0, n: n, k: k, tier: tier) }
         // Extra column of sentinels: the fast path must not write past column n of its row stride.
-        var c = [Int32](repeating: -7, count: m * (n + 1))
-        padded.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in
-            c.withUnsafeMutableBufferPointer {
+        return GemmTestSupport.stridedOutput(m: m, n: n, tier: tier) { c, ldc in
+            padded.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in
                 IntegerGemm.multiply(a: ap.baseAddress!, lda: kp, packedB: bp.baseAddress!, m: m, n: n, kPadded: kp,
-                                     c: $0.baseAddress!, ldc: n + 1, tier: tier)
-            }
-        } }
-        for i in 0..<m { XCTAssertEqual(c[i * (n + 1) + n], -7, "row \(i) stride padding overwritten at \(tier)") }
-        return (0..<m).flatMap { i in c[i * (n + 1)..<i * (n + 1) + n] }
-    }
-
-    private func referenceGemm(_ a: [Int16], _ b: [Int16], m: Int, n: Int, k: Int) -> [Int32] {
-        var c = [Int32](repeating: -2, count: m * n)
-        a.withUnsafeBufferPointer { ap in b.withUnsafeBufferPointer { bp in
-            c.withUnsafeMutableBufferPointer { IntegerGemm.reference(a: ap, b: bp, m: m, n: n, k: k, c: $0) }
-        } }
-        return c
+                                     c: c, ldc: ldc, tier: tier)
+            } }
+        }
     }
 
     func testPackedGemmMatchesReferenceOnRandomShapes() {
@@ -36,7 +25,7 @@ final class IntegerGemmTests: XCTestCase {
             // Zero-point-shifted 8-bit values: 8-bit range minus a zero point in [-128, 255].
             let a = (0..<m * k).map { _ in Int16(rng.int(-383...383)) }
             let b = (0..<n * k).map { _ in Int16(rng.int(-383...383)) }
-            let ref = referenceGemm(a, b, m: m, n: n, k: k)
+            let ref = GemmTestSupport.reference(a, b, m: m, n: n, k: k)
             for tier in TierTesting.tiers {
                 XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k, tier: tier), ref, "m=\(m) n=\(n) k=\(k) \(tier)")
             }
@@ -51,7 +40,7 @@ final class IntegerGemmTests: XCTestCase {
             let extreme = trial < 4
             let a = (0..<m * k).map { _ in Int16(extreme ? (trial % 2 == 0 ? 383 : -383) : rng.int(-383...383)) }
             let b = (0..<n * k).map { _ in Int16(extreme ? 383 : rng.int(-383...383)) }
-            let ref = referenceGemm(a, b, m: m, n: n, k: k)
+            let ref = GemmTestSupport.reference(a, b, m: m, n: n, k: k)
             for tier in TierTesting.tiers {
                 XCTAssertEqual(fastGemm(a, b, m: m, n: n, k: k, tier: tier), ref, "m=\(m) n=\(n) k=\(k) \(tier)")
             }

@@ -52,7 +52,7 @@ package struct QuantizedConvParams: Sendable {
         guard inputDepth > 0, outputDepth > 0, filter.count == k * outputDepth,
               filterScales.count == 1 || filterScales.count == outputDepth,
               filterZeroPoints.count == 1 || filterZeroPoints.count == outputDepth,
-              bias == nil || bias!.count == outputDepth else { return nil }
+              (bias.map({ $0.count == outputDepth }) ?? true) else { return nil }
         self.geometry = geometry
         self.inputDepth = inputDepth
         self.outputDepth = outputDepth

@@ -44,7 +44,7 @@ package struct QuantizedDepthwiseConvParams: Sendable {
               filter.count == geometry.filterHeight * geometry.filterWidth * od,
               filterScales.count == 1 || filterScales.count == od,
               filterZeroPoints.count == 1 || filterZeroPoints.count == od,
-              bias == nil || bias!.count == od else { return nil }
+              (bias.map({ $0.count == od }) ?? true) else { return nil }
         self.geometry = geometry
         self.inputDepth = inputDepth
         self.depthMultiplier = depthMultiplier

@@ -15,6 +15,9 @@ let tierTargets: [Target] = [
     .target(name: "KernelsAVX2", swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v3"])]),
     .target(name: "KernelsAVX512",
             swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v4", "-Xcc", "-mavx512vnni"])]),
+    // Byte table lookups (`vpermi2b`): VBMI is not in x86-64-v4, so it is checked on its own.
+    .target(name: "KernelsAVX512VBMI",
+            swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v4", "-Xcc", "-mavx512vbmi"])]),
 ]
 #else
 let tierTargets: [Target] = []

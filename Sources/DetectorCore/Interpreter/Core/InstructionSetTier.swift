@@ -106,6 +106,7 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
                               (30, "avx512bw"), (31, "avx512vl")] as [(UInt32, String)] where bit(b, n) {
                 flags.insert(name)
             }
+            if bit(c, 1) { flags.insert("avx512vbmi") }
             if bit(c, 11) { flags.insert("avx512_vnni") }
         }
         if __get_cpuid(0x8000_0001, &a, &b, &c, &d) != 0, bit(c, 5) { flags.insert("abm") }
@@ -115,15 +116,42 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
         #endif
     }
 
+    /// The AVX-512 tier may also use VBMI's byte permutes (`vpermi2b`, the byte table
+    /// lookups of `KernelsAVX512VBMI`): the processor and the OS report `avx512vbmi`.
+    static let hasByteTableLookup: Bool = {
+        #if arch(x86_64)
+        guard supported == .avx512, processorFlags().contains("avx512vbmi") else { return false }
+        #if os(Linux)
+        return osFlags()?.contains("avx512vbmi") ?? false
+        #elseif canImport(Darwin)
+        var value: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        return sysctlbyname("hw.optional.avx512vbmi", &value, &size, nil, 0) == 0 && value != 0
+        #else
+        return false
+        #endif
+        #else
+        return false
+        #endif
+    }()
+
+    #if os(Linux)
+    /// The `flags` line of `/proc/cpuinfo`: the kernel lists only the features it has enabled
+    /// (AVX-512 state saving included). Nil when unreadable.
+    static func osFlags() -> Set<String>? {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
+              let colon = line.firstIndex(of: ":") else { return nil }
+        return Set(line[line.index(after: colon)...].split(separator: " ").map(String.init))
+    }
+    #endif
+
     private static func detect() -> InstructionSetTier {
         #if arch(x86_64)
         let processor = highest(withFlags: processorFlags())
         #if os(Linux)
-        // The kernel lists only the features it has enabled (AVX-512 state saving included).
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
-              let colon = line.firstIndex(of: ":") else { return .baseline }
-        return min(processor, highest(withFlags: Set(line[line.index(after: colon)...].split(separator: " ").map(String.init))))
+        guard let flags = osFlags() else { return .baseline }
+        return min(processor, highest(withFlags: flags))
         #elseif canImport(Darwin)
         func has(_ name: String) -> Bool {
             var value: Int32 = 0

@@ -358,7 +358,7 @@ public final class Interpreter {
                     storage[t] = .owned(b)
                     pointerTable[t] = b.pointer
                 }
-                try kernel.eval(EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount))
+                try kernel.eval(EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, tier: tier))
                 for t in op.outputs where t >= 0 { isConstant[t] = true }
                 foldedOps[k] = true
             }
@@ -546,7 +546,7 @@ public final class Interpreter {
         if needsPrepare { try prepare() }
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             refreshModelPointers(raw)
-            let context = EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount)
+            let context = EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, tier: tier)
             if profile?.count == kernels.count {
                 for k in kernels.indices where !foldedOps[k] {
                     guard let kernel = kernels[k] else { continue }

@@ -139,6 +139,14 @@ package struct EvalContext {
     @usableFromInline let pointers: UnsafePointer<UnsafeMutableRawPointer>
     /// Threads the kernel may use (1 = single-threaded).
     package let threadCount: Int
+    /// The instruction-set tier the kernels were prepared for.
+    package let tier: InstructionSetTier
+
+    init(pointers: UnsafePointer<UnsafeMutableRawPointer>, threadCount: Int, tier: InstructionSetTier = .baseline) {
+        self.pointers = pointers
+        self.threadCount = threadCount
+        self.tier = tier
+    }
 
     /// Start of a tensor's memory (never dangling; a zero-sized tensor gets a valid dummy address).
     @inlinable

@@ -70,6 +70,20 @@ enum KernelSupport {
         }
     }
 
+    /// Runs a memory-bound element-wise pass over `0..<count` on up to `threads` threads:
+    /// at least `minimumPerPart` elements a part (below that one thread is faster than waking
+    /// another), part boundaries multiples of 64 elements. Each element is computed the same
+    /// way on any thread, so results do not depend on the thread count.
+    static func parallelElements(_ count: Int, threads: Int, minimumPerPart: Int = 1 << 14, _ body: (Range<Int>) -> Void) {
+        let parts = max(1, min(threads, count / max(minimumPerPart, 1)))
+        if parts == 1 { if count > 0 { body(0..<count) }; return }
+        let step = ((count + parts - 1) / parts + 63) & ~63
+        parallelFor(parts, threads: parts) { k in
+            let lo = min(count, k * step), hi = min(count, lo + step)
+            if lo < hi { body(lo..<hi) }
+        }
+    }
+
     /// Clamps every lane (inlined; the generic `pointwiseMin`/`Max` are not always).
     @inline(__always)
     static func clamp(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SIMD8<Float> {

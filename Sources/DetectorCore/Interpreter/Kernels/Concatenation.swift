@@ -43,17 +43,23 @@ final class ConcatenationKernel: PreparedKernel {
     }
 
     func eval(_ e: EvalContext) throws {
-        var dst = e.raw(output)
-        for o in 0..<outer {
-            for (k, t) in inputs.enumerated() {
-                let n = chunkBytes[k]
-                copyBytes(dst, e.raw(t) + o * n, n)
-                dst += n
+        let rowBytes = chunkBytes.reduce(0, +), inputs = self.inputs, chunkBytes = self.chunkBytes
+        // Output rows split over the threads when there is enough to copy.
+        KernelSupport.parallelChunks(outer, parts: outer * rowBytes >= 1 << 17 ? e.threadCount : 1) { rows in
+            var dst = e.raw(output) + rows.lowerBound * rowBytes
+            for o in rows {
+                for (k, t) in inputs.enumerated() {
+                    let n = chunkBytes[k]
+                    copyBytes(dst, e.raw(t) + o * n, n)
+                    dst += n
+                }
             }
         }
         if let clamp {
             let p = e.floats(output)
-            for i in 0..<outputCount { p[i] = min(max(p[i], clamp.min), clamp.max) }
+            KernelSupport.parallelElements(outputCount, threads: e.threadCount) { range in
+                for i in range { p[i] = min(max(p[i], clamp.min), clamp.max) }
+            }
         }
     }
 }

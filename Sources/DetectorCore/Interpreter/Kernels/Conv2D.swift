@@ -163,7 +163,12 @@ final class Conv2DKernel: PreparedKernel {
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights, silu: siluAfter)
             return
         }
-        if siluAfter { FloatVectorMath.siluInPlace(dst, count: g.outputPixels * g.outC, faithful: faithfulSiLU) }
+        if siluAfter {
+            let faithful = faithfulSiLU
+            KernelSupport.parallelElements(g.outputPixels * g.outC, threads: threads, minimumPerPart: 1 << 15) { range in
+                FloatVectorMath.siluInPlace(dst + range.lowerBound, count: range.count, faithful: faithful)
+            }
+        }
     }
 
     private func parts(_ work: Int) -> Int { work >= 1 << 16 ? threads : 1 }

@@ -61,23 +61,41 @@ final class PadKernel: PreparedKernel {
         let es = elementSize
         var value = fill
         if let v = valueInput { value = Array(UnsafeRawBufferPointer(start: e.raw(v), count: es)) }
-        Self.fill(dst, byteCount: Shape.count(outShape) * es, with: value)
+        let byteCount = Shape.count(outShape) * es
+        let threads = byteCount >= 1 << 17 ? e.threadCount : 1
+        if let first = value.first, value.allSatisfy({ $0 == first }) {
+            KernelSupport.parallelElements(byteCount, threads: threads, minimumPerPart: 1 << 16) { bytes in
+                (dst + bytes.lowerBound).initializeMemory(as: UInt8.self, repeating: first, count: bytes.count)
+            }
+        } else {
+            Self.fill(dst, byteCount: byteCount, with: value)
+        }
         if inShape.isEmpty { dst.copyMemory(from: src, byteCount: es); return }
         guard rowBytes > 0 else { return }
-        // Walk the rows with an odometer over the dimensions outside the row.
-        let k = rowDimension
-        var index = [Int](repeating: 0, count: k)
-        var offset = 0
-        for d in 0...k { offset += before[d] * outStrides[d] }
+        // Rows split over the threads; each part walks its rows with an odometer over the
+        // dimensions outside the row, started at its first row.
+        let k = rowDimension, inShape = self.inShape, outStrides = self.outStrides, rowBytes = self.rowBytes
+        var start = 0
+        for d in 0...k { start += before[d] * outStrides[d] }
         let rows = Shape.count(Array(inShape[..<k]))
-        for r in 0..<rows {
-            (dst + offset * es).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
-            var d = k - 1
-            while d >= 0 {
-                index[d] += 1; offset += outStrides[d]
-                if index[d] < inShape[d] { break }
-                offset -= inShape[d] * outStrides[d]; index[d] = 0
-                d -= 1
+        KernelSupport.parallelChunks(rows, parts: threads) { part in
+            guard !part.isEmpty else { return }
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: max(k, 1)) { index in
+                var offset = start, rest = part.lowerBound
+                for d in stride(from: k - 1, through: 0, by: -1) {
+                    index[d] = rest % inShape[d]; rest /= inShape[d]
+                    offset += index[d] * outStrides[d]
+                }
+                for r in part {
+                    (dst + offset * es).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
+                    var d = k - 1
+                    while d >= 0 {
+                        index[d] += 1; offset += outStrides[d]
+                        if index[d] < inShape[d] { break }
+                        offset -= inShape[d] * outStrides[d]; index[d] = 0
+                        d -= 1
+                    }
+                }
             }
         }
     }

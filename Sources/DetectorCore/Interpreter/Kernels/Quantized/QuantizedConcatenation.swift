@@ -8,10 +8,14 @@ package enum QuantizedConcatenation {
     ///   - inputs: per input, its data, its `axis size * inner size` and its quantization.
     package static func run<T: QuantizedElement>(outerCount: Int,
                                                 inputs: [(data: UnsafePointer<T>, copySize: Int, quantization: QuantizationParams)],
-                                                output: UnsafeMutablePointer<T>, outputQuantization: QuantizationParams) {
+                                                output: UnsafeMutablePointer<T>, outputQuantization: QuantizationParams,
+                                                threads: Int = 1) {
         let inverseOutputScale: Float = 1 / outputQuantization.scale
-        var o = 0
-        for outer in 0..<outerCount {
+        let rowSize = inputs.reduce(0) { $0 + $1.copySize }
+        // Output rows split over the threads when there is enough to copy.
+        KernelSupport.parallelChunks(outerCount, parts: outerCount * rowSize >= 1 << 17 ? threads : 1) { rows in
+        var o = rows.lowerBound * rowSize
+        for outer in rows {
             for input in inputs {
                 let src = input.data + outer * input.copySize
                 let q = input.quantization
@@ -28,6 +32,7 @@ package enum QuantizedConcatenation {
                 }
                 o += input.copySize
             }
+        }
         }
     }
 }
@@ -50,7 +55,7 @@ final class QuantizedConcatenationKernel: PreparedKernel {
     private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         let list = inputs.map { (data: UnsafePointer(e.pointer($0.index, as: T.self)), copySize: $0.copySize, quantization: $0.quantization) }
         QuantizedConcatenation.run(outerCount: outer, inputs: list, output: e.pointer(output, as: T.self),
-                                   outputQuantization: outputQuantization)
+                                   outputQuantization: outputQuantization, threads: e.threadCount)
     }
 }
 

@@ -159,10 +159,19 @@ package enum QuantizedConv2D {
         if let converted {
             (converted + inputPixels * rowStride).initialize(repeating: 0, count: copySlackBytes)
             let flip = bytes.activationFlip
-            for r in 0..<inputPixels {
-                let src = input + r * depth, row = converted + r * rowStride
-                for i in 0..<depth { row[i] = UInt8(truncatingIfNeeded: src[i]) ^ flip }
-                (row + depth).initialize(repeating: 0, count: rowStride - depth)
+            let source = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
+            if rowStride == depth {
+                KernelSupport.parallelElements(inputPixels * depth, threads: threads, minimumPerPart: 1 << 16) { range in
+                    for i in range { converted[i] = source[i] ^ flip }
+                }
+            } else {
+                KernelSupport.parallelChunks(inputPixels, parts: inputPixels * depth >= 1 << 16 ? threads : 1) { pixels in
+                    for r in pixels {
+                        let src = source + r * depth, row = converted + r * rowStride
+                        for i in 0..<depth { row[i] = src[i] ^ flip }
+                        (row + depth).initialize(repeating: 0, count: rowStride - depth)
+                    }
+                }
             }
         }
         let x = converted.map { UnsafePointer($0) } ?? UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)

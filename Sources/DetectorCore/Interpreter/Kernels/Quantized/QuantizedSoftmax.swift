@@ -89,12 +89,13 @@ extension QuantizedSoftmax {
     /// SOFTMAX with the exponentials looked up in `table` (built from the same params); the
     /// same results as `run`.
     package static func run<T: QuantizedElement>(_ table: QuantizedSoftmaxTable, input: UnsafePointer<T>,
-                                                output: UnsafeMutablePointer<T>, outerCount: Int, depth: Int) {
+                                                output: UnsafeMutablePointer<T>, outerCount: Int, depth: Int, threads: Int = 1) {
         let outputBits = Int32(T.bitWidth)
         table.exps.withUnsafeBufferPointer { expsBuffer in table.terms.withUnsafeBufferPointer { termsBuffer in
             guard let exps = expsBuffer.baseAddress, let terms = termsBuffer.baseAddress,
                   expsBuffer.count == 256, termsBuffer.count == 256 else { return }
-            for i in 0..<outerCount {
+            KernelSupport.parallelChunks(outerCount, parts: outerCount * depth >= 1 << 13 ? threads : 1) { rows in
+            for i in rows {
                 let row = input + i * depth
                 let out = output + i * depth
                 var maxInRow = T.quantizedMin
@@ -113,6 +114,7 @@ extension QuantizedSoftmax {
                         out[c] = T(truncatingIfNeeded: T.quantizedMin)
                     }
                 }
+            }
             }
         } }
     }
@@ -134,7 +136,7 @@ final class QuantizedSoftmaxKernel: PreparedKernel {
     @inline(__always)
     private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         QuantizedSoftmax.run(table, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
-                             outerCount: outer, depth: depth)
+                             outerCount: outer, depth: depth, threads: e.threadCount)
     }
 }
 

@@ -44,8 +44,9 @@ final class UnaryFloatKernel: PreparedKernel {
     func eval(_ e: EvalContext) throws {
         let src = e.floats(input), dst = e.floats(output)
         let function = self.function
-        let parts = count >= 1 << 16 ? threads : 1
-        KernelSupport.parallelChunks(count, parts: parts) { range in
+        // Parts start at multiples of 64 elements, so every value goes through the same SIMD
+        // step (not the scalar tail) on any thread count.
+        KernelSupport.parallelElements(count, threads: threads, minimumPerPart: 1 << 15) { range in
             switch function {
             case let .clamp(lo, hi):
                 let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)

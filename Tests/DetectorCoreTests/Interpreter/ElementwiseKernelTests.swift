@@ -61,6 +61,42 @@ final class ElementwiseKernelTests: XCTestCase {
         }
     }
 
+    /// Large broadcasts (split over threads by output rows) against a plain index-by-index loop:
+    /// per-channel, per-row and scalar operands, at 1 and 3 threads.
+    func testLargeBroadcastsMatchAnIndexLoopOnAnyThreadCount() throws {
+        let shape = [1, 40, 41, 24]
+        let n = shape.reduce(1, *)
+        let a = (0..<n).map { Float(($0 * 7919) % 201) / 50 - 2 }
+        for (op, bShape) in [("PRELU", [24]), ("ADD", [1, 40, 1, 24]), ("MUL", [40, 41, 1]), ("SUB", [1]), ("MAXIMUM", [41, 24])] {
+            let bCount = bShape.reduce(1, *)
+            let b = (0..<bCount).map { Float(($0 * 31) % 17) / 8 - 1 }
+            // b's index for output index (y, x, c): each of its dimensions aligned from the right.
+            let padded = [Int](repeating: 1, count: 4 - bShape.count) + bShape
+            var expected = [Float](repeating: 0, count: n)
+            for y in 0..<40 { for x in 0..<41 { for c in 0..<24 {
+                let i = (y * 41 + x) * 24 + c
+                let by = padded[1] == 1 ? 0 : y, bx = padded[2] == 1 ? 0 : x, bc = padded[3] == 1 ? 0 : c
+                let v = b[(by * padded[2] + bx) * padded[3] + bc], u = a[i]
+                switch op {
+                case "PRELU": expected[i] = u >= 0 ? u : u * v
+                case "ADD": expected[i] = u + v
+                case "MUL": expected[i] = u * v
+                case "SUB": expected[i] = u - v
+                default: expected[i] = max(u, v)
+                }
+            } } }
+            for threads in [1, 3] {
+                var g = GraphBuilder()
+                let x = g.input(shape)
+                let yt = g.constant(b, shape: bShape)
+                g.outputs = g.op(op, [x, yt])
+                let r = try g.run([a], threads: threads)
+                XCTAssertEqual(r.shape, shape, "\(op) \(bShape)")
+                XCTAssertEqual(r.values, expected, "\(op) with b of shape \(bShape), \(threads) threads")
+            }
+        }
+    }
+
     func testPReluBroadcastsAlphaPerChannel() throws {
         let (v, _) = try binary("PRELU", [-2, -2, 3, 3], [1, 2, 2], [0.5, 0.25], [2])
         XCTAssertEqual(v, [-1, -0.5, 3, 3])

@@ -74,7 +74,9 @@ final class BinaryElementwiseKernel: PreparedKernel {
             }
             if clamp {
                 let o = e.floats(out)
-                for i in 0..<count { o[i] = Swift.min(Swift.max(o[i], lo), hi) }
+                KernelSupport.parallelElements(count, threads: count >= 1 << 15 ? e.threadCount : 1) { range in
+                    for i in range { o[i] = Swift.min(Swift.max(o[i], lo), hi) }
+                }
             }
         case .int32: try evalInteger(e, Int32.self)
         case .int64: try evalInteger(e, Int64.self)
@@ -120,37 +122,62 @@ final class BinaryElementwiseKernel: PreparedKernel {
         }
     }
 
+    /// `out = f(a, b)` with broadcasting: same-shape inputs as one run split over the threads;
+    /// else output rows (the innermost dimension) split over the threads, each row a
+    /// contiguous loop when both inputs walk it (or one is fixed along it).
     @inline(__always)
     private func run<T>(_ e: EvalContext, _: T.Type, _ f: (T, T) -> T) {
         let pa = e.pointer(a, as: T.self), pb = e.pointer(b, as: T.self), po = e.pointer(out, as: T.self)
         if count == 0 { return }
+        let threads = count >= 1 << 15 ? e.threadCount : 1
         if sameShape {
-            for i in 0..<count { po[i] = f(pa[i], pb[i]) }
+            KernelSupport.parallelElements(count, threads: threads) { range in
+                for i in range { po[i] = f(pa[i], pb[i]) }
+            }
             return
         }
         let rank = outShape.count
         if rank == 0 { po[0] = f(pa[0], pb[0]); return }
         let inner = outShape[rank - 1]
+        guard inner > 0 else { return }
         let sa = aStrides[rank - 1], sb = bStrides[rank - 1]
-        let outer = count / Swift.max(inner, 1)
-        var index = [Int](repeating: 0, count: rank)
-        var offA = 0, offB = 0
-        var o = 0
-        for _ in 0..<outer {
-            var ia = offA, ib = offB
-            for _ in 0..<inner {
-                po[o] = f(pa[ia], pb[ib])
-                o += 1; ia += sa; ib += sb
-            }
-            // Advance the outer index (dimensions rank-2 … 0).
-            var d = rank - 2
-            while d >= 0 {
-                index[d] += 1
-                offA += aStrides[d]; offB += bStrides[d]
-                if index[d] < outShape[d] { break }
-                offA -= aStrides[d] * outShape[d]; offB -= bStrides[d] * outShape[d]
-                index[d] = 0
-                d -= 1
+        let outShape = self.outShape, aStrides = self.aStrides, bStrides = self.bStrides
+        KernelSupport.parallelChunks(count / inner, parts: threads) { rows in
+            guard !rows.isEmpty else { return }
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { index in
+                // The odometer over dimensions rank-2 … 0, started at the part's first row.
+                var rest = rows.lowerBound, offA = 0, offB = 0
+                index[rank - 1] = 0
+                for d in stride(from: rank - 2, through: 0, by: -1) {
+                    index[d] = rest % outShape[d]; rest /= outShape[d]
+                    offA += index[d] * aStrides[d]; offB += index[d] * bStrides[d]
+                }
+                var o = rows.lowerBound * inner
+                for _ in rows {
+                    let ra = pa + offA, rb = pb + offB, ro = po + o
+                    if sa == 1 && sb == 1 {
+                        for j in 0..<inner { ro[j] = f(ra[j], rb[j]) }
+                    } else if sa == 1 && sb == 0 {
+                        let y = rb[0]
+                        for j in 0..<inner { ro[j] = f(ra[j], y) }
+                    } else if sa == 0 && sb == 1 {
+                        let x = ra[0]
+                        for j in 0..<inner { ro[j] = f(x, rb[j]) }
+                    } else {
+                        var ia = 0, ib = 0
+                        for j in 0..<inner { ro[j] = f(ra[ia], rb[ib]); ia += sa; ib += sb }
+                    }
+                    o += inner
+                    var d = rank - 2
+                    while d >= 0 {
+                        index[d] += 1
+                        offA += aStrides[d]; offB += bStrides[d]
+                        if index[d] < outShape[d] { break }
+                        offA -= aStrides[d] * outShape[d]; offB -= bStrides[d] * outShape[d]
+                        index[d] = 0
+                        d -= 1
+                    }
+                }
             }
         }
     }

@@ -40,11 +40,17 @@ package enum Tier {
         return unsafeBitCast(_mm512_maskz_loadu_epi32(mask, p), to: SIMD16<Int32>.self)
     }
 
-    /// Stores the low bytes of the first `count` (≤ 16) lanes at `p` (`vpmovdb`, masked).
+    /// Stores the low bytes of the first `count` (≤ 16) lanes at `p`: `vpmovdb` into a register,
+    /// then one store (masked for a partial row). The memory form of `vpmovdb` is much slower
+    /// on AMD Zen 4/5.
     @inline(__always)
     static func storeLowBytes(_ v: SIMD16<Int32>, to p: UnsafeMutableRawPointer, count: Int) {
-        let mask = __mmask16(truncatingIfNeeded: (1 << count) - 1)
-        _mm512_mask_cvtepi32_storeu_epi8(p, mask, unsafeBitCast(v, to: __m512i.self))
+        let bytes = _mm512_cvtepi32_epi8(unsafeBitCast(v, to: __m512i.self))
+        if count == 16 {
+            p.storeBytes(of: bytes, as: __m128i.self)
+        } else {
+            _mm_mask_storeu_epi8(p, __mmask16(truncatingIfNeeded: (1 << count) - 1), bytes)
+        }
     }
 
     /// `acc + Int32(x[l]) · w[l]` for the first `count` (≤ 16) lanes (the others add 0):

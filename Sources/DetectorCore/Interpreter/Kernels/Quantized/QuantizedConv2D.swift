@@ -126,9 +126,7 @@ package enum QuantizedConv2D {
                     let rows = min(rowsPerTile, pixels - first)
                     let a: UnsafePointer<Int16>
                     if let patch {
-                        for r in 0..<rows {
-                            fillPatch(p, input: x16, pixel: first + r, into: patch + r * kp, paddedDepth: kp)
-                        }
+                        fillPatches(p, input: x16, first: first, rows: rows, into: patch, paddedDepth: kp)
                         a = UnsafePointer(patch)
                     } else {
                         a = UnsafePointer(x16 + first * kp)
@@ -190,9 +188,7 @@ package enum QuantizedConv2D {
                     let rows = min(rowsPerTile, pixels - first)
                     let a: UnsafePointer<UInt8>
                     if let patch {
-                        for r in 0..<rows {
-                            fillPatch(p, input: x, pixel: first + r, into: patch + r * kp, paddedDepth: kp, pad: bytes.paddingValue)
-                        }
+                        fillPatches(p, input: x, first: first, rows: rows, into: patch, paddedDepth: kp, pad: bytes.paddingValue)
                         a = UnsafePointer(patch)
                     } else {
                         a = x + first * kp
@@ -257,12 +253,9 @@ package enum QuantizedConv2D {
     /// to `paddedDepth`. Values are written left to right, so the overrun of `copyValues` is
     /// always overwritten by the next segment or the final padding.
     @inline(__always)
-    static func fillPatch<E: FixedWidthInteger>(_ p: QuantizedConvParams, input: UnsafePointer<E>, pixel: Int,
-                                                into dst: UnsafeMutablePointer<E>, paddedDepth: Int, pad: E = 0) {
+    static func fillPatch<E: FixedWidthInteger>(_ p: QuantizedConvParams, input: UnsafePointer<E>, batch b: Int, y oy: Int,
+                                                x ox: Int, into dst: UnsafeMutablePointer<E>, paddedDepth: Int, pad: E = 0) {
         let g = p.geometry
-        let ox = pixel % g.outputWidth
-        let oy = (pixel / g.outputWidth) % g.outputHeight
-        let b = pixel / (g.outputWidth * g.outputHeight)
         let c = p.inputDepth
         let rowLength = g.filterWidth * c
         let ix0 = ox * g.strideWidth - g.padLeft
@@ -293,10 +286,29 @@ package enum QuantizedConv2D {
         (dst + o).update(repeating: 0, count: paddedDepth - o)
     }
 
-    /// Spare bytes `copyValues` may read and write past `count` values.
-    static let copySlackBytes = 16
+    /// The im2col rows (`paddedDepth` apart from `dst`) of the `rows` output pixels from `first`
+    /// on, stepping (batch, y, x) along instead of dividing per pixel.
+    @inline(__always)
+    static func fillPatches<E: FixedWidthInteger>(_ p: QuantizedConvParams, input: UnsafePointer<E>, first: Int, rows: Int,
+                                                  into dst: UnsafeMutablePointer<E>, paddedDepth: Int, pad: E = 0) {
+        let g = p.geometry
+        var x = first % g.outputWidth
+        let rest = first / g.outputWidth
+        var y = rest % g.outputHeight, b = rest / g.outputHeight
+        for r in 0..<rows {
+            fillPatch(p, input: input, batch: b, y: y, x: x, into: dst + r * paddedDepth, paddedDepth: paddedDepth, pad: pad)
+            x += 1
+            if x == g.outputWidth {
+                x = 0; y += 1
+                if y == g.outputHeight { y = 0; b += 1 }
+            }
+        }
+    }
 
-    /// Copies `count` values 16 bytes at a time, reading and writing up to `copySlackBytes - 1`
+    /// Spare bytes `copyValues` may read and write past `count` values.
+    static let copySlackBytes = 32
+
+    /// Copies `count` values 32 bytes at a time, reading and writing up to `copySlackBytes - 1`
     /// bytes past the end (short runs are common: 3-channel first layers, 1-tap rows).
     @inline(__always)
     static func copyValues<E: FixedWidthInteger>(from src: UnsafePointer<E>, to dst: UnsafeMutablePointer<E>, count: Int) {
@@ -305,7 +317,8 @@ package enum QuantizedConv2D {
         var i = 0
         while i < bytes {
             (d + i).storeBytes(of: (s + i).loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
-            i &+= 16
+            (d + (i &+ 16)).storeBytes(of: (s + (i &+ 16)).loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            i &+= 32
         }
     }
 

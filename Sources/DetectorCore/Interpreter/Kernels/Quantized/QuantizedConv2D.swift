@@ -268,9 +268,10 @@ package enum QuantizedConv2D {
             guard iy >= 0, iy < g.inputHeight else { row.update(repeating: pad, count: rowLength); continue }
             let src = input + (b * g.inputHeight + iy) * g.inputWidth * c
             if g.dilationWidth == 1 {
-                row.update(repeating: pad, count: lo * c)
+                // Interior pixels (the common case) have no padding taps: no fill calls.
+                if lo > 0 { row.update(repeating: pad, count: lo * c) }
                 copyValues(from: src + (ix0 + lo) * c, to: row + lo * c, count: (hi - lo) * c)
-                (row + hi * c).update(repeating: pad, count: (g.filterWidth - hi) * c)
+                if hi < g.filterWidth { (row + hi * c).update(repeating: pad, count: (g.filterWidth - hi) * c) }
             } else {
                 for fx in 0..<g.filterWidth {
                     let ix = ix0 + fx * g.dilationWidth
@@ -283,7 +284,7 @@ package enum QuantizedConv2D {
             }
         }
         let o = g.filterHeight * rowLength
-        (dst + o).update(repeating: 0, count: paddedDepth - o)
+        for i in o..<paddedDepth { dst[i] = 0 }
     }
 
     /// The im2col rows (`paddedDepth` apart from `dst`) of the `rows` output pixels from `first`

@@ -9,11 +9,8 @@
 package enum TierRequantization {
     /// Requantizes `count` sums of one output row. The per-channel arrays hold at least
     /// `count` rounded up to 16 values (the padding channels are never stored).
-    /// `rounding` holds each channel's rounding term (2^31, plus 2^(31+r) when r > 0) per block
-    /// of 16 channels as the 8 even channels' then the 8 odd channels'.
     package static func apply(_ acc: UnsafePointer<Int32>, count: Int, bias: UnsafePointer<Int32>,
-                              doubledMultiplier: UnsafePointer<UInt32>, rounding: UnsafePointer<UInt64>,
-                              rightShift: UnsafePointer<UInt32>,
+                              doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
                               outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
                               output: UnsafeMutableRawPointer) {
         let zp = SIMD16<Int32>(repeating: outputZeroPoint)
@@ -24,8 +21,6 @@ package enum TierRequantization {
             let x = Tier.load(acc + c, count: width)
             let q = requantize(x &+ UnsafeRawPointer(bias + c).loadUnaligned(as: SIMD16<Int32>.self),
                                doubledMultiplier: UnsafeRawPointer(doubledMultiplier + c).loadUnaligned(as: SIMD16<UInt32>.self),
-                               roundingEven: UnsafeRawPointer(rounding + c).loadUnaligned(as: SIMD8<UInt64>.self),
-                               roundingOdd: UnsafeRawPointer(rounding + c + 8).loadUnaligned(as: SIMD8<UInt64>.self),
                                shift: UnsafeRawPointer(rightShift + c).loadUnaligned(as: SIMD16<UInt32>.self)) &+ zp
             Tier.storeLowBytes(Tier.clamp(q, lo: lo, hi: hi), to: output + c, count: width)
             c &+= 16
@@ -33,18 +28,23 @@ package enum TierRequantization {
     }
 
     /// The folded arithmetic for 16 lanes (`x` includes the bias): even lanes in the low and
-    /// odd lanes in the high halves of eight 64-bit lanes, one `vpmuludq` each, with the
-    /// channels' rounding terms precomputed.
+    /// odd lanes in the high halves of eight 64-bit lanes, one `vpmuludq` each.
     @inline(__always)
-    static func requantize(_ x: SIMD16<Int32>, doubledMultiplier: SIMD16<UInt32>, roundingEven: SIMD8<UInt64>,
-                           roundingOdd: SIMD8<UInt64>, shift: SIMD16<UInt32>) -> SIMD16<Int32> {
+    static func requantize(_ x: SIMD16<Int32>, doubledMultiplier: SIMD16<UInt32>, shift: SIMD16<UInt32>) -> SIMD16<Int32> {
         let sign = x &>> 31
         let magnitude = unsafeBitCast((x ^ sign) &- sign, to: SIMD8<UInt64>.self)
         let m = unsafeBitCast(doubledMultiplier, to: SIMD8<UInt64>.self)
+        let shifts = unsafeBitCast(shift, to: SIMD8<UInt64>.self)
         let sign64 = unsafeBitCast(sign, to: SIMD8<UInt64>.self)
         let low = SIMD8<UInt64>(repeating: 0xFFFF_FFFF), two = SIMD8<UInt64>(repeating: 2)
-        let even = (magnitude & low) &* (m & low) &+ roundingEven &- (sign64 & two)
-        let odd = (magnitude &>> 32) &* (m &>> 32) &+ roundingOdd &- ((sign64 &>> 32) & two)
+        let half = SIMD8<UInt64>(repeating: 1 << 31), one = SIMD8<UInt64>(repeating: 1)
+        @inline(__always) func rounding(_ r: SIMD8<UInt64>) -> SIMD8<UInt64> {
+            // 2^31, plus 2^(31+r) when r > 0 (r ≤ 31): (r + 63) >> 6 is 1 exactly when r > 0.
+            half &+ ((one &<< (r &+ 31)) & (SIMD8<UInt64>() &- ((r &+ 63) &>> 6)))
+        }
+        let shiftEven = shifts & low, shiftOdd = shifts &>> 32
+        let even = (magnitude & low) &* (m & low) &+ rounding(shiftEven) &- (sign64 & two)
+        let odd = (magnitude &>> 32) &* (m &>> 32) &+ rounding(shiftOdd) &- ((sign64 &>> 32) & two)
         let high = unsafeBitCast((even &>> 32) | (odd & ~low), to: SIMD16<UInt32>.self)
         let result = unsafeBitCast(high &>> shift, to: SIMD16<Int32>.self)
         return (result ^ sign) &- sign

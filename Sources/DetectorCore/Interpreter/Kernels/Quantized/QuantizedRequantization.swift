@@ -30,9 +30,6 @@ package struct VectorRequantization: Sendable {
     /// `2^31 + (r > 0 ? 2^(31+r) : 0)` per channel, in lane order 0, 2, 1, 3 of each group of
     /// four (the even and odd halves of the 64-bit multiplies).
     package let rounding: [UInt64]
-    /// The same rounding terms for the 16-lane tier kernels: per block of 16 channels, the 8
-    /// even channels' terms, then the 8 odd channels'.
-    package let wideRounding: [UInt64]
     package let rightShift: [UInt32]
     /// The right shift when every channel has the same one (a single-count SIMD shift).
     package let uniformShift: UInt32?
@@ -48,7 +45,6 @@ package struct VectorRequantization: Sendable {
         let n = multipliers.count, padded = (n + 15) / 16 * 16
         var b = [Int32](repeating: 0, count: padded), m2 = [UInt32](repeating: 0, count: padded)
         var round = [UInt64](repeating: 1 << 31, count: padded), shifts = [UInt32](repeating: 0, count: padded)
-        var wideRound = [UInt64](repeating: 1 << 31, count: padded)
         for c in 0..<n {
             let r = UInt32(min(-multipliers[c].shift, 31))
             b[c] = bias[c]
@@ -56,14 +52,11 @@ package struct VectorRequantization: Sendable {
             shifts[c] = r
             let lane = c % 4, slot = c - lane + (lane % 2) * 2 + lane / 2
             round[slot] = (1 << 31) + (r > 0 ? UInt64(1) << (31 + UInt64(r)) : 0)
-            let inBlock = c % 16
-            wideRound[c - inBlock + (inBlock % 2) * 8 + inBlock / 2] = round[slot]
         }
         paddedCount = padded
         self.bias = b
         doubledMultiplier = m2
         rounding = round
-        wideRounding = wideRound
         rightShift = shifts
         uniformShift = Set(shifts.prefix(n)).count == 1 ? shifts[0] : nil
         self.outputZeroPoint = outputZeroPoint
@@ -77,16 +70,18 @@ package struct VectorRequantization: Sendable {
     package static func withRows<R>(_ requantization: VectorRequantization?, _ body: (Rows?) -> R) -> R {
         guard let r = requantization else { return body(nil) }
         return r.bias.withUnsafeBufferPointer { bias in
-        r.doubledMultiplier.withUnsafeBufferPointer { mul in
-        r.rounding.withUnsafeBufferPointer { round in
-        r.wideRounding.withUnsafeBufferPointer { wideRound in
-        r.rightShift.withUnsafeBufferPointer { shift in
-            guard let b = bias.baseAddress, let m = mul.baseAddress, let rd = round.baseAddress,
-                  let wrd = wideRound.baseAddress, let sh = shift.baseAddress else { return body(nil) }
-            return body(Rows(bias: b, doubledMultiplier: m, rounding: rd, wideRounding: wrd, rightShift: sh,
-                             uniformShift: r.uniformShift, outputZeroPoint: r.outputZeroPoint,
-                             activationMin: r.activationMin, activationMax: r.activationMax, tier: r.tier))
-        } } } } }
+            r.doubledMultiplier.withUnsafeBufferPointer { mul in
+                r.rounding.withUnsafeBufferPointer { round in
+                    r.rightShift.withUnsafeBufferPointer { shift in
+                        guard let b = bias.baseAddress, let m = mul.baseAddress, let rd = round.baseAddress,
+                              let sh = shift.baseAddress else { return body(nil) }
+                        return body(Rows(bias: b, doubledMultiplier: m, rounding: rd, rightShift: sh,
+                                         uniformShift: r.uniformShift, outputZeroPoint: r.outputZeroPoint,
+                                         activationMin: r.activationMin, activationMax: r.activationMax, tier: r.tier))
+                    }
+                }
+            }
+        }
     }
 
     /// `VectorRequantization`'s arrays as plain pointers, valid inside `withRows` only.
@@ -94,7 +89,6 @@ package struct VectorRequantization: Sendable {
         let bias: UnsafePointer<Int32>
         let doubledMultiplier: UnsafePointer<UInt32>
         let rounding: UnsafePointer<UInt64>
-        let wideRounding: UnsafePointer<UInt64>
         let rightShift: UnsafePointer<UInt32>
         let uniformShift: UInt32?
         let outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32
@@ -108,12 +102,12 @@ package struct VectorRequantization: Sendable {
             switch tier {
             case .avx512:
                 KernelsAVX512.TierRequantization.apply(acc, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
-                                                       rounding: wideRounding, rightShift: rightShift, outputZeroPoint: outputZeroPoint,
+                                                       rightShift: rightShift, outputZeroPoint: outputZeroPoint,
                                                        activationMin: activationMin, activationMax: activationMax, output: out)
                 return
             case .avx2:
                 KernelsAVX2.TierRequantization.apply(acc, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
-                                                     rounding: wideRounding, rightShift: rightShift, outputZeroPoint: outputZeroPoint,
+                                                     rightShift: rightShift, outputZeroPoint: outputZeroPoint,
                                                      activationMin: activationMin, activationMax: activationMax, output: out)
                 return
             case .baseline:

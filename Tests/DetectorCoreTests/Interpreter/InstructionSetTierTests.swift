@@ -70,7 +70,7 @@ final class InstructionSetTierTests: XCTestCase {
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             if line.hasSuffix(">:"), let open = line.firstIndex(of: "<") {
                 current = String(line[line.index(after: open)..<line.index(line.endIndex, offsetBy: -2)])
-                module = ["DetectorCore", "KernelsAVX2", "KernelsAVX512"].first { current.hasPrefix("$s\($0.utf8.count)\($0)") }
+                module = ["DetectorCore", "KernelsAVX2", "KernelsAVX512", "KernelsAVX512VBMI"].first { current.hasPrefix("$s\($0.utf8.count)\($0)") }
                 continue
             }
             guard let module, let tab = line.firstIndex(of: "\t") else { continue }
@@ -90,6 +90,7 @@ final class InstructionSetTierTests: XCTestCase {
                 functions[module + " vnni", default: []].insert(current)
             }
             if mnemonic.hasPrefix("vpdpbusd") { functions[module + " vnni bytes", default: []].insert(current) }
+            if mnemonic.hasPrefix("vpermi2b") || mnemonic.hasPrefix("vpermt2b") { functions[module + " vbmi", default: []].insert(current) }
             if mnemonic.hasPrefix("call"), instruction.contains("<fmaf") { c.fmafCalls += 1 }
             counts[module] = c
         }
@@ -111,6 +112,11 @@ final class InstructionSetTierTests: XCTestCase {
         XCTAssertTrue(functions["KernelsAVX512 vnni bytes", default: []].contains { $0.contains("TierByteGemm") && $0.contains("tile8") },
                       "AVX-512 byte tile: \(functions)")
         XCTAssertNil(functions["KernelsAVX2 vnni bytes"], "no VNNI in the AVX2 module")
+        // The byte table lookups permute bytes with VBMI, in their own module only.
+        XCTAssertTrue(functions["KernelsAVX512VBMI vbmi", default: []].contains { $0.contains("TierByteTable") },
+                      "VBMI table lookup: \(functions)")
+        XCTAssertNil(functions["KernelsAVX512 vbmi"], "no VBMI in the AVX-512 module")
+        XCTAssertNil(functions["KernelsAVX2 vbmi"], "no VBMI in the AVX2 module")
         #else
         throw XCTSkip("the tier modules exist on x86-64; machine code is read with objdump on Linux")
         #endif
@@ -129,7 +135,7 @@ final class InstructionSetTierTests: XCTestCase {
         let buildDirectory = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .deletingLastPathComponent()
         var symbols: [String: Set<String>] = [:]
-        for module in ["DetectorCore", "KernelsAVX2", "KernelsAVX512"] {
+        for module in ["DetectorCore", "KernelsAVX2", "KernelsAVX512", "KernelsAVX512VBMI"] {
             let folder = buildDirectory.appendingPathComponent("\(module).build")
             let objects = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }
                 .map { folder.appendingPathComponent($0).path }
@@ -147,6 +153,9 @@ final class InstructionSetTierTests: XCTestCase {
         XCTAssertEqual(avx2.intersection(avx512), [])
         XCTAssertEqual(core.intersection(avx2), [])
         XCTAssertEqual(core.intersection(avx512), [])
+        let vbmi = symbols["KernelsAVX512VBMI", default: []]
+        XCTAssertFalse(vbmi.isEmpty)
+        XCTAssertEqual(vbmi.intersection(core.union(avx2).union(avx512)), [])
         #else
         throw XCTSkip("the tier modules exist on x86-64")
         #endif

@@ -229,7 +229,15 @@ package enum QuantizedConv2D {
         let step = IntegerGemm.tileRowsMultiple
         let bySize = (192 * 1024) / (valueSize * kPadded + 4 * n) / step * step
         let perThread = ((pixels + threads - 1) / max(threads, 1) + step - 1) / step * step
-        return max(step, min(bySize, 256, perThread))
+        var rows = max(step, min(bySize, 256, perThread))
+        // A tile count that is a multiple of `threads` (rows shrunk to match), so the threads'
+        // contiguous shares of tiles are even: 7 tiles on 2 threads would be a 4:3 split.
+        if threads > 1 {
+            let tiles = (pixels + rows - 1) / rows
+            let balanced = (tiles + threads - 1) / threads * threads
+            rows = max(step, ((pixels + balanced - 1) / balanced + step - 1) / step * step)
+        }
+        return rows
     }
 
     /// `x - zeroPoint` as `Int16` for `count` pixels of `depth` values, rows `rowStride` apart

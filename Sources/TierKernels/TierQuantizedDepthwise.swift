@@ -121,6 +121,37 @@ package enum TierQuantizedDepthwise {
                                                      c: Int, width: Int, count: Int) {
         let C = r.channels
         var a0 = SIMD16<Int32>(), a1 = a0, a2 = a0, a3 = a0, z = a0
+        if r.tapCols == 3 && r.colStep == r.pixelStep {
+            // Three column taps one pixel apart (stride = dilation): pixel p's tap k is pixel
+            // p + k's first, so a filter row of the 4 pixels reads 6 input vectors, not 12.
+            let s = r.pixelStep, next = C &+ 16
+            for row in 0..<r.tapRows {
+                let wp = weight(r, row: row, col: 0) + c
+                let w0 = UnsafeRawPointer(wp).loadUnaligned(as: SIMD16<Int32>.self)
+                let w1 = UnsafeRawPointer(wp + next).loadUnaligned(as: SIMD16<Int32>.self)
+                let w2 = UnsafeRawPointer(wp + 2 &* next).loadUnaligned(as: SIMD16<Int32>.self)
+                let x = base + (row &* r.rowStep &+ c)
+                let x0 = B.widen(x, count: count)
+                a0 = Tier.addLowProducts(a0, x0, w0)
+                let x1 = B.widen(x + s, count: count)
+                a0 = Tier.addLowProducts(a0, x1, w1); a1 = Tier.addLowProducts(a1, x1, w0)
+                let x2 = B.widen(x + 2 &* s, count: count)
+                a0 = Tier.addLowProducts(a0, x2, w2); a1 = Tier.addLowProducts(a1, x2, w1); a2 = Tier.addLowProducts(a2, x2, w0)
+                let x3 = B.widen(x + 3 &* s, count: count)
+                a1 = Tier.addLowProducts(a1, x3, w2); a2 = Tier.addLowProducts(a2, x3, w1); a3 = Tier.addLowProducts(a3, x3, w0)
+                let x4 = B.widen(x + 4 &* s, count: count)
+                a2 = Tier.addLowProducts(a2, x4, w2); a3 = Tier.addLowProducts(a3, x4, w1)
+                a3 = Tier.addLowProducts(a3, B.widen(x + 5 &* s, count: count), w2)
+                if let zp = r.zeroPoint {
+                    z = Tier.addLowProducts(Tier.addLowProducts(Tier.addLowProducts(z, zp, w0), zp, w1), zp, w2)
+                }
+            }
+            finish(r, a0, z, m: c, out: out + c, width: width)
+            finish(r, a1, z, m: c, out: out + (C &+ c), width: width)
+            finish(r, a2, z, m: c, out: out + (2 &* C &+ c), width: width)
+            finish(r, a3, z, m: c, out: out + (3 &* C &+ c), width: width)
+            return
+        }
         for row in 0..<r.tapRows {
             for col in 0..<r.tapCols {
                 let w = UnsafeRawPointer(weight(r, row: row, col: col) + c).loadUnaligned(as: SIMD16<Int32>.self)

@@ -59,7 +59,12 @@ extension QuantizedDepthwiseConv2D {
         let sw = g.strideWidth, dh = g.dilationHeight, dw = g.dilationWidth
         let inputStart = UnsafeRawPointer(input), inputEnd = inputStart + g.batches * H * W * C
         let out = UnsafeMutableRawPointer(output)
-        let signed = T.self == Int8.self, avx512 = p.tier == .avx512
+        let signed = T.self == Int8.self
+        // `TierQuantizedDepthwise.run` of the tier (its arguments in order: input, inputEnd, signed,
+        // weights, bias, doubledMultiplier, rightShift, zeroPoint, outputZeroPoint, activationMin,
+        // activationMax, output, channels, pixels, flat, tapRows, tapCols, firstTap, filterWidth,
+        // rowStep, colStep, pixelStep).
+        let kernel = p.tier == .avx512 ? KernelsAVX512.TierQuantizedDepthwise.run : KernelsAVX2.TierQuantizedDepthwise.run
         // Output columns whose every column tap is inside the input.
         let interiorLo = min(g.outputWidth, (g.padLeft + sw - 1) / sw)
         let lastStart = W - 1 + g.padLeft - (fw - 1) * dw
@@ -91,23 +96,9 @@ extension QuantizedDepthwiseConv2D {
                         let first = rows.count > 0 && cols.count > 0 ? inputStart + (rowBase + ix) * C : inputStart
                         let zeroPoint: Int32? = cut ? p.inputZeroPoint : nil
                         let o = outRow + ox * C
-                        if avx512 {
-                            KernelsAVX512.TierQuantizedDepthwise.run(
-                                input: first, inputEnd: inputEnd, signed: signed, weights: w, bias: cut ? bias : interiorBias,
-                                doubledMultiplier: mul, rightShift: shift, zeroPoint: zeroPoint, outputZeroPoint: p.outputZeroPoint,
-                                activationMin: p.activationMin, activationMax: p.activationMax, output: o, channels: C,
-                                pixels: pixels, flat: flat, tapRows: rows.count, tapCols: cols.count,
-                                firstTap: rows.first * fw + cols.first, filterWidth: fw,
-                                rowStep: dh * W * C, colStep: dw * C, pixelStep: sw * C)
-                        } else {
-                            KernelsAVX2.TierQuantizedDepthwise.run(
-                                input: first, inputEnd: inputEnd, signed: signed, weights: w, bias: cut ? bias : interiorBias,
-                                doubledMultiplier: mul, rightShift: shift, zeroPoint: zeroPoint, outputZeroPoint: p.outputZeroPoint,
-                                activationMin: p.activationMin, activationMax: p.activationMax, output: o, channels: C,
-                                pixels: pixels, flat: flat, tapRows: rows.count, tapCols: cols.count,
-                                firstTap: rows.first * fw + cols.first, filterWidth: fw,
-                                rowStep: dh * W * C, colStep: dw * C, pixelStep: sw * C)
-                        }
+                        kernel(first, inputEnd, signed, w, cut ? bias : interiorBias, mul, shift, zeroPoint,
+                               p.outputZeroPoint, p.activationMin, p.activationMax, o, C, pixels, flat, rows.count,
+                               cols.count, rows.first * fw + cols.first, fw, dh * W * C, dw * C, sw * C)
                     }
                     for ox in 0..<interiorLo {
                         call(ox, pixels: 1, cols: taps(start: ox * sw - g.padLeft, filter: fw, dilation: dw, size: W), flat: false)

@@ -62,25 +62,6 @@ package enum Tier {
         for l in 0..<count { p.storeBytes(of: bytes[l], toByteOffset: l, as: UInt8.self) }
     }
 
-    /// `acc + Int32(x[l]) · w[l]` for the first `count` (≤ 16) lanes (the others add 0):
-    /// `vpmovsxwd` and `vpmulld` on two ymm halves.
-    @inline(__always)
-    static func addWidenedProducts(_ acc: SIMD16<Int32>, _ x: UnsafePointer<Int16>, _ w: UnsafePointer<Int32>,
-                                   count: Int) -> SIMD16<Int32> {
-        var xv = SIMD16<Int16>(), wv = SIMD16<Int32>()
-        if count >= 16 {
-            xv = UnsafeRawPointer(x).loadUnaligned(as: SIMD16<Int16>.self)
-            wv = UnsafeRawPointer(w).loadUnaligned(as: SIMD16<Int32>.self)
-        } else {
-            for l in 0..<count { xv[l] = x[l]; wv[l] = w[l] }
-        }
-        let halves = unsafeBitCast(xv, to: (__m128i, __m128i).self)
-        let ws = unsafeBitCast(wv, to: (__m256i, __m256i).self), sums = unsafeBitCast(acc, to: (__m256i, __m256i).self)
-        return unsafeBitCast((_mm256_add_epi32(sums.0, _mm256_mullo_epi32(_mm256_cvtepi16_epi32(halves.0), ws.0)),
-                              _mm256_add_epi32(sums.1, _mm256_mullo_epi32(_mm256_cvtepi16_epi32(halves.1), ws.1))),
-                             to: SIMD16<Int32>.self)
-    }
-
     /// Int32 lanes to floats (`vcvtdq2ps`, round to nearest); written with the intrinsic so no
     /// generic specialization is emitted (a weak symbol the other tier module would share).
     @inline(__always)
@@ -112,5 +93,33 @@ package enum Tier {
         let halves = unsafeBitCast(v, to: (__m256, __m256).self)
         _mm256_maskstore_ps(p, m0, halves.0)
         _mm256_maskstore_ps(p + 8, m1, halves.1)
+    }
+
+    /// 16 bytes at `p` as `Int32` lanes, sign- or zero-extended (`vpmovsxbd`/`vpmovzxbd` of
+    /// two 8-byte loads); with `count` < 16 only that many bytes are read, the other lanes are 0.
+    @inline(__always)
+    static func widenBytes(_ p: UnsafeRawPointer, count: Int, signed: Bool) -> SIMD16<Int32> {
+        let low: __m128i, high: __m128i
+        if count >= 16 {
+            low = _mm_cvtsi64_si128(p.loadUnaligned(as: Int64.self))
+            high = _mm_cvtsi64_si128(p.loadUnaligned(fromByteOffset: 8, as: Int64.self))
+        } else {
+            var v = SIMD16<UInt8>()
+            for l in 0..<count { v[l] = p.load(fromByteOffset: l, as: UInt8.self) }
+            low = unsafeBitCast(v, to: __m128i.self)
+            high = _mm_unpackhi_epi64(low, low)
+        }
+        if signed { return unsafeBitCast((_mm256_cvtepi8_epi32(low), _mm256_cvtepi8_epi32(high)), to: SIMD16<Int32>.self) }
+        return unsafeBitCast((_mm256_cvtepu8_epi32(low), _mm256_cvtepu8_epi32(high)), to: SIMD16<Int32>.self)
+    }
+
+    /// `acc + x.lo16 · w.lo16 + x.hi16 · w.hi16` per Int32 lane (signed 16-bit halves):
+    /// `vpmaddwd` + `vpaddd` on both ymm halves.
+    @inline(__always)
+    static func addLowProducts(_ acc: SIMD16<Int32>, _ x: SIMD16<Int32>, _ w: SIMD16<Int32>) -> SIMD16<Int32> {
+        let xs = unsafeBitCast(x, to: (__m256i, __m256i).self), ws = unsafeBitCast(w, to: (__m256i, __m256i).self)
+        let sums = unsafeBitCast(acc, to: (__m256i, __m256i).self)
+        return unsafeBitCast((_mm256_add_epi32(sums.0, _mm256_madd_epi16(xs.0, ws.0)),
+                              _mm256_add_epi32(sums.1, _mm256_madd_epi16(xs.1, ws.1))), to: SIMD16<Int32>.self)
     }
 }

@@ -53,18 +53,6 @@ package enum Tier {
         }
     }
 
-    /// `acc + Int32(x[l]) · w[l]` for the first `count` (≤ 16) lanes (the others add 0):
-    /// masked loads, `vpmovsxwd`, `vpmulld`.
-    @inline(__always)
-    static func addWidenedProducts(_ acc: SIMD16<Int32>, _ x: UnsafePointer<Int16>, _ w: UnsafePointer<Int32>,
-                                   count: Int) -> SIMD16<Int32> {
-        let mask = __mmask16(truncatingIfNeeded: (1 << count) - 1)
-        let xs = _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(mask, x))
-        let ws = _mm512_maskz_loadu_epi32(mask, w)
-        return unsafeBitCast(_mm512_add_epi32(unsafeBitCast(acc, to: __m512i.self), _mm512_mullo_epi32(xs, ws)),
-                             to: SIMD16<Int32>.self)
-    }
-
     /// Int32 lanes to floats (`vcvtdq2ps`, round to nearest); written with the intrinsic so no
     /// generic specialization is emitted (a weak symbol the other tier module would share).
     @inline(__always)
@@ -82,5 +70,22 @@ package enum Tier {
     @inline(__always)
     static func store(_ v: SIMD16<Float>, to p: UnsafeMutablePointer<Float>, count: Int) {
         _mm512_mask_storeu_ps(p, __mmask16(truncatingIfNeeded: (1 << count) - 1), v)
+    }
+
+    /// 16 bytes at `p` as `Int32` lanes, sign- or zero-extended (`vpmovsxbd`/`vpmovzxbd`); with
+    /// `count` < 16 only that many bytes are read (masked load), the other lanes are 0.
+    @inline(__always)
+    static func widenBytes(_ p: UnsafeRawPointer, count: Int, signed: Bool) -> SIMD16<Int32> {
+        let bytes = count >= 16 ? unsafeBitCast(p.loadUnaligned(as: SIMD16<UInt8>.self), to: __m128i.self)
+            : _mm_maskz_loadu_epi8(__mmask16(truncatingIfNeeded: (1 << max(0, count)) - 1), p)
+        return unsafeBitCast(signed ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes), to: SIMD16<Int32>.self)
+    }
+
+    /// `acc + x.lo16 · w.lo16 + x.hi16 · w.hi16` per Int32 lane (signed 16-bit halves): one
+    /// `vpdpwssd` (VNNI).
+    @inline(__always)
+    static func addLowProducts(_ acc: SIMD16<Int32>, _ x: SIMD16<Int32>, _ w: SIMD16<Int32>) -> SIMD16<Int32> {
+        unsafeBitCast(_mm512_dpwssd_epi32(unsafeBitCast(acc, to: __m512i.self), unsafeBitCast(x, to: __m512i.self),
+                                          unsafeBitCast(w, to: __m512i.self)), to: SIMD16<Int32>.self)
     }
 }

@@ -71,28 +71,4 @@ package enum TierDepthwise {
             p &+= 4
         }
     }
-
-    /// The Int32 sums of one quantized output pixel (depth multiplier 1): for each channel,
-    /// `Σ_t input[offsets[t] + c] · weights[indices[t] · channels + c]` over the `taps`
-    /// in-bounds taps, 16 channels per step. `input` holds the zero-point-shifted values as
-    /// `Int16`, `weights` the zero-point-shifted filter as `Int32` (`[taps][channels]`).
-    /// Exact, so the same sums as the reference loop in any order.
-    package static func quantizedSums(input: UnsafePointer<Int16>, weights: UnsafePointer<Int32>, channels: Int, taps: Int,
-                                      offsets: UnsafePointer<Int>, indices: UnsafePointer<Int>,
-                                      into acc: UnsafeMutablePointer<Int32>) {
-        var c = 0
-        while c < channels {
-            let width = min(16, channels &- c)
-            var sum = SIMD16<Int32>()
-            for t in 0..<taps {
-                sum = Tier.addWidenedProducts(sum, input + (offsets[t] &+ c), weights + (indices[t] &* channels &+ c), count: width)
-            }
-            if width == 16 {
-                UnsafeMutableRawPointer(acc + c).storeBytes(of: sum, as: SIMD16<Int32>.self)
-            } else {
-                for l in 0..<width { acc[c &+ l] = sum[l] }
-            }
-            c &+= 16
-        }
-    }
 }

@@ -28,25 +28,23 @@ package enum TierRequantization {
     }
 
     /// The folded arithmetic for 16 lanes (`x` includes the bias): even lanes in the low and
-    /// odd lanes in the high halves of eight 64-bit lanes, one `vpmuludq` each.
+    /// odd lanes in the high halves of eight 64-bit lanes, one `vpmuludq` each, for the high
+    /// word `h = ⌊(|x|·2M + 2^31 − 2·neg) / 2^32⌋`; then `⌊(h + ⌊2^r / 2⌋) / 2^r⌋` in 32-bit
+    /// lanes, the same value as the one-step form (nested floors of divisions fold), with
+    /// `h + 2^(r−1) ≤ 2^31 + 2^30` (no wrap).
     @inline(__always)
     static func requantize(_ x: SIMD16<Int32>, doubledMultiplier: SIMD16<UInt32>, shift: SIMD16<UInt32>) -> SIMD16<Int32> {
         let sign = x &>> 31
         let magnitude = unsafeBitCast((x ^ sign) &- sign, to: SIMD8<UInt64>.self)
         let m = unsafeBitCast(doubledMultiplier, to: SIMD8<UInt64>.self)
-        let shifts = unsafeBitCast(shift, to: SIMD8<UInt64>.self)
         let sign64 = unsafeBitCast(sign, to: SIMD8<UInt64>.self)
         let low = SIMD8<UInt64>(repeating: 0xFFFF_FFFF), two = SIMD8<UInt64>(repeating: 2)
-        let half = SIMD8<UInt64>(repeating: 1 << 31), one = SIMD8<UInt64>(repeating: 1)
-        @inline(__always) func rounding(_ r: SIMD8<UInt64>) -> SIMD8<UInt64> {
-            // 2^31, plus 2^(31+r) when r > 0 (r ≤ 31): (r + 63) >> 6 is 1 exactly when r > 0.
-            half &+ ((one &<< (r &+ 31)) & (SIMD8<UInt64>() &- ((r &+ 63) &>> 6)))
-        }
-        let shiftEven = shifts & low, shiftOdd = shifts &>> 32
-        let even = (magnitude & low) &* (m & low) &+ rounding(shiftEven) &- (sign64 & two)
-        let odd = (magnitude &>> 32) &* (m &>> 32) &+ rounding(shiftOdd) &- ((sign64 &>> 32) & two)
+        let half = SIMD8<UInt64>(repeating: 1 << 31)
+        let even = (magnitude & low) &* (m & low) &+ half &- (sign64 & two)
+        let odd = (magnitude &>> 32) &* (m &>> 32) &+ half &- ((sign64 &>> 32) & two)
         let high = unsafeBitCast((even &>> 32) | (odd & ~low), to: SIMD16<UInt32>.self)
-        let result = unsafeBitCast(high &>> shift, to: SIMD16<Int32>.self)
+        let rounded = high &+ ((SIMD16<UInt32>(repeating: 1) &<< shift) &>> 1)
+        let result = unsafeBitCast(rounded &>> shift, to: SIMD16<Int32>.self)
         return (result ^ sign) &- sign
     }
 }

@@ -1,8 +1,3 @@
-#if arch(x86_64)
-import KernelsAVX2
-import KernelsAVX512
-#endif
-
 /// Prepared parameters of a quantized DEPTHWISE_CONV_2D (uint8 per-tensor or int8 per-channel).
 ///
 /// Arithmetic is TFLite's reference `DepthwiseConv` (round-away-from-zero requantization) /
@@ -27,9 +22,11 @@ package struct QuantizedDepthwiseConvParams: Sendable {
     package var weights: [Int32]
     /// `weights` as `Int16` for the `pmaddwd` fast path (see `packWeights`).
     package var packedWeights: [Int16]
-    /// The instruction-set tier of the fast path (AVX2/AVX-512: `TierDepthwise.quantizedSums`
-    /// on `weights`, 16 channels per step).
+    /// The instruction-set tier of the fast path.
     package var tier: InstructionSetTier
+    /// The arrays of the AVX2/AVX-512 kernel (`TierQuantizedDepthwise`); nil at the baseline
+    /// tier, for depth multipliers other than 1 and for multipliers with a left shift.
+    package var tierPath: QuantizedDepthwiseTierPath?
     package var bias: [Int32]
 
     /// - Parameter filter: raw filter values `[1][fh][fw][inputDepth * depthMultiplier]`.
@@ -67,6 +64,9 @@ package struct QuantizedDepthwiseConvParams: Sendable {
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: od)
         vectorRequantization = VectorRequantization(multipliers: multipliers, bias: self.bias, outputZeroPoint: output.zeroPoint,
                                                     activationMin: activationMin, activationMax: activationMax, tier: tier)
+        tierPath = QuantizedDepthwiseTierPath(weights: weights, taps: geometry.filterHeight * geometry.filterWidth, channels: od,
+                                              depthMultiplier: depthMultiplier, bias: self.bias, inputZeroPoint: input.zeroPoint,
+                                              requantization: vectorRequantization, tier: self.tier)
     }
 
     /// Packs `[taps][channels]` weights as `[ceil(channels / 8)][taps][16]`: for each block of 8
@@ -88,13 +88,18 @@ package struct QuantizedDepthwiseConvParams: Sendable {
 
 /// Quantized DEPTHWISE_CONV_2D kernels.
 package enum QuantizedDepthwiseConv2D {
-    /// Fast path: the input is converted once to `Int16` with its zero point removed; with a depth
-    /// multiplier of 1 each output pixel sums its in-bounds taps 8 channels at a time with two
-    /// `pmaddwd` per tap (`packWeights`), or 16 at a time at the AVX2/AVX-512 tiers; exact `Int32`
-    /// sums in any order; output rows split over `threads`. Other depth multipliers use plain
-    /// `Int32` loops.
+    /// Fast path: at the AVX2/AVX-512 tiers with a depth multiplier of 1, `runTier` (the 8-bit
+    /// input read in place, several pixels per step, requantized in registers). Otherwise the
+    /// input is converted once to `Int16` with its zero point removed; with a depth multiplier
+    /// of 1 each output pixel sums its in-bounds taps 8 channels at a time with two `pmaddwd`
+    /// per tap (`packWeights`); exact `Int32` sums in any order; output rows split over
+    /// `threads`. Other depth multipliers use plain `Int32` loops.
     package static func run<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, input: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>, threads: Int = 1) {
+        if let path = p.tierPath {
+            runTier(p, path, input: input, output: output, threads: threads)
+            return
+        }
         let g = p.geometry
         let od = p.outputDepth, ic = p.inputDepth, dm = p.depthMultiplier
         let inputPixels = g.batches * g.inputHeight * g.inputWidth
@@ -106,7 +111,6 @@ package enum QuantizedDepthwiseConv2D {
         (x16 + inputPixels * ic).initialize(repeating: 0, count: 8)
         let taps = g.filterHeight * g.filterWidth
         let blocks = (od + 7) / 8
-        let tier = p.tier
         p.packedWeights.withUnsafeBufferPointer { wb in
         p.weights.withUnsafeBufferPointer { w32b in
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
@@ -132,17 +136,7 @@ package enum QuantizedDepthwiseConv2D {
                                 valid += 1
                             }
                         }
-                        if dm == 1 && tier == .avx512 {
-                            #if arch(x86_64)
-                            KernelsAVX512.TierDepthwise.quantizedSums(input: x16, weights: w32, channels: od, taps: valid,
-                                                                      offsets: tapOffset, indices: tapIndex, into: acc)
-                            #endif
-                        } else if dm == 1 && tier == .avx2 {
-                            #if arch(x86_64)
-                            KernelsAVX2.TierDepthwise.quantizedSums(input: x16, weights: w32, channels: od, taps: valid,
-                                                                    offsets: tapOffset, indices: tapIndex, into: acc)
-                            #endif
-                        } else if dm == 1 {
+                        if dm == 1 {
                             for block in 0..<blocks {
                                 accumulateBlock(x16 + block * 8, weights: w + block * taps * 16, taps: valid,
                                                 offsets: tapOffset, indices: tapIndex, into: acc + block * 8)

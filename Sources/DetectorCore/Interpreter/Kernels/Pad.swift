@@ -72,30 +72,15 @@ final class PadKernel: PreparedKernel {
         }
         if inShape.isEmpty { dst.copyMemory(from: src, byteCount: es); return }
         guard rowBytes > 0 else { return }
-        // Rows split over the threads; each part walks its rows with an odometer over the
-        // dimensions outside the row, started at its first row.
+        // Rows split over the threads; each part walks its rows over the dimensions outside the
+        // row, from its first row on.
         let k = rowDimension, inShape = self.inShape, outStrides = self.outStrides, rowBytes = self.rowBytes
         var start = 0
         for d in 0...k { start += before[d] * outStrides[d] }
         let rows = Shape.count(Array(inShape[..<k]))
         KernelSupport.parallelChunks(rows, parts: threads) { part in
-            guard !part.isEmpty else { return }
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: max(k, 1)) { index in
-                var offset = start, rest = part.lowerBound
-                for d in stride(from: k - 1, through: 0, by: -1) {
-                    index[d] = rest % inShape[d]; rest /= inShape[d]
-                    offset += index[d] * outStrides[d]
-                }
-                for r in part {
-                    (dst + offset * es).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
-                    var d = k - 1
-                    while d >= 0 {
-                        index[d] += 1; offset += outStrides[d]
-                        if index[d] < inShape[d] { break }
-                        offset -= inShape[d] * outStrides[d]; index[d] = 0
-                        d -= 1
-                    }
-                }
+            RowWalk.forEach(part, dimensions: k, sizes: inShape, stridesA: outStrides, startA: start) { r, offset, _ in
+                (dst + offset * es).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
             }
         }
     }

@@ -34,30 +34,13 @@ final class TransposeKernel: PreparedKernel {
         let total = Shape.count(outShape)
         if total == 0 { return }
         if rank == 0 { dst[0] = src[0]; return }
-        let inner = outShape[rank - 1], innerStride = strides[rank - 1]
+        let inner = outShape[rank - 1], innerStep = strides[rank - 1]
         let outShape = self.outShape, strides = self.strides
         // Output rows split over the threads; each part starts at its first row's input offset.
         KernelSupport.parallelChunks(total / inner, parts: total >= 1 << 15 ? e.threadCount : 1) { rows in
-            guard !rows.isEmpty else { return }
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { index in
-                var rest = rows.lowerBound, base = 0
-                index[rank - 1] = 0
-                for d in stride(from: rank - 2, through: 0, by: -1) {
-                    index[d] = rest % outShape[d]; rest /= outShape[d]
-                    base += index[d] * strides[d]
-                }
-                var o = rows.lowerBound * inner
-                for _ in rows {
-                    var s = base
-                    for _ in 0..<inner { dst[o] = src[s]; o += 1; s += innerStride }
-                    var d = rank - 2
-                    while d >= 0 {
-                        index[d] += 1; base += strides[d]
-                        if index[d] < outShape[d] { break }
-                        base -= strides[d] * outShape[d]; index[d] = 0
-                        d -= 1
-                    }
-                }
+            RowWalk.forEach(rows, dimensions: rank - 1, sizes: outShape, stridesA: strides) { row, base, _ in
+                var o = row * inner, s = base
+                for _ in 0..<inner { dst[o] = src[s]; o += 1; s += innerStep }
             }
         }
     }

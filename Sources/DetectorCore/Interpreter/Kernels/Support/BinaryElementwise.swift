@@ -143,40 +143,19 @@ final class BinaryElementwiseKernel: PreparedKernel {
         let sa = aStrides[rank - 1], sb = bStrides[rank - 1]
         let outShape = self.outShape, aStrides = self.aStrides, bStrides = self.bStrides
         KernelSupport.parallelChunks(count / inner, parts: threads) { rows in
-            guard !rows.isEmpty else { return }
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { index in
-                // The odometer over dimensions rank-2 … 0, started at the part's first row.
-                var rest = rows.lowerBound, offA = 0, offB = 0
-                index[rank - 1] = 0
-                for d in stride(from: rank - 2, through: 0, by: -1) {
-                    index[d] = rest % outShape[d]; rest /= outShape[d]
-                    offA += index[d] * aStrides[d]; offB += index[d] * bStrides[d]
-                }
-                var o = rows.lowerBound * inner
-                for _ in rows {
-                    let ra = pa + offA, rb = pb + offB, ro = po + o
-                    if sa == 1 && sb == 1 {
-                        for j in 0..<inner { ro[j] = f(ra[j], rb[j]) }
-                    } else if sa == 1 && sb == 0 {
-                        let y = rb[0]
-                        for j in 0..<inner { ro[j] = f(ra[j], y) }
-                    } else if sa == 0 && sb == 1 {
-                        let x = ra[0]
-                        for j in 0..<inner { ro[j] = f(x, rb[j]) }
-                    } else {
-                        var ia = 0, ib = 0
-                        for j in 0..<inner { ro[j] = f(ra[ia], rb[ib]); ia += sa; ib += sb }
-                    }
-                    o += inner
-                    var d = rank - 2
-                    while d >= 0 {
-                        index[d] += 1
-                        offA += aStrides[d]; offB += bStrides[d]
-                        if index[d] < outShape[d] { break }
-                        offA -= aStrides[d] * outShape[d]; offB -= bStrides[d] * outShape[d]
-                        index[d] = 0
-                        d -= 1
-                    }
+            RowWalk.forEach(rows, dimensions: rank - 1, sizes: outShape, stridesA: aStrides, stridesB: bStrides) { row, offA, offB in
+                let ra = pa + offA, rb = pb + offB, ro = po + row * inner
+                if sa == 1 && sb == 1 {
+                    for j in 0..<inner { ro[j] = f(ra[j], rb[j]) }
+                } else if sa == 1 && sb == 0 {
+                    let y = rb[0]
+                    for j in 0..<inner { ro[j] = f(ra[j], y) }
+                } else if sa == 0 && sb == 1 {
+                    let x = ra[0]
+                    for j in 0..<inner { ro[j] = f(x, rb[j]) }
+                } else {
+                    var ia = 0, ib = 0
+                    for j in 0..<inner { ro[j] = f(ra[ia], rb[ib]); ia += sa; ib += sb }
                 }
             }
         }

@@ -45,35 +45,17 @@ final class StridedCopyKernel: PreparedKernel {
         let rows = Shape.count(sizes) / inner
         // Rows split over the threads; each part starts at its first row's input offset.
         KernelSupport.parallelChunks(rows, parts: rows * inner * es >= 1 << 17 ? e.threadCount : 1) { part in
-            guard !part.isEmpty else { return }
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: rank) { index in
-                var rest = part.lowerBound, base = 0
-                index[rank - 1] = 0
-                for d in stride(from: rank - 2, through: 0, by: -1) {
-                    index[d] = rest % sizes[d]; rest /= sizes[d]
-                    base += index[d] * steps[d]
-                }
-                var o = dst + part.lowerBound * inner * es
-                for _ in part {
-                    let s = src + base * es
-                    if innerStep == 1 {
-                        copyBytes(o, s, inner * es)
-                    } else {
-                        switch es {
-                        case 1: Self.gather(UInt8.self, s, innerStep, o, inner)
-                        case 2: Self.gather(UInt16.self, s, innerStep, o, inner)
-                        case 4: Self.gather(UInt32.self, s, innerStep, o, inner)
-                        case 8: Self.gather(UInt64.self, s, innerStep, o, inner)
-                        default: for j in 0..<inner { (o + j * es).copyMemory(from: s + j * innerStep * es, byteCount: es) }
-                        }
-                    }
-                    o += inner * es
-                    var d = rank - 2
-                    while d >= 0 {
-                        index[d] += 1; base += steps[d]
-                        if index[d] < sizes[d] { break }
-                        base -= steps[d] * sizes[d]; index[d] = 0
-                        d -= 1
+            RowWalk.forEach(part, dimensions: rank - 1, sizes: sizes, stridesA: steps) { row, base, _ in
+                let s = src + base * es, o = dst + row * inner * es
+                if innerStep == 1 {
+                    copyBytes(o, s, inner * es)
+                } else {
+                    switch es {
+                    case 1: Self.gather(UInt8.self, s, innerStep, o, inner)
+                    case 2: Self.gather(UInt16.self, s, innerStep, o, inner)
+                    case 4: Self.gather(UInt32.self, s, innerStep, o, inner)
+                    case 8: Self.gather(UInt64.self, s, innerStep, o, inner)
+                    default: for j in 0..<inner { (o + j * es).copyMemory(from: s + j * innerStep * es, byteCount: es) }
                     }
                 }
             }

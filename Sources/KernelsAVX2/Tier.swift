@@ -32,6 +32,21 @@ package enum Tier {
                              to: SIMD16<Float>.self)
     }
 
+    /// The smaller of `v` and `acc` per lane, `acc` where `v` is NaN (`vminps` returns its
+    /// second operand then), so a running minimum skips NaNs.
+    @inline(__always)
+    static func minimum(_ v: SIMD16<Float>, _ acc: SIMD16<Float>) -> SIMD16<Float> {
+        let x = unsafeBitCast(v, to: (__m256, __m256).self), a = unsafeBitCast(acc, to: (__m256, __m256).self)
+        return unsafeBitCast((_mm256_min_ps(x.0, a.0), _mm256_min_ps(x.1, a.1)), to: SIMD16<Float>.self)
+    }
+
+    /// The larger of `v` and `acc` per lane, `acc` where `v` is NaN (`vmaxps`).
+    @inline(__always)
+    static func maximum(_ v: SIMD16<Float>, _ acc: SIMD16<Float>) -> SIMD16<Float> {
+        let x = unsafeBitCast(v, to: (__m256, __m256).self), a = unsafeBitCast(acc, to: (__m256, __m256).self)
+        return unsafeBitCast((_mm256_max_ps(x.0, a.0), _mm256_max_ps(x.1, a.1)), to: SIMD16<Float>.self)
+    }
+
     /// `min(max(v, lo), hi)` per lane.
     @inline(__always)
     static func clamp(_ v: SIMD16<Int32>, lo: SIMD16<Int32>, hi: SIMD16<Int32>) -> SIMD16<Int32> {

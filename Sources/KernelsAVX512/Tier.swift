@@ -25,6 +25,15 @@ package enum Tier {
         _mm512_min_ps(hi, _mm512_max_ps(lo, v))   // __m512 is SIMD16<Float>
     }
 
+    /// The smaller of `v` and `acc` per lane, `acc` where `v` is NaN (`vminps` returns its
+    /// second operand then), so a running minimum skips NaNs.
+    @inline(__always)
+    static func minimum(_ v: SIMD16<Float>, _ acc: SIMD16<Float>) -> SIMD16<Float> { _mm512_min_ps(v, acc) }
+
+    /// The larger of `v` and `acc` per lane, `acc` where `v` is NaN (`vmaxps`).
+    @inline(__always)
+    static func maximum(_ v: SIMD16<Float>, _ acc: SIMD16<Float>) -> SIMD16<Float> { _mm512_max_ps(v, acc) }
+
     /// `min(max(v, lo), hi)` per lane.
     @inline(__always)
     static func clamp(_ v: SIMD16<Int32>, lo: SIMD16<Int32>, hi: SIMD16<Int32>) -> SIMD16<Int32> {

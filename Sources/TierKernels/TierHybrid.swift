@@ -1,24 +1,94 @@
-/// The rescaling of hybrid convolutions (int8 weights, float activations) at the wide tiers:
-/// Int32 sums → float, × channel scale × input scale, + bias, clamp, then the folded SiLU as
-/// `x · logistic(x)` with LOGISTIC's and MUL's roundings — the same float operations per
-/// value as DetectorCore's 8-lane `Conv2DKernel.rescaleHybrid`, 16 channels per step, so
-/// the results are bit-identical at every tier (these graphs keep reference rounding).
+/// The hybrid kernels (int8 weights, float activations) at the wide tiers: the on-the-fly input
+/// quantization (`range`, `quantize`) and the rescaling of the convolution's Int32 sums.
+///
+/// Each does the same float operations per value as DetectorCore's 8-lane
+/// `HybridQuantization` and `Conv2DKernel.rescaleHybrid`, 16 values per step, so the results
+/// are bit-identical at every tier (these graphs keep reference rounding).
 package enum TierHybrid {
+    /// Int32 sums → float, × channel scale × input scale, + bias, clamp, then the folded SiLU
+    /// as `x · logistic(x)` with LOGISTIC's and MUL's roundings. With `correction` the sums are
+    /// first reduced by it per channel (`acc[c] − correction[c]`, wrapping: the byte GEMM's
+    /// offset term), so the float conversion sees the same exact sum as the `Int16` path's.
     package static func rescale(_ acc: UnsafePointer<Int32>, count: Int, scales: UnsafePointer<Float>, perChannel: Bool,
-                                batchScale: Float, bias: UnsafePointer<Float>?, clampMin: Float, clampMax: Float, silu: Bool,
-                                into output: UnsafeMutablePointer<Float>) {
+                                batchScale: Float, correction: UnsafePointer<Int32>? = nil, bias: UnsafePointer<Float>?,
+                                clampMin: Float, clampMax: Float, silu: Bool, into output: UnsafeMutablePointer<Float>) {
         let sf = SIMD16<Float>(repeating: batchScale)
         let lo = SIMD16<Float>(repeating: clampMin), hi = SIMD16<Float>(repeating: clampMax)
         var c = 0
         while c < count {
             let width = min(16, count &- c)
-            var v = Tier.toFloat(Tier.load(acc + c, count: width))
+            var sums = Tier.load(acc + c, count: width)
+            if let correction { sums = sums &- Tier.load(correction + c, count: width) }
+            var v = Tier.toFloat(sums)
             v = perChannel ? v * TierMath.load(scales + c, count: width) * sf : v * sf
             if let bias { v += TierMath.load(bias + c, count: width) }
             v = TierMath.clamp(v, lo: lo, hi: hi)
             if silu { v = v * TierMath.logistic(v) }
             TierMath.store(v, to: output + c, count: width)
             c &+= 16
+        }
+    }
+
+    /// The smallest and largest of `count` (≥ 1) values, NaNs skipped; ±greatestFiniteMagnitude
+    /// seeds (as `HybridQuantization.range`), 32 values per step in two pairs of accumulators.
+    package static func range(_ x: UnsafePointer<Float>, count: Int) -> (lo: Float, hi: Float) {
+        var lo = Float.greatestFiniteMagnitude, hi = -Float.greatestFiniteMagnitude
+        var i = 0
+        if count >= 16 {
+            var lo0 = SIMD16<Float>(repeating: lo), hi0 = SIMD16<Float>(repeating: hi), lo1 = lo0, hi1 = hi0
+            while i &+ 32 <= count {
+                let a = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD16<Float>.self)
+                let b = UnsafeRawPointer(x + (i &+ 16)).loadUnaligned(as: SIMD16<Float>.self)
+                lo0 = Tier.minimum(a, lo0); hi0 = Tier.maximum(a, hi0)
+                lo1 = Tier.minimum(b, lo1); hi1 = Tier.maximum(b, hi1)
+                i &+= 32
+            }
+            if i &+ 16 <= count {
+                let a = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD16<Float>.self)
+                lo0 = Tier.minimum(a, lo0); hi0 = Tier.maximum(a, hi0)
+                i &+= 16
+            }
+            lo0 = Tier.minimum(lo1, lo0); hi0 = Tier.maximum(hi1, hi0)
+            for l in 0..<16 { lo = min(lo, lo0[l]); hi = max(hi, hi0[l]) }
+        }
+        while i < count { lo = min(lo, x[i]); hi = max(hi, x[i]); i &+= 1 }
+        return (lo, hi)
+    }
+
+    /// `q[i] = clamp(round(offset + x[i] · inverse), lo, hi) + shift` as bytes (without
+    /// `addsOffset`, `x[i] · inverse`), rounding half away from zero, NaN → 0: the formula of
+    /// `HybridQuantization.quantize` with its float steps, 16 values at a time, the last few
+    /// through masked loads and stores. `shift` 128 writes `q + 128` (the byte GEMM's unsigned
+    /// input), 0 the int8 bit pattern.
+    package static func quantize(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float, addsOffset: Bool,
+                                 lo: Float, hi: Float, shift: Int32, into q: UnsafeMutableRawPointer) {
+        let vinv = SIMD16<Float>(repeating: inverse), voff = SIMD16<Float>(repeating: offset)
+        let vlo = SIMD16<Float>(repeating: lo), vhi = SIMD16<Float>(repeating: hi)
+        let magic = SIMD16<Float>(repeating: 12582912)   // 1.5 · 2²³: adding it rounds |v| < 2²² to an integer
+        let magnitude = SIMD16<Int32>(repeating: 0x7FFF_FFFF), signBit = SIMD16<Int32>(repeating: Int32(bitPattern: 0x8000_0000))
+        let one = unsafeBitCast(SIMD16<Float>(repeating: 1), to: SIMD16<Int32>.self)
+        let vshift = SIMD16<Int32>(repeating: 0x4B40_0000 &- shift)
+        var i = 0
+        while i < count {
+            let width = min(16, count &- i)
+            var v = TierMath.load(x + i, count: width) * vinv
+            if addsOffset { v = voff + v }
+            let bits = unsafeBitCast(v, to: SIMD16<Int32>.self)
+            // All ones where v is not NaN (|bits| at most the bits of infinity).
+            let number = ((bits & magnitude) &- SIMD16(repeating: 0x7F80_0001)) &>> 31
+            let c = unsafeBitCast(TierMath.clamp(v, lo: vlo, hi: vhi), to: SIMD16<Int32>.self)
+            let a = unsafeBitCast(c & magnitude, to: SIMD16<Float>.self)
+            // Nearest integer with ties to even, then ties (a − r = ½ exactly) moved up, away from 0.
+            var r = (a + magic) - magic
+            let tie = unsafeBitCast(r - a + SIMD16(repeating: 0.5), to: SIMD16<Int32>.self)
+            let isTie = ~((tie | (SIMD16<Int32>() &- tie)) &>> 31)
+            r += unsafeBitCast(one & isTie, to: SIMD16<Float>.self)
+            let rounded = unsafeBitCast(unsafeBitCast(r, to: SIMD16<Int32>.self) | (c & signBit), to: SIMD16<Float>.self)
+            // An integer in [-128, 127] plus 1.5 · 2²³ has it in its low mantissa bits.
+            let integer = ((unsafeBitCast(rounded + magic, to: SIMD16<Int32>.self) &- vshift) & number)
+                | (SIMD16(repeating: shift) & ~number)
+            Tier.storeLowBytes(integer, to: q + i, count: width)
+            i &+= 16
         }
     }
 }

@@ -22,10 +22,14 @@ final class Conv2DKernel: PreparedKernel {
     }
 
     /// int8 weights of a hybrid conv, packed for `IntegerGemm` (exact Int32 sums of the
-    /// int8 weight × (quantized input − offset) products, like the runtime's hybrid kernels).
+    /// int8 weight × (quantized input − offset) products, like the runtime's hybrid kernels):
+    /// as `Int16` for `IntegerGemm.multiply`, or at AVX-512 as bytes for the VNNI byte GEMM.
     final class HybridWeights {
+        /// The weights for `IntegerGemm.multiply` (empty when `bytes` is set).
         let packed: [Int16]
-        /// The tier whose integer GEMM reads `packed`.
+        /// At AVX-512: the weights for `IntegerGemm.multiplyBytes`.
+        let bytes: HybridByteWeights?
+        /// The tier whose integer GEMM reads `packed` or `bytes`.
         let tier: InstructionSetTier
         let raw: [Int8]
         /// Per output channel scale (all equal for per-tensor filters).
@@ -36,7 +40,37 @@ final class Conv2DKernel: PreparedKernel {
             self.raw = raw; self.scales = scales; self.perChannel = perChannel
             let tier = InstructionSetTier.resolved(tier)
             self.tier = tier
-            packed = raw.map { Int16($0) }.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outC, k: k, tier: tier) }
+            if tier == .avx512, raw.count == outC * k {
+                bytes = HybridByteWeights(raw: raw, outC: outC, k: k)
+                packed = []
+            } else {
+                bytes = nil
+                packed = raw.map { Int16($0) }.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outC, k: k, tier: tier) }
+            }
+        }
+    }
+
+    /// A hybrid conv's int8 weights for the byte GEMM (`IntegerGemm.multiplyBytes`, AVX-512
+    /// VNNI `vpdpbusd`, unsigned × signed bytes). The input is fed as `x' = q + 128` (`q` XOR
+    /// 0x80, in 0…255) and the weights as they are (symmetric, zero point 0), so
+    ///
+    ///     Σ (q − offset)·w = Σ x'·w − (128 + offset)·Σ w
+    ///
+    /// with `Σ w` per output channel (`weightSums`) known at prepare and the input's offset per
+    /// batch at invoke. Padding taps hold `x' = 128 + offset` (they add 0, as the `Int16`
+    /// path's 0); the depth padding to a multiple of 4 has weight 0. Every sum is exact
+    /// (wrapping) `Int32` arithmetic, so the rescaled outputs are bit-identical to the `Int16`
+    /// path's. Example: q = [5, −3], w = [2, 4], offset −1: x' = [133, 125], Σx'w = 766,
+    /// (128 − 1)·6 = 762, 766 − 762 = 4 = (5 + 1)·2 + (−3 + 1)·4.
+    struct HybridByteWeights {
+        /// The weights packed by `IntegerGemm.packBytes`.
+        let panels: [Int8]
+        /// `Σ_k w[c][k]` per output channel.
+        let weightSums: [Int32]
+
+        init(raw: [Int8], outC: Int, k: Int) {
+            panels = raw.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: outC, k: k) }
+            weightSums = (0..<outC).map { c in raw[(c * k)..<(c * k + k)].reduce(Int32(0)) { $0 &+ Int32($1) } }
         }
     }
 
@@ -51,10 +85,16 @@ final class Conv2DKernel: PreparedKernel {
     /// with LOGISTIC's and MUL's own roundings in graphs with hybrid kernels.
     let silu: Bool, siluAfter: Bool, faithfulSiLU: Bool
     let tileRows = 60
+    /// Output pixels per tile of the hybrid byte GEMM (a multiple of its 8-row register tile).
+    let byteTileRows = 64
     /// Per-thread scratch (im2col rows, hybrid accumulators).
     let scratch: [AlignedBuffer]
-    /// Hybrid: quantized input as floats (q - offset) and per-batch scale/offset.
+    /// Hybrid: the quantized input (int8 `q`, then `q − offset` as `Int16` rows; or the bytes
+    /// `q + 128` for the byte GEMM).
     let quantized: AlignedBuffer?
+    /// Hybrid: per batch, the input scale (`Float`), then (byte GEMM) per batch and output
+    /// channel the sum correction `(128 + offset)·Σw` (`Int32`), then per batch the padding byte.
+    let batchTerms: AlignedBuffer?
     /// GEMM path with padding: the input with its padding written out, read in place
     /// instead of through im2col rows.
     let paddedInput: PaddedInput?
@@ -71,7 +111,12 @@ final class Conv2DKernel: PreparedKernel {
         case .gemm: perThread = 0
         case .winograd(let w): perThread = w.scratchBytes
         case .reference: perThread = 0
-        case .hybrid: perThread = (g.isPointwise ? 0 : tileRows * IntegerGemm.paddedDepth(k) * 2) + tileRows * g.outC * 4
+        case .hybrid(let weights):
+            if weights.bytes != nil {
+                perThread = (Conv2DKernel.readsBytesInPlace(g) ? 0 : byteTileRows * IntegerGemm.paddedByteDepth(k)) + byteTileRows * g.outC * 4
+            } else {
+                perThread = (g.isPointwise ? 0 : tileRows * IntegerGemm.paddedDepth(k) * 2) + tileRows * g.outC * 4
+            }
         }
         var padded: PaddedInput?
         if case .gemm = mode, !g.isPointwise, !g.readsInPlace {
@@ -80,12 +125,19 @@ final class Conv2DKernel: PreparedKernel {
         }
         paddedInput = padded
         scratch = (0..<max(1, threads)).map { _ in AlignedBuffer(byteCount: perThread) }
-        if case .hybrid = mode {
-            // int8 input, then (q − offset) as Int16 rows (padded to the GEMM depth when pointwise).
-            let rowStride = g.isPointwise ? IntegerGemm.paddedDepth(k) : g.inC
-            quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * (g.inC + 2 * rowStride))
+        if case .hybrid(let weights) = mode {
+            if weights.bytes != nil {
+                // q + 128 as bytes, the pixels' rows as they are.
+                quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * g.inC)
+            } else {
+                // int8 input, then (q − offset) as Int16 rows (padded to the GEMM depth when pointwise).
+                let rowStride = g.isPointwise ? IntegerGemm.paddedDepth(k) : g.inC
+                quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * (g.inC + 2 * rowStride))
+            }
+            batchTerms = AlignedBuffer(byteCount: g.batch * (4 + 4 * g.outC + 1))
         } else {
             quantized = nil
+            batchTerms = nil
         }
     }
 
@@ -215,22 +267,23 @@ final class Conv2DKernel: PreparedKernel {
     /// roundings), in the rescaling loop.
     private func runHybrid(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
                            weights: HybridWeights, silu: Bool) {
+        #if arch(x86_64)
+        if let bytes = weights.bytes {
+            runHybridBytes(src: src, dst: dst, bias: bias, weights: weights, bytes: bytes, silu: silu)
+            return
+        }
+        #endif
         let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC, kp = IntegerGemm.paddedDepth(k)
         let batchSize = g.inH * g.inW * g.inC
-        guard let quantized else { return }
+        guard let quantized, let batchTerms else { return }
         let q8 = quantized.pointer.assumingMemoryBound(to: Int8.self)
         let x16 = (quantized.pointer + g.batch * batchSize).assumingMemoryBound(to: Int16.self)
         let rowStride = g.isPointwise ? kp : g.inC
-        var batchScale = [Float](repeating: 1, count: g.batch)
+        let batchScale = batchTerms.pointer.assumingMemoryBound(to: Float.self)
         for b in 0..<g.batch {
             let s = src + b * batchSize, q = q8 + b * batchSize
-            var offset: Int32 = 0
-            if weights.perChannel {
-                let r = HybridQuantization.asymmetric(s, count: batchSize, into: q)
-                batchScale[b] = r.scale; offset = r.offset
-            } else {
-                batchScale[b] = HybridQuantization.symmetric(s, count: batchSize, into: q) * weights.scales[0]
-            }
+            let (scale, offset) = quantizeBatch(s, count: batchSize, weights: weights, unsignedBytes: false, into: q)
+            batchScale[b] = scale
             // (q − offset) ∈ [-255, 255]; pointwise rows keep their zero tail up to kp.
             let pixels = g.inH * g.inW
             for pixel in 0..<pixels {
@@ -243,7 +296,6 @@ final class Conv2DKernel: PreparedKernel {
         let p = min(parts(m * k * outC), scratch.count)
         let pixelsPerBatch = g.outH * g.outW
         let perChannel = weights.perChannel, tier = weights.tier
-        batchScale.withUnsafeBufferPointer { batchScale in
         weights.scales.withUnsafeBufferPointer { scales in
         weights.packed.withUnsafeBufferPointer { packed in
             guard let w = packed.baseAddress, let scales = scales.baseAddress else { return }
@@ -296,8 +348,104 @@ final class Conv2DKernel: PreparedKernel {
             }
         }
         }
+    }
+
+    /// Quantizes one batch of the input at the weights' tier over the kernel's threads:
+    /// symmetric (scale × the filter's scale, offset 0) or, with per-channel scales, asymmetric.
+    private func quantizeBatch(_ x: UnsafePointer<Float>, count: Int, weights: HybridWeights, unsignedBytes: Bool,
+                               into q: UnsafeMutablePointer<Int8>) -> (scale: Float, offset: Int32) {
+        if weights.perChannel {
+            return HybridQuantization.asymmetric(x, count: count, into: q, tier: weights.tier, threads: threads,
+                                                 unsignedBytes: unsignedBytes)
+        }
+        let scale = HybridQuantization.symmetric(x, count: count, into: q, tier: weights.tier, threads: threads,
+                                                 unsignedBytes: unsignedBytes)
+        return (scale * (weights.scales.first ?? 1), 0)
+    }
+
+    /// The byte GEMM reads the quantized input rows where they are: pointwise, depth a multiple of 4.
+    static func readsBytesInPlace(_ g: ConvGeometry) -> Bool {
+        g.isPointwise && g.inC == IntegerGemm.paddedByteDepth(g.inC)
+    }
+
+    #if arch(x86_64)
+    /// The hybrid convolution on the AVX-512 byte GEMM (see `HybridByteWeights`): each batch
+    /// quantized straight to `x' = q + 128` bytes, im2col rows of bytes with `128 + offset` in
+    /// padding taps (pointwise inputs with a depth multiple of 4 read in place),
+    /// `IntegerGemm.multiplyBytes`, then the rescale with the batch's `(128 + offset)·Σw`
+    /// taken off each sum first.
+    private func runHybridBytes(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
+                                weights: HybridWeights, bytes: HybridByteWeights, silu: Bool) {
+        let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC, kp = IntegerGemm.paddedByteDepth(k)
+        let batchSize = g.inH * g.inW * g.inC, outC = g.outC
+        guard let quantized, let batchTerms, bytes.weightSums.count == outC else { return }
+        let x = quantized.pointer.assumingMemoryBound(to: UInt8.self)
+        let batchScale = batchTerms.pointer.assumingMemoryBound(to: Float.self)
+        let corrections = (batchTerms.pointer + 4 * g.batch).assumingMemoryBound(to: Int32.self)
+        let pads = (batchTerms.pointer + 4 * g.batch + 4 * g.batch * outC).assumingMemoryBound(to: UInt8.self)
+        for b in 0..<g.batch {
+            let (scale, offset) = quantizeBatch(src + b * batchSize, count: batchSize, weights: weights, unsignedBytes: true,
+                                                into: UnsafeMutableRawPointer(x + b * batchSize).assumingMemoryBound(to: Int8.self))
+            batchScale[b] = scale
+            let shifted = 128 &+ offset   // offset ∈ [-128, 127]: the padding byte, 0…255
+            pads[b] = UInt8(truncatingIfNeeded: shifted)
+            for c in 0..<outC { corrections[b * outC + c] = shifted &* bytes.weightSums[c] }
+        }
+        let act = self.act, tile = byteTileRows, scratch = self.scratch
+        let tiles = (m + tile - 1) / tile
+        let p = min(parts(m * k * outC), scratch.count)
+        let pixelsPerBatch = g.outH * g.outW
+        let perChannel = weights.perChannel
+        let inPlace = Conv2DKernel.readsBytesInPlace(g)
+        weights.scales.withUnsafeBufferPointer { scales in
+        bytes.panels.withUnsafeBufferPointer { panels in
+            guard let w = panels.baseAddress, let scales = scales.baseAddress else { return }
+            KernelSupport.parallelFor(p, threads: p) { part in
+                let base = scratch[part].pointer
+                let acc = base.assumingMemoryBound(to: Int32.self)
+                // im2col rows of kp bytes; the tail beyond k meets weight 0 (its bytes do not matter).
+                let patch = inPlace ? nil : (base + tile * outC * 4).assumingMemoryBound(to: UInt8.self)
+                var t = tiles * part / p
+                let tEnd = tiles * (part + 1) / p
+                while t < tEnd {
+                    let p0 = t * tile, p1 = min(m, p0 + tile), rows = p1 - p0
+                    let aRows: UnsafePointer<UInt8>
+                    if let patch {
+                        // Split at batch boundaries: each batch pads with its own byte.
+                        var pixel = p0
+                        while pixel < p1 {
+                            let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
+                            if kp == k {
+                                g.im2col(UnsafePointer(x), pixels: pixel..<end, channels: g.inC, padValue: pads[b],
+                                         into: patch + (pixel - p0) * kp)
+                            } else {
+                                for r in pixel..<end {
+                                    g.im2col(UnsafePointer(x), pixels: r..<(r + 1), channels: g.inC, padValue: pads[b],
+                                             into: patch + (r - p0) * kp)
+                                }
+                            }
+                            pixel = end
+                        }
+                        aRows = UnsafePointer(patch)
+                    } else {
+                        aRows = UnsafePointer(x + p0 * kp)
+                    }
+                    IntegerGemm.multiplyBytes(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC,
+                                              tier: .avx512)
+                    for r in 0..<rows {
+                        let pixel = p0 + r, b = pixel / pixelsPerBatch
+                        KernelsAVX512.TierHybrid.rescale(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
+                                                         batchScale: batchScale[b], correction: corrections + b * outC,
+                                                         bias: bias, clampMin: act.min, clampMax: act.max, silu: silu,
+                                                         into: dst + pixel * outC)
+                    }
+                    t += 1
+                }
+            }
+        }
         }
     }
+    #endif
 
     /// One output row of a hybrid convolution: Int32 sums → float (× channel scale × input
     /// scale, the reference kernel's order), + bias, clamp, then the folded SiLU if any;

@@ -5,11 +5,14 @@
 /// `HybridQuantization` and `Conv2DKernel.rescaleHybrid`, 16 values per step, so the results
 /// are bit-identical at every tier (these graphs keep reference rounding).
 package enum TierHybrid {
-    /// Int32 sums → float, × channel scale × input scale, + bias, clamp, then the folded SiLU
-    /// as `x · logistic(x)` with LOGISTIC's and MUL's roundings. With `correction` the sums are
+    /// `rows` rows of `count` Int32 sums (contiguous, `count` apart) → float, × channel scale
+    /// × input scale, + bias, clamp, then the folded SiLU as `x · logistic(x)` with LOGISTIC's
+    /// and MUL's roundings, into `rows` rows of `count` floats. With `correction` the sums are
     /// first reduced by it per channel (`acc[c] − correction[c]`, wrapping: the byte GEMM's
     /// offset term), so the float conversion sees the same exact sum as the `Int16` path's.
-    package static func rescale(_ acc: UnsafePointer<Int32>, count: Int, scales: UnsafePointer<Float>, perChannel: Bool,
+    /// 16 channels of four rows at a time: four independent chains of the long SiLU formula,
+    /// and the channel terms loaded once for all rows.
+    package static func rescale(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, scales: UnsafePointer<Float>, perChannel: Bool,
                                 batchScale: Float, correction: UnsafePointer<Int32>? = nil, bias: UnsafePointer<Float>?,
                                 clampMin: Float, clampMax: Float, silu: Bool, into output: UnsafeMutablePointer<Float>) {
         let sf = SIMD16<Float>(repeating: batchScale)
@@ -17,14 +20,30 @@ package enum TierHybrid {
         var c = 0
         while c < count {
             let width = min(16, count &- c)
-            var sums = Tier.load(acc + c, count: width)
-            if let correction { sums = sums &- Tier.load(correction + c, count: width) }
-            var v = Tier.toFloat(sums)
-            v = perChannel ? v * TierMath.load(scales + c, count: width) * sf : v * sf
-            if let bias { v += TierMath.load(bias + c, count: width) }
-            v = TierMath.clamp(v, lo: lo, hi: hi)
-            if silu { v = v * TierMath.logistic(v) }
-            TierMath.store(v, to: output + c, count: width)
+            let scale = perChannel ? TierMath.load(scales + c, count: width) : sf
+            let shift = correction.map { Tier.load($0 + c, count: width) } ?? SIMD16<Int32>()
+            let offset = bias.map { TierMath.load($0 + c, count: width) } ?? SIMD16<Float>()
+            @inline(__always) func value(_ r: Int) -> SIMD16<Float> {
+                var v = Tier.toFloat(Tier.load(acc + (r &* count &+ c), count: width) &- shift)
+                v = perChannel ? v * scale * sf : v * sf
+                if bias != nil { v += offset }
+                v = TierMath.clamp(v, lo: lo, hi: hi)
+                if silu { v = v * TierMath.logistic(v) }
+                return v
+            }
+            var r = 0
+            while r &+ 4 <= rows {
+                let v0 = value(r), v1 = value(r &+ 1), v2 = value(r &+ 2), v3 = value(r &+ 3)
+                TierMath.store(v0, to: output + (r &* count &+ c), count: width)
+                TierMath.store(v1, to: output + ((r &+ 1) &* count &+ c), count: width)
+                TierMath.store(v2, to: output + ((r &+ 2) &* count &+ c), count: width)
+                TierMath.store(v3, to: output + ((r &+ 3) &* count &+ c), count: width)
+                r &+= 4
+            }
+            while r < rows {
+                TierMath.store(value(r), to: output + (r &* count &+ c), count: width)
+                r &+= 1
+            }
             c &+= 16
         }
     }

@@ -324,24 +324,33 @@ final class Conv2DKernel: PreparedKernel {
                     }
                     IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC,
                                          tier: weights.tier)
+                    #if arch(x86_64)
+                    if tier == .avx512 || tier == .avx2 {
+                        // Rows of one batch at a time (one input scale).
+                        var pixel = p0
+                        while pixel < p1 {
+                            let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
+                            let a = acc + (pixel - p0) * outC, o = dst + pixel * outC
+                            if tier == .avx512 {
+                                KernelsAVX512.TierHybrid.rescale(a, rows: end - pixel, count: outC, scales: scales, perChannel: perChannel,
+                                                                 batchScale: batchScale[b], bias: bias, clampMin: act.min,
+                                                                 clampMax: act.max, silu: silu, into: o)
+                            } else {
+                                KernelsAVX2.TierHybrid.rescale(a, rows: end - pixel, count: outC, scales: scales, perChannel: perChannel,
+                                                               batchScale: batchScale[b], bias: bias, clampMin: act.min,
+                                                               clampMax: act.max, silu: silu, into: o)
+                            }
+                            pixel = end
+                        }
+                        t += 1
+                        continue
+                    }
+                    #endif
                     for r in 0..<rows {
                         let pixel = p0 + r
-                        let sf = batchScale[pixel / pixelsPerBatch]
-                        #if arch(x86_64)
-                        if tier == .avx512 {
-                            KernelsAVX512.TierHybrid.rescale(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
-                                                             batchScale: sf, bias: bias, clampMin: act.min, clampMax: act.max,
-                                                             silu: silu, into: dst + pixel * outC)
-                            continue
-                        } else if tier == .avx2 {
-                            KernelsAVX2.TierHybrid.rescale(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
-                                                           batchScale: sf, bias: bias, clampMin: act.min, clampMax: act.max,
-                                                           silu: silu, into: dst + pixel * outC)
-                            continue
-                        }
-                        #endif
                         Conv2DKernel.rescaleHybrid(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
-                                                   batchScale: sf, bias: bias, act: act, silu: silu, into: dst + pixel * outC)
+                                                   batchScale: batchScale[pixel / pixelsPerBatch], bias: bias, act: act, silu: silu,
+                                                   into: dst + pixel * outC)
                     }
                     t += 1
                 }
@@ -432,12 +441,15 @@ final class Conv2DKernel: PreparedKernel {
                     }
                     IntegerGemm.multiplyBytes(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC,
                                               tier: .avx512)
-                    for r in 0..<rows {
-                        let pixel = p0 + r, b = pixel / pixelsPerBatch
-                        KernelsAVX512.TierHybrid.rescale(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
-                                                         batchScale: batchScale[b], correction: corrections + b * outC,
-                                                         bias: bias, clampMin: act.min, clampMax: act.max, silu: silu,
-                                                         into: dst + pixel * outC)
+                    // Rows of one batch at a time (one input scale and correction).
+                    var pixel = p0
+                    while pixel < p1 {
+                        let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
+                        KernelsAVX512.TierHybrid.rescale(acc + (pixel - p0) * outC, rows: end - pixel, count: outC, scales: scales,
+                                                         perChannel: perChannel, batchScale: batchScale[b],
+                                                         correction: corrections + b * outC, bias: bias, clampMin: act.min,
+                                                         clampMax: act.max, silu: silu, into: dst + pixel * outC)
+                        pixel = end
                     }
                     t += 1
                 }

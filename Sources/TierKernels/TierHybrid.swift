@@ -48,6 +48,28 @@ package enum TierHybrid {
         }
     }
 
+    /// `p[i] = p[i] · logistic(p[i])` with LOGISTIC's and MUL's roundings (DetectorCore's
+    /// `FloatVectorMath.siluInPlace` with `faithful`, bit for bit), four 16-lane chains per
+    /// step, the last values through masked loads and stores.
+    package static func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int) {
+        var i = 0
+        while i &+ 64 <= count {
+            let a = TierMath.load(p + i, count: 16), b = TierMath.load(p + (i &+ 16), count: 16)
+            let c = TierMath.load(p + (i &+ 32), count: 16), d = TierMath.load(p + (i &+ 48), count: 16)
+            let ya = a * TierMath.logistic(a), yb = b * TierMath.logistic(b)
+            let yc = c * TierMath.logistic(c), yd = d * TierMath.logistic(d)
+            TierMath.store(ya, to: p + i, count: 16); TierMath.store(yb, to: p + (i &+ 16), count: 16)
+            TierMath.store(yc, to: p + (i &+ 32), count: 16); TierMath.store(yd, to: p + (i &+ 48), count: 16)
+            i &+= 64
+        }
+        while i < count {
+            let width = min(16, count &- i)
+            let v = TierMath.load(p + i, count: width)
+            TierMath.store(v * TierMath.logistic(v), to: p + i, count: width)
+            i &+= 16
+        }
+    }
+
     /// The smallest and largest of `count` (≥ 1) values, NaNs skipped; ±greatestFiniteMagnitude
     /// seeds (as `HybridQuantization.range`), 32 values per step in two pairs of accumulators.
     package static func range(_ x: UnsafePointer<Float>, count: Int) -> (lo: Float, hi: Float) {

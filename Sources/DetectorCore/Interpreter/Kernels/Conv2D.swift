@@ -79,6 +79,8 @@ final class Conv2DKernel: PreparedKernel {
     let groups: Int
     let act: (min: Float, max: Float)
     let threads: Int
+    /// The instruction-set tier the kernel was prepared for (resolved).
+    let tier: InstructionSetTier
     let mode: Mode
     /// A SiLU folded in by `ActivationFusion`: the output is x · logistic(x), computed in the
     /// GEMM/Winograd epilogue (`silu`), or in a pass after the other paths (`siluAfter`),
@@ -100,9 +102,10 @@ final class Conv2DKernel: PreparedKernel {
     let paddedInput: PaddedInput?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
-         act: (min: Float, max: Float), threads: Int, mode: Mode, silu: Bool = false, siluAfter: Bool = false,
-         faithfulSiLU: Bool = false) {
+         act: (min: Float, max: Float), threads: Int, tier: InstructionSetTier = .baseline, mode: Mode, silu: Bool = false,
+         siluAfter: Bool = false, faithfulSiLU: Bool = false) {
         self.input = input; self.filter = filter; self.bias = bias; self.output = output
+        self.tier = InstructionSetTier.resolved(tier)
         self.g = g; self.groups = groups; self.act = act; self.threads = threads; self.mode = mode
         self.silu = silu; self.siluAfter = siluAfter; self.faithfulSiLU = faithfulSiLU
         let k = g.kH * g.kW * g.inC
@@ -191,7 +194,7 @@ final class Conv2DKernel: PreparedKernel {
         if case .reference = mode { fastSiLU = false }
         if case .hybrid = mode { fastSiLU = false }
         return Conv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: out.index, g: g, groups: groups,
-                            act: act, threads: c.threadCount, mode: mode, silu: c.epilogue == .silu && fastSiLU,
+                            act: act, threads: c.threadCount, tier: c.tier, mode: mode, silu: c.epilogue == .silu && fastSiLU,
                             siluAfter: c.epilogue == .silu && !fastSiLU, faithfulSiLU: c.roundsLikeReference)
     }
 
@@ -215,10 +218,28 @@ final class Conv2DKernel: PreparedKernel {
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights, silu: siluAfter)
             return
         }
-        if siluAfter { FloatVectorMath.siluInPlace(dst, count: g.outputPixels * g.outC, faithful: faithfulSiLU) }
+        if siluAfter { siluInPlace(dst, count: g.outputPixels * g.outC) }
     }
 
     private func parts(_ work: Int) -> Int { work >= 1 << 16 ? threads : 1 }
+
+    /// The SiLU after the float paths, in chunks over the threads; the faithful form (LOGISTIC's
+    /// and MUL's roundings) at the tier's width, the same values.
+    private func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int) {
+        let faithful = faithfulSiLU, tier = self.tier
+        KernelSupport.parallelChunks(count, parts: count >= 1 << 16 ? threads : 1) { chunk in
+            #if arch(x86_64)
+            if faithful, tier == .avx512 {
+                KernelsAVX512.TierHybrid.siluInPlace(p + chunk.lowerBound, count: chunk.count)
+                return
+            } else if faithful, tier == .avx2 {
+                KernelsAVX2.TierHybrid.siluInPlace(p + chunk.lowerBound, count: chunk.count)
+                return
+            }
+            #endif
+            FloatVectorMath.siluInPlace(p + chunk.lowerBound, count: chunk.count, faithful: faithful)
+        }
+    }
 
     private func runGEMM(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
                          packed: FloatGEMM.PackedMatrix) {

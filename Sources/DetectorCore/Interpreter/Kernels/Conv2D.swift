@@ -100,6 +100,11 @@ final class Conv2DKernel: PreparedKernel {
     /// GEMM path with padding: the input with its padding written out, read in place
     /// instead of through im2col rows.
     let paddedInput: PaddedInput?
+    /// Hybrid byte GEMM reading each output pixel's filter rows where they lie (no im2col): the
+    /// geometry it reads (the input's own when no window leaves it, else the over-padded copy's).
+    let byteRowSource: ConvGeometry?
+    /// The over-padded copy of the quantized input bytes (borders = the batch's padding byte).
+    let paddedBytes: AlignedBuffer?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
          act: (min: Float, max: Float), threads: Int, tier: InstructionSetTier = .baseline, mode: Mode, silu: Bool = false,
@@ -115,7 +120,9 @@ final class Conv2DKernel: PreparedKernel {
         case .winograd(let w): perThread = w.scratchBytes
         case .reference: perThread = 0
         case .hybrid(let weights):
-            if weights.bytes != nil {
+            if weights.bytes != nil, Conv2DKernel.byteRowSource(g) != nil {
+                perThread = max(g.outW, 1) * g.outC * 4
+            } else if weights.bytes != nil {
                 perThread = (Conv2DKernel.readsBytesInPlace(g) ? 0 : byteTileRows * IntegerGemm.paddedByteDepth(k)) + byteTileRows * g.outC * 4
             } else {
                 perThread = (g.isPointwise ? 0 : tileRows * IntegerGemm.paddedDepth(k) * 2) + tileRows * g.outC * 4
@@ -141,6 +148,14 @@ final class Conv2DKernel: PreparedKernel {
         } else {
             quantized = nil
             batchTerms = nil
+        }
+        if case .hybrid(let weights) = mode, weights.bytes != nil, let source = Conv2DKernel.byteRowSource(g) {
+            byteRowSource = source
+            let sameInput = source.inH == g.inH && source.inW == g.inW && g.padTop == 0 && g.padLeft == 0
+            paddedBytes = sameInput ? nil : AlignedBuffer(byteCount: g.batch * source.inH * source.inW * g.inC)
+        } else {
+            byteRowSource = nil
+            paddedBytes = nil
         }
     }
 
@@ -398,6 +413,21 @@ final class Conv2DKernel: PreparedKernel {
         g.isPointwise && g.inC == IntegerGemm.paddedByteDepth(g.inC)
     }
 
+    /// The geometry the byte GEMM reads filter rows from in place (`kW × inC` bytes each, a
+    /// multiple of 4 when `inC` is): the input's own when every window lies inside it, else
+    /// the over-padded copy's (at most 64 MB); nil for pointwise rows read directly, depths that
+    /// are not a multiple of 4, or dilation (these take im2col rows).
+    static func byteRowSource(_ g: ConvGeometry) -> ConvGeometry? {
+        guard !readsBytesInPlace(g), g.inC % 4 == 0, g.dilationH == 1, g.dilationW == 1 else { return nil }
+        if g.readsInPlace { return g }
+        guard let p = g.overPaddedInput else { return nil }
+        let (plane, o1) = p.inH.multipliedReportingOverflow(by: p.inW)
+        let (count, o2) = plane.multipliedReportingOverflow(by: p.inC)
+        let (total, o3) = count.multipliedReportingOverflow(by: p.batch)
+        guard !o1, !o2, !o3, total <= 64 << 20 else { return nil }
+        return p
+    }
+
     #if arch(x86_64)
     /// The hybrid convolution on the AVX-512 byte GEMM (see `HybridByteWeights`): each batch
     /// quantized straight to `x' = q + 128` bytes, im2col rows of bytes with `128 + offset` in
@@ -420,6 +450,11 @@ final class Conv2DKernel: PreparedKernel {
             let shifted = 128 &+ offset   // offset ∈ [-128, 127]: the padding byte, 0…255
             pads[b] = UInt8(truncatingIfNeeded: shifted)
             for c in 0..<outC { corrections[b * outC + c] = shifted &* bytes.weightSums[c] }
+        }
+        if let source = byteRowSource {
+            runHybridByteRows(x: UnsafePointer(x), source: source, bias: bias, weights: weights, bytes: bytes, silu: silu,
+                              batchScale: batchScale, corrections: corrections, pads: pads, dst: dst)
+            return
         }
         let act = self.act, tile = byteTileRows, scratch = self.scratch
         let tiles = (m + tile - 1) / tile
@@ -473,6 +508,53 @@ final class Conv2DKernel: PreparedKernel {
                         pixel = end
                     }
                     t += 1
+                }
+            }
+        }
+        }
+    }
+
+    /// `runHybridBytes` without im2col: one GEMM per output row, whose pixels' filter rows
+    /// (`kH` runs of `kW × inC` bytes) the byte GEMM reads where they lie in `x` or in its
+    /// over-padded copy (borders = each batch's padding byte, written here).
+    private func runHybridByteRows(x: UnsafePointer<UInt8>, source s: ConvGeometry, bias: UnsafePointer<Float>?,
+                                   weights: HybridWeights, bytes: HybridByteWeights, silu: Bool,
+                                   batchScale: UnsafePointer<Float>, corrections: UnsafePointer<Int32>,
+                                   pads: UnsafePointer<UInt8>, dst: UnsafeMutablePointer<Float>) {
+        let g = self.g, c = g.inC, outC = g.outC, k = g.kH * g.kW * c
+        var input = x
+        if let paddedBytes {
+            let padded = paddedBytes.pointer.assumingMemoryBound(to: UInt8.self)
+            // Output column x' reads input column x' − padLeft: the columns that exist.
+            let x0 = min(s.inW, max(0, g.padLeft)), x1 = max(x0, min(s.inW, g.padLeft + g.inW))
+            for b in 0..<g.batch {
+                for y in 0..<s.inH {
+                    let row = padded + ((b * s.inH + y) * s.inW) * c, sy = y - g.padTop
+                    guard sy >= 0, sy < g.inH else { row.update(repeating: pads[b], count: s.inW * c); continue }
+                    row.update(repeating: pads[b], count: x0 * c)
+                    (row + x0 * c).update(from: x + ((b * g.inH + sy) * g.inW + (x0 - g.padLeft)) * c, count: (x1 - x0) * c)
+                    (row + x1 * c).update(repeating: pads[b], count: (s.inW - x1) * c)
+                }
+            }
+            input = UnsafePointer(padded)
+        }
+        let act = self.act, scratch = self.scratch, perChannel = weights.perChannel
+        let rows = g.batch * g.outH
+        let p = min(parts(g.outputPixels * k * outC), scratch.count, max(rows, 1))
+        weights.scales.withUnsafeBufferPointer { scales in
+        bytes.panels.withUnsafeBufferPointer { panels in
+            guard let w = panels.baseAddress, let scales = scales.baseAddress else { return }
+            KernelSupport.parallelFor(p, threads: p) { part in
+                let acc = scratch[part].pointer.assumingMemoryBound(to: Int32.self)
+                for row in (rows * part / p)..<(rows * (part + 1) / p) {
+                    let b = row / g.outH, oy = row - b * g.outH
+                    IntegerGemm.multiplyBytes(a: input + ((b * s.inH + oy * s.strideH) * s.inW) * c, lda: s.strideW * c, packedB: w,
+                                              m: g.outW, n: outC, kPadded: k, runs: g.kH, runStride: s.inW * c, c: acc, ldc: outC,
+                                              tier: .avx512)
+                    KernelsAVX512.TierHybrid.rescale(acc, rows: g.outW, count: outC, scales: scales, perChannel: perChannel,
+                                                     batchScale: batchScale[b], correction: corrections + b * outC, bias: bias,
+                                                     clampMin: act.min, clampMax: act.max, silu: silu,
+                                                     into: dst + row * g.outW * outC)
                 }
             }
         }

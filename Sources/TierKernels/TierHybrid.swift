@@ -98,36 +98,19 @@ package enum TierHybrid {
 
     /// `q[i] = clamp(round(offset + x[i] · inverse), lo, hi) + shift` as bytes (without
     /// `addsOffset`, `x[i] · inverse`), rounding half away from zero, NaN → 0: the formula of
-    /// `HybridQuantization.quantize` with its float steps, 16 values at a time, the last few
-    /// through masked loads and stores. `shift` 128 writes `q + 128` (the byte GEMM's unsigned
+    /// `HybridQuantization.quantize` (the rounding step is the tier's `Tier.quantum`, exact),
+    /// 16 values at a time, the last few through masked loads and stores. `shift` 128 writes `q + 128` (the byte GEMM's unsigned
     /// input), 0 the int8 bit pattern.
     package static func quantize(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float, addsOffset: Bool,
                                  lo: Float, hi: Float, shift: Int32, into q: UnsafeMutableRawPointer) {
         let vinv = SIMD16<Float>(repeating: inverse), voff = SIMD16<Float>(repeating: offset)
-        let vlo = SIMD16<Float>(repeating: lo), vhi = SIMD16<Float>(repeating: hi)
-        let magic = SIMD16<Float>(repeating: 12582912)   // 1.5 · 2²³: adding it rounds |v| < 2²² to an integer
-        let magnitude = SIMD16<Int32>(repeating: 0x7FFF_FFFF), signBit = SIMD16<Int32>(repeating: Int32(bitPattern: 0x8000_0000))
-        let one = unsafeBitCast(SIMD16<Float>(repeating: 1), to: SIMD16<Int32>.self)
-        let vshift = SIMD16<Int32>(repeating: 0x4B40_0000 &- shift)
+        let vlo = SIMD16<Float>(repeating: lo), vhi = SIMD16<Float>(repeating: hi), vshift = SIMD16<Int32>(repeating: shift)
         var i = 0
         while i < count {
             let width = min(16, count &- i)
             var v = TierMath.load(x + i, count: width) * vinv
             if addsOffset { v = voff + v }
-            let bits = unsafeBitCast(v, to: SIMD16<Int32>.self)
-            // All ones where v is not NaN (|bits| at most the bits of infinity).
-            let number = ((bits & magnitude) &- SIMD16(repeating: 0x7F80_0001)) &>> 31
-            let c = unsafeBitCast(TierMath.clamp(v, lo: vlo, hi: vhi), to: SIMD16<Int32>.self)
-            let a = unsafeBitCast(c & magnitude, to: SIMD16<Float>.self)
-            // Nearest integer with ties to even, then ties (a − r = ½ exactly) moved up, away from 0.
-            var r = (a + magic) - magic
-            let tie = unsafeBitCast(r - a + SIMD16(repeating: 0.5), to: SIMD16<Int32>.self)
-            let isTie = ~((tie | (SIMD16<Int32>() &- tie)) &>> 31)
-            r += unsafeBitCast(one & isTie, to: SIMD16<Float>.self)
-            let rounded = unsafeBitCast(unsafeBitCast(r, to: SIMD16<Int32>.self) | (c & signBit), to: SIMD16<Float>.self)
-            // An integer in [-128, 127] plus 1.5 · 2²³ has it in its low mantissa bits.
-            let integer = ((unsafeBitCast(rounded + magic, to: SIMD16<Int32>.self) &- vshift) & number)
-                | (SIMD16(repeating: shift) & ~number)
+            let integer = Tier.quantum(v, lo: vlo, hi: vhi, shift: vshift)
             Tier.storeLowBytes(integer, to: q + i, count: width)
             i &+= 16
         }

@@ -327,71 +327,84 @@ final class Conv2DKernel: PreparedKernel {
                 for c in 0..<g.inC { to[c] = Int16(truncatingIfNeeded: Int32(from[c]) &- offset) }   // both in [-128, 127]
             }
         }
-        let act = self.act, tile = tileRows, scratch = self.scratch, outC = g.outC
-        let tiles = (m + tile - 1) / tile
-        let p = min(parts(m * k * outC), scratch.count)
+        let act = self.act, tile = tileRows, outC = g.outC
         let pixelsPerBatch = g.outH * g.outW
         let perChannel = weights.perChannel, tier = weights.tier
         weights.scales.withUnsafeBufferPointer { scales in
         weights.packed.withUnsafeBufferPointer { packed in
             guard let w = packed.baseAddress, let scales = scales.baseAddress else { return }
-            KernelSupport.parallelFor(p, threads: p) { part in
-                let base = scratch[part].pointer
+            forEachTile(pixels: m, tile: tile, work: m * k * outC) { base, pixels in
                 let acc = base.assumingMemoryBound(to: Int32.self)
-                // im2col rows of kp values; the tail beyond k stays zero (never written).
-                let patch = g.isPointwise ? nil : (base + tile * outC * 4).assumingMemoryBound(to: Int16.self)
-                var t = tiles * part / p
-                let tEnd = tiles * (part + 1) / p
-                while t < tEnd {
-                    let p0 = t * tile, p1 = min(m, p0 + tile), rows = p1 - p0
-                    let aRows: UnsafePointer<Int16>
-                    if let patch {
-                        if kp == k {
-                            g.im2col(UnsafePointer(x16), pixels: p0..<p1, channels: g.inC, padValue: 0, into: patch)
+                let p0 = pixels.lowerBound, p1 = pixels.upperBound, rows = pixels.count
+                let aRows: UnsafePointer<Int16>
+                if g.isPointwise {
+                    aRows = UnsafePointer(x16 + p0 * kp)
+                } else {
+                    // im2col rows of kp values; the tail beyond k stays zero (never written).
+                    let patch = (base + tile * outC * 4).assumingMemoryBound(to: Int16.self)
+                    im2colRows(UnsafePointer(x16), pixels: pixels, rowStride: kp, pad: { _ in 0 }, into: patch)
+                    aRows = UnsafePointer(patch)
+                }
+                IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC, tier: tier)
+                #if arch(x86_64)
+                if tier == .avx512 || tier == .avx2 {
+                    // Rows of one batch at a time (one input scale).
+                    var pixel = p0
+                    while pixel < p1 {
+                        let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
+                        let a = acc + (pixel - p0) * outC, o = dst + pixel * outC
+                        if tier == .avx512 {
+                            KernelsAVX512.TierHybrid.rescale(a, rows: end - pixel, count: outC, scales: scales, perChannel: perChannel,
+                                                             batchScale: batchScale[b], bias: bias, clampMin: act.min,
+                                                             clampMax: act.max, silu: silu, into: o)
                         } else {
-                            for r in 0..<rows {
-                                g.im2col(UnsafePointer(x16), pixels: (p0 + r)..<(p0 + r + 1), channels: g.inC, padValue: 0,
-                                         into: patch + r * kp)
-                            }
+                            KernelsAVX2.TierHybrid.rescale(a, rows: end - pixel, count: outC, scales: scales, perChannel: perChannel,
+                                                           batchScale: batchScale[b], bias: bias, clampMin: act.min,
+                                                           clampMax: act.max, silu: silu, into: o)
                         }
-                        aRows = UnsafePointer(patch)
-                    } else {
-                        aRows = UnsafePointer(x16 + p0 * kp)
+                        pixel = end
                     }
-                    IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC,
-                                         tier: weights.tier)
-                    #if arch(x86_64)
-                    if tier == .avx512 || tier == .avx2 {
-                        // Rows of one batch at a time (one input scale).
-                        var pixel = p0
-                        while pixel < p1 {
-                            let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
-                            let a = acc + (pixel - p0) * outC, o = dst + pixel * outC
-                            if tier == .avx512 {
-                                KernelsAVX512.TierHybrid.rescale(a, rows: end - pixel, count: outC, scales: scales, perChannel: perChannel,
-                                                                 batchScale: batchScale[b], bias: bias, clampMin: act.min,
-                                                                 clampMax: act.max, silu: silu, into: o)
-                            } else {
-                                KernelsAVX2.TierHybrid.rescale(a, rows: end - pixel, count: outC, scales: scales, perChannel: perChannel,
-                                                               batchScale: batchScale[b], bias: bias, clampMin: act.min,
-                                                               clampMax: act.max, silu: silu, into: o)
-                            }
-                            pixel = end
-                        }
-                        t += 1
-                        continue
-                    }
-                    #endif
-                    for r in 0..<rows {
-                        let pixel = p0 + r
-                        Conv2DKernel.rescaleHybrid(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
-                                                   batchScale: batchScale[pixel / pixelsPerBatch], bias: bias, act: act, silu: silu,
-                                                   into: dst + pixel * outC)
-                    }
-                    t += 1
+                    return
+                }
+                #endif
+                for r in 0..<rows {
+                    let pixel = p0 + r
+                    Conv2DKernel.rescaleHybrid(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
+                                               batchScale: batchScale[pixel / pixelsPerBatch], bias: bias, act: act, silu: silu,
+                                               into: dst + pixel * outC)
                 }
             }
         }
+        }
+    }
+
+    /// Runs `body(scratch, pixels)` for each tile of `tile` output pixels (of `m`); the tiles
+    /// split over the threads in contiguous runs (`parts(work)`), one scratch buffer a thread.
+    private func forEachTile(pixels m: Int, tile: Int, work: Int, _ body: (UnsafeMutableRawPointer, Range<Int>) -> Void) {
+        let tiles = (m + tile - 1) / tile, scratch = self.scratch
+        let p = min(parts(work), scratch.count)
+        KernelSupport.parallelFor(p, threads: p) { part in
+            let base = scratch[part].pointer
+            for t in (tiles * part / p)..<(tiles * (part + 1) / p) { body(base, (t * tile)..<min(m, t * tile + tile)) }
+        }
+    }
+
+    /// The im2col rows of output `pixels` into `patch`, `rowStride` apart (the tail beyond the
+    /// patch size untouched), split at batch boundaries: taps outside batch b's image get `pad(b)`.
+    private func im2colRows<T>(_ x: UnsafePointer<T>, pixels: Range<Int>, rowStride kp: Int, pad: (Int) -> T,
+                               into patch: UnsafeMutablePointer<T>) {
+        let k = g.kH * g.kW * g.inC, pixelsPerBatch = g.outH * g.outW
+        var pixel = pixels.lowerBound
+        while pixel < pixels.upperBound {
+            let b = pixel / pixelsPerBatch, end = min(pixels.upperBound, (b + 1) * pixelsPerBatch), value = pad(b)
+            if kp == k {
+                g.im2col(x, pixels: pixel..<end, channels: g.inC, padValue: value, into: patch + (pixel - pixels.lowerBound) * kp)
+            } else {
+                for r in pixel..<end {
+                    g.im2col(x, pixels: r..<(r + 1), channels: g.inC, padValue: value, into: patch + (r - pixels.lowerBound) * kp)
+                }
+            }
+            pixel = end
         }
     }
 
@@ -456,58 +469,36 @@ final class Conv2DKernel: PreparedKernel {
                               batchScale: batchScale, corrections: corrections, pads: pads, dst: dst)
             return
         }
-        let act = self.act, tile = byteTileRows, scratch = self.scratch
-        let tiles = (m + tile - 1) / tile
-        let p = min(parts(m * k * outC), scratch.count)
+        let act = self.act, tile = byteTileRows
         let pixelsPerBatch = g.outH * g.outW
         let perChannel = weights.perChannel
         let inPlace = Conv2DKernel.readsBytesInPlace(g)
         weights.scales.withUnsafeBufferPointer { scales in
         bytes.panels.withUnsafeBufferPointer { panels in
             guard let w = panels.baseAddress, let scales = scales.baseAddress else { return }
-            KernelSupport.parallelFor(p, threads: p) { part in
-                let base = scratch[part].pointer
+            forEachTile(pixels: m, tile: tile, work: m * k * outC) { base, pixels in
                 let acc = base.assumingMemoryBound(to: Int32.self)
-                // im2col rows of kp bytes; the tail beyond k meets weight 0 (its bytes do not matter).
-                let patch = inPlace ? nil : (base + tile * outC * 4).assumingMemoryBound(to: UInt8.self)
-                var t = tiles * part / p
-                let tEnd = tiles * (part + 1) / p
-                while t < tEnd {
-                    let p0 = t * tile, p1 = min(m, p0 + tile), rows = p1 - p0
-                    let aRows: UnsafePointer<UInt8>
-                    if let patch {
-                        // Split at batch boundaries: each batch pads with its own byte.
-                        var pixel = p0
-                        while pixel < p1 {
-                            let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
-                            if kp == k {
-                                g.im2col(UnsafePointer(x), pixels: pixel..<end, channels: g.inC, padValue: pads[b],
-                                         into: patch + (pixel - p0) * kp)
-                            } else {
-                                for r in pixel..<end {
-                                    g.im2col(UnsafePointer(x), pixels: r..<(r + 1), channels: g.inC, padValue: pads[b],
-                                             into: patch + (r - p0) * kp)
-                                }
-                            }
-                            pixel = end
-                        }
-                        aRows = UnsafePointer(patch)
-                    } else {
-                        aRows = UnsafePointer(x + p0 * kp)
-                    }
-                    IntegerGemm.multiplyBytes(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC,
-                                              tier: .avx512)
-                    // Rows of one batch at a time (one input scale and correction).
-                    var pixel = p0
-                    while pixel < p1 {
-                        let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
-                        KernelsAVX512.TierHybrid.rescale(acc + (pixel - p0) * outC, rows: end - pixel, count: outC, scales: scales,
-                                                         perChannel: perChannel, batchScale: batchScale[b],
-                                                         correction: corrections + b * outC, bias: bias, clampMin: act.min,
-                                                         clampMax: act.max, silu: silu, into: dst + pixel * outC)
-                        pixel = end
-                    }
-                    t += 1
+                let p0 = pixels.lowerBound, p1 = pixels.upperBound
+                let aRows: UnsafePointer<UInt8>
+                if inPlace {
+                    aRows = UnsafePointer(x + p0 * kp)
+                } else {
+                    // im2col rows of kp bytes; the tail beyond k meets weight 0 (its bytes do not matter).
+                    let patch = (base + tile * outC * 4).assumingMemoryBound(to: UInt8.self)
+                    im2colRows(UnsafePointer(x), pixels: pixels, rowStride: kp, pad: { pads[$0] }, into: patch)
+                    aRows = UnsafePointer(patch)
+                }
+                IntegerGemm.multiplyBytes(a: aRows, lda: kp, packedB: w, m: pixels.count, n: outC, kPadded: kp, c: acc, ldc: outC,
+                                          tier: .avx512)
+                // Rows of one batch at a time (one input scale and correction).
+                var pixel = p0
+                while pixel < p1 {
+                    let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
+                    KernelsAVX512.TierHybrid.rescale(acc + (pixel - p0) * outC, rows: end - pixel, count: outC, scales: scales,
+                                                     perChannel: perChannel, batchScale: batchScale[b],
+                                                     correction: corrections + b * outC, bias: bias, clampMin: act.min,
+                                                     clampMax: act.max, silu: silu, into: dst + pixel * outC)
+                    pixel = end
                 }
             }
         }

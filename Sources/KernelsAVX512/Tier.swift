@@ -25,6 +25,39 @@ package enum Tier {
         _mm512_min_ps(hi, _mm512_max_ps(lo, v))   // __m512 is SIMD16<Float>
     }
 
+    /// The smaller of `v` and `acc` per lane, `acc` where `v` is NaN (`vminps` returns its
+    /// second operand then), so a running minimum skips NaNs.
+    @inline(__always)
+    static func minimum(_ v: SIMD16<Float>, _ acc: SIMD16<Float>) -> SIMD16<Float> { _mm512_min_ps(v, acc) }
+
+    /// The larger of `v` and `acc` per lane, `acc` where `v` is NaN (`vmaxps`).
+    @inline(__always)
+    static func maximum(_ v: SIMD16<Float>, _ acc: SIMD16<Float>) -> SIMD16<Float> { _mm512_max_ps(v, acc) }
+
+    /// `round(clamp(v, lo, hi)) + shift` per lane, rounding half away from zero, NaN → `shift`
+    /// (the hybrid input quantization's step, `TierHybrid.quantize`; `lo`, `hi` integers with
+    /// |·| < 2²²): `vcvtps2dq` rounds the magnitude to nearest even (the default MXCSR mode),
+    /// ties that went down (magnitude − rounded = ½ exactly) are moved up, the sign put back,
+    /// and the shift added under the not-NaN mask.
+    @inline(__always)
+    static func quantum(_ v: SIMD16<Float>, lo: SIMD16<Float>, hi: SIMD16<Float>, shift: SIMD16<Int32>) -> SIMD16<Int32> {
+        let magnitude = _mm512_set1_epi32(0x7FFF_FFFF)
+        let bits = unsafeBitCast(v, to: __m512i.self)
+        // Lanes whose |bits| are at most those of infinity (not NaN).
+        let number = _mm512_movepi32_mask(_mm512_sub_epi32(_mm512_and_si512(bits, magnitude), _mm512_set1_epi32(0x7F80_0001)))
+        let c = clamp(v, lo: lo, hi: hi)
+        let cBits = unsafeBitCast(c, to: __m512i.self)
+        let a = _mm512_and_si512(cBits, magnitude)
+        var r = _mm512_cvtps_epi32(unsafeBitCast(a, to: __m512.self))
+        let d = _mm512_sub_ps(unsafeBitCast(a, to: __m512.self), _mm512_cvtepi32_ps(r))
+        let tie = _mm512_testn_epi32_mask(_mm512_xor_si512(unsafeBitCast(d, to: __m512i.self), _mm512_set1_epi32(0x3F00_0000)),
+                                          _mm512_set1_epi32(-1))
+        r = _mm512_mask_add_epi32(r, tie, r, _mm512_set1_epi32(1))
+        r = _mm512_mask_sub_epi32(r, _mm512_movepi32_mask(cBits), _mm512_setzero_si512(), r)
+        let s = unsafeBitCast(shift, to: __m512i.self)
+        return unsafeBitCast(_mm512_mask_add_epi32(s, number, r, s), to: SIMD16<Int32>.self)
+    }
+
     /// `min(max(v, lo), hi)` per lane.
     @inline(__always)
     static func clamp(_ v: SIMD16<Int32>, lo: SIMD16<Int32>, hi: SIMD16<Int32>) -> SIMD16<Int32> {

@@ -13,20 +13,25 @@ import _Builtin_intrinsics.intel
 ///
 /// With `rowWeights` (`r_j`, 16 per panel) each sum also gets `− r_j · Σ_q a[i][q]`: the row
 /// sums (`vpsadbw`) start the accumulators, so the zero-point correction costs no extra pass.
+///
+/// A row may be `runs` pieces of `kPadded / runs` bytes, `runStride` apart (a convolution's
+/// filter rows read where they lie in a padded input image, no im2col copy).
 package enum TierByteGemm {
-    /// `c[i * ldc + j] = Σ_q a[i * lda + q] · B[j][q] − r_j · Σ_q a[i * lda + q]` for `i < m`,
-    /// `j < n`, `q < kPadded` (`kPadded` a multiple of 4, A rows padded to it; `r` = `rowWeights`,
-    /// padded to whole panels, or 0 when nil).
+    /// `c[i * ldc + j] = Σ_q A[i][q] · B[j][q] − r_j · Σ_q A[i][q]` for `i < m`, `j < n`,
+    /// `q < kPadded`, where `A[i][q] = a[i * lda + (q / L) · runStride + q % L]` with
+    /// `L = kPadded / runs` (`kPadded` and `L` multiples of 4, A rows padded to them; `r` =
+    /// `rowWeights`, padded to whole panels, or 0 when nil).
     package static func multiply(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>,
-                                 m: Int, n: Int, kPadded kp: Int, rowWeights: UnsafePointer<Int32>?,
-                                 c: UnsafeMutablePointer<Int32>, ldc: Int) {
+                                 m: Int, n: Int, kPadded kp: Int, runs: Int = 1, runStride: Int = 0,
+                                 rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>, ldc: Int) {
         let panels = (n + 15) / 16
+        let runs = max(1, runs)
         for panel in 0..<panels {
             let j0 = panel * 16
             var i = 0
             while i < m {
                 let rows = min(8, m - i)
-                tile8(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp,
+                tile8(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs, runStride: runStride,
                       rowWeights: rowWeights.map { $0 + j0 }, c: c + i * ldc + j0, ldc: ldc, width: min(16, n - j0))
                 i += rows
             }
@@ -62,25 +67,36 @@ package enum TierByteGemm {
     /// 8 rows × 16 channels; rows ≥ `rows` re-read row 0 and are not stored.
     @inline(never)
     private static func tile8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
-                              rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+                              runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
+                              ldc: Int, width: Int) {
         @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r * lda : a }
-        let a0 = a, a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
+        var a0 = a, a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
         var c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
+        let length = kp / runs
         if let rowWeights {
             let r = _mm512_loadu_si512(rowWeights)
-            c0 = rowCorrection(r, a0, kp); c1 = rowCorrection(r, a1, kp); c2 = rowCorrection(r, a2, kp); c3 = rowCorrection(r, a3, kp)
-            c4 = rowCorrection(r, a4, kp); c5 = rowCorrection(r, a5, kp); c6 = rowCorrection(r, a6, kp); c7 = rowCorrection(r, a7, kp)
+            for run in 0..<runs {
+                let o = run &* runStride
+                c0 = _mm512_add_epi32(c0, rowCorrection(r, a0 + o, length)); c1 = _mm512_add_epi32(c1, rowCorrection(r, a1 + o, length))
+                c2 = _mm512_add_epi32(c2, rowCorrection(r, a2 + o, length)); c3 = _mm512_add_epi32(c3, rowCorrection(r, a3 + o, length))
+                c4 = _mm512_add_epi32(c4, rowCorrection(r, a4 + o, length)); c5 = _mm512_add_epi32(c5, rowCorrection(r, a5 + o, length))
+                c6 = _mm512_add_epi32(c6, rowCorrection(r, a6 + o, length)); c7 = _mm512_add_epi32(c7, rowCorrection(r, a7 + o, length))
+            }
         }
         var w = panel
-        var q = 0
-        while q < kp {
-            let b = _mm512_loadu_si512(w)
-            c0 = addQuadProducts(c0, a0, q, b); c1 = addQuadProducts(c1, a1, q, b)
-            c2 = addQuadProducts(c2, a2, q, b); c3 = addQuadProducts(c3, a3, q, b)
-            c4 = addQuadProducts(c4, a4, q, b); c5 = addQuadProducts(c5, a5, q, b)
-            c6 = addQuadProducts(c6, a6, q, b); c7 = addQuadProducts(c7, a7, q, b)
-            w += 64
-            q &+= 4
+        for _ in 0..<runs {
+            var q = 0
+            while q < length {
+                let b = _mm512_loadu_si512(w)
+                c0 = addQuadProducts(c0, a0, q, b); c1 = addQuadProducts(c1, a1, q, b)
+                c2 = addQuadProducts(c2, a2, q, b); c3 = addQuadProducts(c3, a3, q, b)
+                c4 = addQuadProducts(c4, a4, q, b); c5 = addQuadProducts(c5, a5, q, b)
+                c6 = addQuadProducts(c6, a6, q, b); c7 = addQuadProducts(c7, a7, q, b)
+                w += 64
+                q &+= 4
+            }
+            a0 += runStride; a1 += runStride; a2 += runStride; a3 += runStride
+            a4 += runStride; a5 += runStride; a6 += runStride; a7 += runStride
         }
         store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
         store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)

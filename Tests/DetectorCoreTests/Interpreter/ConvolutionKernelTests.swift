@@ -478,6 +478,66 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
+    /// Every tier's hybrid conv (the byte GEMM at AVX-512, the `Int16` GEMM below) against the
+    /// reference loops, bit for bit: SAME padding (taps holding 128 + offset), stride 2, depths
+    /// not a multiple of 4 (pointwise and im2col), several batches with their own scales and
+    /// offsets, and inputs whose asymmetric offset is −128 (all ≥ 0) or 127 (all ≤ 0).
+    func testHybridConvEveryTierMatchesReferenceLoops() throws {
+        var rng = Rng(state: 77)
+        // (kernel, stride, channels, output channels, batches, per-channel, input sign: 1 ≥ 0, -1 ≤ 0, 0 mixed)
+        let cases: [(Int, Int, Int, Int, Int, Bool, Float)] = [
+            (3, 1, 5, 17, 2, true, 0), (3, 2, 7, 16, 3, true, 1), (3, 2, 6, 33, 2, true, -1), (1, 1, 13, 20, 2, true, 1),
+            (1, 1, 3, 8, 1, true, -1), (1, 1, 16, 24, 2, false, 0), (3, 1, 16, 9, 2, false, 1), (1, 2, 12, 40, 1, true, 0),
+            (5, 2, 4, 31, 1, false, -1), (3, 2, 32, 48, 1, true, 0),
+        ]
+        for (k, stride, c, oc, batch, perChannel, sign) in cases {
+            let h = 9, w = 7
+            var input = rng.floats(batch * h * w * c).map { $0 * 2.5 }
+            if sign != 0 { input = input.map { abs($0) * sign } }
+            // One batch at a different scale, so the batches' scales and offsets differ.
+            for i in 0..<(h * w * c) { input[i] *= 0.3 }
+            let filter: [Int8] = (0..<(oc * k * k * c)).map { _ in Int8(rng.int(256) - 128) }
+            let bias = rng.floats(oc)
+            let scales: [Float] = perChannel ? (0..<oc).map { Float($0 % 5 + 1) * 0.01 } : [0.02]
+            var g = GraphBuilder()
+            let x = g.input([batch, h, w, c])
+            let wt = g.int8Constant(filter, shape: [oc, k, k, c], quantization: .init(scales: scales, zeroPoints: scales.map { _ in 0 }))
+            g.outputs = g.op("CONV_2D", [x, wt, g.constant(bias, shape: [oc])]) {
+                $0.padding = .same; $0.strideWidth = stride; $0.strideHeight = stride
+            }
+            let outH = (h + stride - 1) / stride, outW = (w + stride - 1) / stride
+            let padH = max(0, (outH - 1) * stride + k - h), padW = max(0, (outW - 1) * stride + k - w)
+            let geo = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k,
+                                                          filterW: k, strideH: stride, strideW: stride, dilationH: 1, dilationW: 1,
+                                                          padTop: padH / 2, padLeft: padW / 2), outC: oc)
+            let expected = referenceHybrid(geo, input: input, filter: filter, scales: scales, perChannel: perChannel, bias: bias)
+            for tier in TierTesting.tiers {
+                for threads in [1, 2] {
+                    let r = try g.run([input], threads: threads, tier: tier)
+                    XCTAssertEqual(r.shape, [batch, outH, outW, oc])
+                    XCTAssertEqual(r.values, expected, "k \(k) stride \(stride) c \(c) oc \(oc) batch \(batch) " +
+                                   "perChannel \(perChannel) sign \(sign) \(tier) threads \(threads)")
+                }
+            }
+        }
+    }
+
+    /// The byte GEMM's correction on a hand-computed case: q = [5, −3] against w = [2, 4] with
+    /// offset −1 feeds x' = [133, 125], Σx'w = 766, and (128 − 1)·Σw = 762 comes off: 4.
+    func testHybridByteWeightsSumsAndCorrection() {
+        let weights = Conv2DKernel.HybridByteWeights(raw: [2, 4, -128, 127, 1], outC: 1, k: 5)
+        XCTAssertEqual(weights.weightSums, [6])
+        let bytes = Conv2DKernel.HybridByteWeights(raw: [2, 4], outC: 1, k: 2)
+        var c: [Int32] = [0]
+        let x: [UInt8] = [133, 125, 7, 9]   // the depth padding (7, 9) meets weight 0
+        bytes.panels.withUnsafeBufferPointer { w in
+            IntegerGemm.multiplyBytes(a: x, lda: 4, packedB: w.baseAddress!, m: 1, n: 1, kPadded: 4, c: &c, ldc: 1,
+                                      tier: InstructionSetTier.supported)
+        }
+        XCTAssertEqual(c[0], 766)
+        XCTAssertEqual(c[0] - (128 - 1) * bytes.weightSums[0], 4)
+    }
+
     func testHybridFullyConnectedSymmetricAndAsymmetric() throws {
         for asymmetric in [false, true] {
             var g = GraphBuilder()

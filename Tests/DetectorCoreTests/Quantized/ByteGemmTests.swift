@@ -53,6 +53,35 @@ final class ByteGemmTests: XCTestCase {
         }
     }
 
+    /// Rows read as `runs` pieces `runStride` apart (a convolution's filter rows in place):
+    /// the same sums as the rows copied out, with and without row weights, at every tier.
+    func testByteGemmRowRunsMatchCopiedRows() {
+        var rng = TestRandom(seed: 99)
+        for (m, n, runs, length, lda, runStride) in [(11, 20, 3, 12, 8, 40), (8, 16, 1, 20, 20, 0), (5, 33, 2, 4, 4, 9),
+                                                     (17, 7, 5, 8, 16, 100)] {
+            let k = runs * length
+            let image = (0..<(lda * m + runStride * runs + length)).map { _ in UInt8(rng.int(0...255)) }
+            let rows = (0..<m).flatMap { i in (0..<k).map { q in image[i * lda + (q / length) * runStride + q % length] } }
+            let b = (0..<n * k).map { _ in Int8(rng.int(-128...127)) }
+            let r = (0..<n).map { _ in Int32(rng.int(-255...255)) } + [Int32](repeating: 0, count: (n + 15) / 16 * 16 - n)
+            let panels = b.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
+            for tier in TierTesting.tiers {
+                for weights in [false, true] {
+                    let copied = fastGemm(rows, b, m: m, n: n, k: k, tier: tier, rowPad: 0, rowWeights: weights ? Array(r[0..<n]) : nil)
+                    var c = [Int32](repeating: 0, count: m * n)
+                    image.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in r.withUnsafeBufferPointer { rp in
+                        c.withUnsafeMutableBufferPointer { cp in
+                            IntegerGemm.multiplyBytes(a: ap.baseAddress!, lda: lda, packedB: bp.baseAddress!, m: m, n: n, kPadded: k,
+                                                      runs: runs, runStride: runStride, rowWeights: weights ? rp.baseAddress : nil,
+                                                      c: cp.baseAddress!, ldc: n, tier: tier)
+                        }
+                    } } }
+                    XCTAssertEqual(c, copied, "m=\(m) n=\(n) runs=\(runs)×\(length) \(tier) row weights \(weights)")
+                }
+            }
+        }
+    }
+
     func testByteGemmExtremesAndLongDepth() {
         for (k, bValue) in [(4099, Int8(-128)), (3001, Int8(127))] {
             let m = 9, n = 17

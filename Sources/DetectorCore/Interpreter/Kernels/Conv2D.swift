@@ -22,10 +22,14 @@ final class Conv2DKernel: PreparedKernel {
     }
 
     /// int8 weights of a hybrid conv, packed for `IntegerGemm` (exact Int32 sums of the
-    /// int8 weight × (quantized input − offset) products, like the runtime's hybrid kernels).
+    /// int8 weight × (quantized input − offset) products, like the runtime's hybrid kernels):
+    /// as `Int16` for `IntegerGemm.multiply`, or at AVX-512 as bytes for the VNNI byte GEMM.
     final class HybridWeights {
+        /// The weights for `IntegerGemm.multiply` (empty when `bytes` is set).
         let packed: [Int16]
-        /// The tier whose integer GEMM reads `packed`.
+        /// At AVX-512: the weights for `IntegerGemm.multiplyBytes`.
+        let bytes: HybridByteWeights?
+        /// The tier whose integer GEMM reads `packed` or `bytes`.
         let tier: InstructionSetTier
         let raw: [Int8]
         /// Per output channel scale (all equal for per-tensor filters).
@@ -36,7 +40,37 @@ final class Conv2DKernel: PreparedKernel {
             self.raw = raw; self.scales = scales; self.perChannel = perChannel
             let tier = InstructionSetTier.resolved(tier)
             self.tier = tier
-            packed = raw.map { Int16($0) }.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outC, k: k, tier: tier) }
+            if tier == .avx512, raw.count == outC * k {
+                bytes = HybridByteWeights(raw: raw, outC: outC, k: k)
+                packed = []
+            } else {
+                bytes = nil
+                packed = raw.map { Int16($0) }.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outC, k: k, tier: tier) }
+            }
+        }
+    }
+
+    /// A hybrid conv's int8 weights for the byte GEMM (`IntegerGemm.multiplyBytes`, AVX-512
+    /// VNNI `vpdpbusd`, unsigned × signed bytes). The input is fed as `x' = q + 128` (`q` XOR
+    /// 0x80, in 0…255) and the weights as they are (symmetric, zero point 0), so
+    ///
+    ///     Σ (q − offset)·w = Σ x'·w − (128 + offset)·Σ w
+    ///
+    /// with `Σ w` per output channel (`weightSums`) known at prepare and the input's offset per
+    /// batch at invoke. Padding taps hold `x' = 128 + offset` (they add 0, as the `Int16`
+    /// path's 0); the depth padding to a multiple of 4 has weight 0. Every sum is exact
+    /// (wrapping) `Int32` arithmetic, so the rescaled outputs are bit-identical to the `Int16`
+    /// path's. Example: q = [5, −3], w = [2, 4], offset −1: x' = [133, 125], Σx'w = 766,
+    /// (128 − 1)·6 = 762, 766 − 762 = 4 = (5 + 1)·2 + (−3 + 1)·4.
+    struct HybridByteWeights {
+        /// The weights packed by `IntegerGemm.packBytes`.
+        let panels: [Int8]
+        /// `Σ_k w[c][k]` per output channel.
+        let weightSums: [Int32]
+
+        init(raw: [Int8], outC: Int, k: Int) {
+            panels = raw.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: outC, k: k) }
+            weightSums = (0..<outC).map { c in raw[(c * k)..<(c * k + k)].reduce(Int32(0)) { $0 &+ Int32($1) } }
         }
     }
 
@@ -45,24 +79,38 @@ final class Conv2DKernel: PreparedKernel {
     let groups: Int
     let act: (min: Float, max: Float)
     let threads: Int
+    /// The instruction-set tier the kernel was prepared for (resolved).
+    let tier: InstructionSetTier
     let mode: Mode
     /// A SiLU folded in by `ActivationFusion`: the output is x · logistic(x), computed in the
     /// GEMM/Winograd epilogue (`silu`), or in a pass after the other paths (`siluAfter`),
     /// with LOGISTIC's and MUL's own roundings in graphs with hybrid kernels.
     let silu: Bool, siluAfter: Bool, faithfulSiLU: Bool
     let tileRows = 60
+    /// Output pixels per tile of the hybrid byte GEMM (a multiple of its 8-row register tile).
+    let byteTileRows = 64
     /// Per-thread scratch (im2col rows, hybrid accumulators).
     let scratch: [AlignedBuffer]
-    /// Hybrid: quantized input as floats (q - offset) and per-batch scale/offset.
+    /// Hybrid: the quantized input (int8 `q`, then `q − offset` as `Int16` rows; or the bytes
+    /// `q + 128` for the byte GEMM).
     let quantized: AlignedBuffer?
+    /// Hybrid: per batch, the input scale (`Float`), then (byte GEMM) per batch and output
+    /// channel the sum correction `(128 + offset)·Σw` (`Int32`), then per batch the padding byte.
+    let batchTerms: AlignedBuffer?
     /// GEMM path with padding: the input with its padding written out, read in place
     /// instead of through im2col rows.
     let paddedInput: PaddedInput?
+    /// Hybrid byte GEMM reading each output pixel's filter rows where they lie (no im2col): the
+    /// geometry it reads (the input's own when no window leaves it, else the over-padded copy's).
+    let byteRowSource: ConvGeometry?
+    /// The over-padded copy of the quantized input bytes (borders = the batch's padding byte).
+    let paddedBytes: AlignedBuffer?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
-         act: (min: Float, max: Float), threads: Int, mode: Mode, silu: Bool = false, siluAfter: Bool = false,
-         faithfulSiLU: Bool = false) {
+         act: (min: Float, max: Float), threads: Int, tier: InstructionSetTier = .baseline, mode: Mode, silu: Bool = false,
+         siluAfter: Bool = false, faithfulSiLU: Bool = false) {
         self.input = input; self.filter = filter; self.bias = bias; self.output = output
+        self.tier = InstructionSetTier.resolved(tier)
         self.g = g; self.groups = groups; self.act = act; self.threads = threads; self.mode = mode
         self.silu = silu; self.siluAfter = siluAfter; self.faithfulSiLU = faithfulSiLU
         let k = g.kH * g.kW * g.inC
@@ -71,7 +119,14 @@ final class Conv2DKernel: PreparedKernel {
         case .gemm: perThread = 0
         case .winograd(let w): perThread = w.scratchBytes
         case .reference: perThread = 0
-        case .hybrid: perThread = (g.isPointwise ? 0 : tileRows * IntegerGemm.paddedDepth(k) * 2) + tileRows * g.outC * 4
+        case .hybrid(let weights):
+            if weights.bytes != nil, Conv2DKernel.byteRowSource(g) != nil {
+                perThread = max(g.outW, 1) * g.outC * 4
+            } else if weights.bytes != nil {
+                perThread = (Conv2DKernel.readsBytesInPlace(g) ? 0 : byteTileRows * IntegerGemm.paddedByteDepth(k)) + byteTileRows * g.outC * 4
+            } else {
+                perThread = (g.isPointwise ? 0 : tileRows * IntegerGemm.paddedDepth(k) * 2) + tileRows * g.outC * 4
+            }
         }
         var padded: PaddedInput?
         if case .gemm = mode, !g.isPointwise, !g.readsInPlace {
@@ -80,12 +135,27 @@ final class Conv2DKernel: PreparedKernel {
         }
         paddedInput = padded
         scratch = (0..<max(1, threads)).map { _ in AlignedBuffer(byteCount: perThread) }
-        if case .hybrid = mode {
-            // int8 input, then (q − offset) as Int16 rows (padded to the GEMM depth when pointwise).
-            let rowStride = g.isPointwise ? IntegerGemm.paddedDepth(k) : g.inC
-            quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * (g.inC + 2 * rowStride))
+        if case .hybrid(let weights) = mode {
+            if weights.bytes != nil {
+                // q + 128 as bytes, the pixels' rows as they are.
+                quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * g.inC)
+            } else {
+                // int8 input, then (q − offset) as Int16 rows (padded to the GEMM depth when pointwise).
+                let rowStride = g.isPointwise ? IntegerGemm.paddedDepth(k) : g.inC
+                quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * (g.inC + 2 * rowStride))
+            }
+            batchTerms = AlignedBuffer(byteCount: g.batch * (4 + 4 * g.outC + 1))
         } else {
             quantized = nil
+            batchTerms = nil
+        }
+        if case .hybrid(let weights) = mode, weights.bytes != nil, let source = Conv2DKernel.byteRowSource(g) {
+            byteRowSource = source
+            let sameInput = source.inH == g.inH && source.inW == g.inW && g.padTop == 0 && g.padLeft == 0
+            paddedBytes = sameInput ? nil : AlignedBuffer(byteCount: g.batch * source.inH * source.inW * g.inC)
+        } else {
+            byteRowSource = nil
+            paddedBytes = nil
         }
     }
 
@@ -139,7 +209,7 @@ final class Conv2DKernel: PreparedKernel {
         if case .reference = mode { fastSiLU = false }
         if case .hybrid = mode { fastSiLU = false }
         return Conv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: out.index, g: g, groups: groups,
-                            act: act, threads: c.threadCount, mode: mode, silu: c.epilogue == .silu && fastSiLU,
+                            act: act, threads: c.threadCount, tier: c.tier, mode: mode, silu: c.epilogue == .silu && fastSiLU,
                             siluAfter: c.epilogue == .silu && !fastSiLU, faithfulSiLU: c.roundsLikeReference)
     }
 
@@ -163,15 +233,29 @@ final class Conv2DKernel: PreparedKernel {
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights, silu: siluAfter)
             return
         }
-        if siluAfter {
-            let faithful = faithfulSiLU
-            KernelSupport.parallelElements(g.outputPixels * g.outC, threads: threads, minimumPerPart: 1 << 15) { range in
-                FloatVectorMath.siluInPlace(dst + range.lowerBound, count: range.count, faithful: faithful)
-            }
-        }
+        if siluAfter { siluInPlace(dst, count: g.outputPixels * g.outC) }
     }
 
     private func parts(_ work: Int) -> Int { work >= 1 << 16 ? threads : 1 }
+
+    /// The SiLU after the float paths, in chunks over the threads; the faithful form (LOGISTIC's
+    /// and MUL's roundings) at the tier's width, the same values.
+    private func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int) {
+        let faithful = faithfulSiLU, tier = self.tier
+        // Parts on 64-element boundaries: each value takes the same SIMD step on any thread count.
+        KernelSupport.parallelElements(count, threads: threads, minimumPerPart: 1 << 15) { chunk in
+            #if arch(x86_64)
+            if faithful, tier == .avx512 {
+                KernelsAVX512.TierHybrid.siluInPlace(p + chunk.lowerBound, count: chunk.count)
+                return
+            } else if faithful, tier == .avx2 {
+                KernelsAVX2.TierHybrid.siluInPlace(p + chunk.lowerBound, count: chunk.count)
+                return
+            }
+            #endif
+            FloatVectorMath.siluInPlace(p + chunk.lowerBound, count: chunk.count, faithful: faithful)
+        }
+    }
 
     private func runGEMM(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
                          packed: FloatGEMM.PackedMatrix) {
@@ -220,22 +304,23 @@ final class Conv2DKernel: PreparedKernel {
     /// roundings), in the rescaling loop.
     private func runHybrid(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
                            weights: HybridWeights, silu: Bool) {
+        #if arch(x86_64)
+        if let bytes = weights.bytes {
+            runHybridBytes(src: src, dst: dst, bias: bias, weights: weights, bytes: bytes, silu: silu)
+            return
+        }
+        #endif
         let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC, kp = IntegerGemm.paddedDepth(k)
         let batchSize = g.inH * g.inW * g.inC
-        guard let quantized else { return }
+        guard let quantized, let batchTerms else { return }
         let q8 = quantized.pointer.assumingMemoryBound(to: Int8.self)
         let x16 = (quantized.pointer + g.batch * batchSize).assumingMemoryBound(to: Int16.self)
         let rowStride = g.isPointwise ? kp : g.inC
-        var batchScale = [Float](repeating: 1, count: g.batch)
+        let batchScale = batchTerms.pointer.assumingMemoryBound(to: Float.self)
         for b in 0..<g.batch {
             let s = src + b * batchSize, q = q8 + b * batchSize
-            var offset: Int32 = 0
-            if weights.perChannel {
-                let r = HybridQuantization.asymmetric(s, count: batchSize, into: q)
-                batchScale[b] = r.scale; offset = r.offset
-            } else {
-                batchScale[b] = HybridQuantization.symmetric(s, count: batchSize, into: q) * weights.scales[0]
-            }
+            let (scale, offset) = quantizeBatch(s, count: batchSize, weights: weights, unsignedBytes: false, into: q)
+            batchScale[b] = scale
             // (q − offset) ∈ [-255, 255]; pointwise rows keep their zero tail up to kp.
             let pixels = g.inH * g.inW
             for pixel in 0..<pixels {
@@ -243,66 +328,231 @@ final class Conv2DKernel: PreparedKernel {
                 for c in 0..<g.inC { to[c] = Int16(truncatingIfNeeded: Int32(from[c]) &- offset) }   // both in [-128, 127]
             }
         }
-        let act = self.act, tile = tileRows, scratch = self.scratch, outC = g.outC
-        let tiles = (m + tile - 1) / tile
-        let p = min(parts(m * k * outC), scratch.count)
+        let act = self.act, tile = tileRows, outC = g.outC
         let pixelsPerBatch = g.outH * g.outW
         let perChannel = weights.perChannel, tier = weights.tier
-        batchScale.withUnsafeBufferPointer { batchScale in
         weights.scales.withUnsafeBufferPointer { scales in
         weights.packed.withUnsafeBufferPointer { packed in
             guard let w = packed.baseAddress, let scales = scales.baseAddress else { return }
-            KernelSupport.parallelFor(p, threads: p) { part in
-                let base = scratch[part].pointer
+            forEachTile(pixels: m, tile: tile, work: m * k * outC) { base, pixels in
                 let acc = base.assumingMemoryBound(to: Int32.self)
-                // im2col rows of kp values; the tail beyond k stays zero (never written).
-                let patch = g.isPointwise ? nil : (base + tile * outC * 4).assumingMemoryBound(to: Int16.self)
-                var t = tiles * part / p
-                let tEnd = tiles * (part + 1) / p
-                while t < tEnd {
-                    let p0 = t * tile, p1 = min(m, p0 + tile), rows = p1 - p0
-                    let aRows: UnsafePointer<Int16>
-                    if let patch {
-                        if kp == k {
-                            g.im2col(UnsafePointer(x16), pixels: p0..<p1, channels: g.inC, padValue: 0, into: patch)
-                        } else {
-                            for r in 0..<rows {
-                                g.im2col(UnsafePointer(x16), pixels: (p0 + r)..<(p0 + r + 1), channels: g.inC, padValue: 0,
-                                         into: patch + r * kp)
-                            }
-                        }
-                        aRows = UnsafePointer(patch)
-                    } else {
-                        aRows = UnsafePointer(x16 + p0 * kp)
-                    }
-                    IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC,
-                                         tier: weights.tier)
-                    for r in 0..<rows {
-                        let pixel = p0 + r
-                        let sf = batchScale[pixel / pixelsPerBatch]
-                        #if arch(x86_64)
+                let p0 = pixels.lowerBound, p1 = pixels.upperBound, rows = pixels.count
+                let aRows: UnsafePointer<Int16>
+                if g.isPointwise {
+                    aRows = UnsafePointer(x16 + p0 * kp)
+                } else {
+                    // im2col rows of kp values; the tail beyond k stays zero (never written).
+                    let patch = (base + tile * outC * 4).assumingMemoryBound(to: Int16.self)
+                    im2colRows(UnsafePointer(x16), pixels: pixels, rowStride: kp, pad: { _ in 0 }, into: patch)
+                    aRows = UnsafePointer(patch)
+                }
+                IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC, tier: tier)
+                #if arch(x86_64)
+                if tier == .avx512 || tier == .avx2 {
+                    // Rows of one batch at a time (one input scale).
+                    var pixel = p0
+                    while pixel < p1 {
+                        let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
+                        let a = acc + (pixel - p0) * outC, o = dst + pixel * outC
                         if tier == .avx512 {
-                            KernelsAVX512.TierHybrid.rescale(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
-                                                             batchScale: sf, bias: bias, clampMin: act.min, clampMax: act.max,
-                                                             silu: silu, into: dst + pixel * outC)
-                            continue
-                        } else if tier == .avx2 {
-                            KernelsAVX2.TierHybrid.rescale(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
-                                                           batchScale: sf, bias: bias, clampMin: act.min, clampMax: act.max,
-                                                           silu: silu, into: dst + pixel * outC)
-                            continue
+                            KernelsAVX512.TierHybrid.rescale(a, rows: end - pixel, count: outC, scales: scales, perChannel: perChannel,
+                                                             batchScale: batchScale[b], bias: bias, clampMin: act.min,
+                                                             clampMax: act.max, silu: silu, into: o)
+                        } else {
+                            KernelsAVX2.TierHybrid.rescale(a, rows: end - pixel, count: outC, scales: scales, perChannel: perChannel,
+                                                           batchScale: batchScale[b], bias: bias, clampMin: act.min,
+                                                           clampMax: act.max, silu: silu, into: o)
                         }
-                        #endif
-                        Conv2DKernel.rescaleHybrid(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
-                                                   batchScale: sf, bias: bias, act: act, silu: silu, into: dst + pixel * outC)
+                        pixel = end
                     }
-                    t += 1
+                    return
+                }
+                #endif
+                for r in 0..<rows {
+                    let pixel = p0 + r
+                    Conv2DKernel.rescaleHybrid(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
+                                               batchScale: batchScale[pixel / pixelsPerBatch], bias: bias, act: act, silu: silu,
+                                               into: dst + pixel * outC)
                 }
             }
         }
         }
+    }
+
+    /// Runs `body(scratch, pixels)` for each tile of `tile` output pixels (of `m`); the tiles
+    /// split over the threads in contiguous runs (`parts(work)`), one scratch buffer a thread.
+    private func forEachTile(pixels m: Int, tile: Int, work: Int, _ body: (UnsafeMutableRawPointer, Range<Int>) -> Void) {
+        let tiles = (m + tile - 1) / tile, scratch = self.scratch
+        let p = min(parts(work), scratch.count)
+        KernelSupport.parallelFor(p, threads: p) { part in
+            let base = scratch[part].pointer
+            for t in (tiles * part / p)..<(tiles * (part + 1) / p) { body(base, (t * tile)..<min(m, t * tile + tile)) }
         }
     }
+
+    /// The im2col rows of output `pixels` into `patch`, `rowStride` apart (the tail beyond the
+    /// patch size untouched), split at batch boundaries: taps outside batch b's image get `pad(b)`.
+    private func im2colRows<T>(_ x: UnsafePointer<T>, pixels: Range<Int>, rowStride kp: Int, pad: (Int) -> T,
+                               into patch: UnsafeMutablePointer<T>) {
+        let k = g.kH * g.kW * g.inC, pixelsPerBatch = g.outH * g.outW
+        var pixel = pixels.lowerBound
+        while pixel < pixels.upperBound {
+            let b = pixel / pixelsPerBatch, end = min(pixels.upperBound, (b + 1) * pixelsPerBatch), value = pad(b)
+            if kp == k {
+                g.im2col(x, pixels: pixel..<end, channels: g.inC, padValue: value, into: patch + (pixel - pixels.lowerBound) * kp)
+            } else {
+                for r in pixel..<end {
+                    g.im2col(x, pixels: r..<(r + 1), channels: g.inC, padValue: value, into: patch + (r - pixels.lowerBound) * kp)
+                }
+            }
+            pixel = end
+        }
+    }
+
+    /// Quantizes one batch of the input at the weights' tier over the kernel's threads:
+    /// symmetric (scale × the filter's scale, offset 0) or, with per-channel scales, asymmetric.
+    private func quantizeBatch(_ x: UnsafePointer<Float>, count: Int, weights: HybridWeights, unsignedBytes: Bool,
+                               into q: UnsafeMutablePointer<Int8>) -> (scale: Float, offset: Int32) {
+        if weights.perChannel {
+            return HybridQuantization.asymmetric(x, count: count, into: q, tier: weights.tier, threads: threads,
+                                                 unsignedBytes: unsignedBytes)
+        }
+        let scale = HybridQuantization.symmetric(x, count: count, into: q, tier: weights.tier, threads: threads,
+                                                 unsignedBytes: unsignedBytes)
+        return (scale * (weights.scales.first ?? 1), 0)
+    }
+
+    /// The byte GEMM reads the quantized input rows where they are: pointwise, depth a multiple of 4.
+    static func readsBytesInPlace(_ g: ConvGeometry) -> Bool {
+        g.isPointwise && g.inC == IntegerGemm.paddedByteDepth(g.inC)
+    }
+
+    /// The geometry the byte GEMM reads filter rows from in place (`kW × inC` bytes each, a
+    /// multiple of 4 when `inC` is): the input's own when every window lies inside it, else
+    /// the over-padded copy's (at most 64 MB); nil for pointwise rows read directly, depths that
+    /// are not a multiple of 4, or dilation (these take im2col rows).
+    static func byteRowSource(_ g: ConvGeometry) -> ConvGeometry? {
+        guard !readsBytesInPlace(g), g.inC % 4 == 0, g.dilationH == 1, g.dilationW == 1 else { return nil }
+        if g.readsInPlace { return g }
+        guard let p = g.overPaddedInput else { return nil }
+        let (plane, o1) = p.inH.multipliedReportingOverflow(by: p.inW)
+        let (count, o2) = plane.multipliedReportingOverflow(by: p.inC)
+        let (total, o3) = count.multipliedReportingOverflow(by: p.batch)
+        guard !o1, !o2, !o3, total <= 64 << 20 else { return nil }
+        return p
+    }
+
+    #if arch(x86_64)
+    /// The hybrid convolution on the AVX-512 byte GEMM (see `HybridByteWeights`): each batch
+    /// quantized straight to `x' = q + 128` bytes, im2col rows of bytes with `128 + offset` in
+    /// padding taps (pointwise inputs with a depth multiple of 4 read in place),
+    /// `IntegerGemm.multiplyBytes`, then the rescale with the batch's `(128 + offset)·Σw`
+    /// taken off each sum first.
+    private func runHybridBytes(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
+                                weights: HybridWeights, bytes: HybridByteWeights, silu: Bool) {
+        let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC, kp = IntegerGemm.paddedByteDepth(k)
+        let batchSize = g.inH * g.inW * g.inC, outC = g.outC
+        guard let quantized, let batchTerms, bytes.weightSums.count == outC else { return }
+        let x = quantized.pointer.assumingMemoryBound(to: UInt8.self)
+        let batchScale = batchTerms.pointer.assumingMemoryBound(to: Float.self)
+        let corrections = (batchTerms.pointer + 4 * g.batch).assumingMemoryBound(to: Int32.self)
+        let pads = (batchTerms.pointer + 4 * g.batch + 4 * g.batch * outC).assumingMemoryBound(to: UInt8.self)
+        for b in 0..<g.batch {
+            let (scale, offset) = quantizeBatch(src + b * batchSize, count: batchSize, weights: weights, unsignedBytes: true,
+                                                into: UnsafeMutableRawPointer(x + b * batchSize).assumingMemoryBound(to: Int8.self))
+            batchScale[b] = scale
+            let shifted = 128 &+ offset   // offset ∈ [-128, 127]: the padding byte, 0…255
+            pads[b] = UInt8(truncatingIfNeeded: shifted)
+            for c in 0..<outC { corrections[b * outC + c] = shifted &* bytes.weightSums[c] }
+        }
+        if let source = byteRowSource {
+            runHybridByteRows(x: UnsafePointer(x), source: source, bias: bias, weights: weights, bytes: bytes, silu: silu,
+                              batchScale: batchScale, corrections: corrections, pads: pads, dst: dst)
+            return
+        }
+        let act = self.act, tile = byteTileRows
+        let pixelsPerBatch = g.outH * g.outW
+        let perChannel = weights.perChannel
+        let inPlace = Conv2DKernel.readsBytesInPlace(g)
+        weights.scales.withUnsafeBufferPointer { scales in
+        bytes.panels.withUnsafeBufferPointer { panels in
+            guard let w = panels.baseAddress, let scales = scales.baseAddress else { return }
+            forEachTile(pixels: m, tile: tile, work: m * k * outC) { base, pixels in
+                let acc = base.assumingMemoryBound(to: Int32.self)
+                let p0 = pixels.lowerBound, p1 = pixels.upperBound
+                let aRows: UnsafePointer<UInt8>
+                if inPlace {
+                    aRows = UnsafePointer(x + p0 * kp)
+                } else {
+                    // im2col rows of kp bytes; the tail beyond k meets weight 0 (its bytes do not matter).
+                    let patch = (base + tile * outC * 4).assumingMemoryBound(to: UInt8.self)
+                    im2colRows(UnsafePointer(x), pixels: pixels, rowStride: kp, pad: { pads[$0] }, into: patch)
+                    aRows = UnsafePointer(patch)
+                }
+                IntegerGemm.multiplyBytes(a: aRows, lda: kp, packedB: w, m: pixels.count, n: outC, kPadded: kp, c: acc, ldc: outC,
+                                          tier: .avx512)
+                // Rows of one batch at a time (one input scale and correction).
+                var pixel = p0
+                while pixel < p1 {
+                    let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
+                    KernelsAVX512.TierHybrid.rescale(acc + (pixel - p0) * outC, rows: end - pixel, count: outC, scales: scales,
+                                                     perChannel: perChannel, batchScale: batchScale[b],
+                                                     correction: corrections + b * outC, bias: bias, clampMin: act.min,
+                                                     clampMax: act.max, silu: silu, into: dst + pixel * outC)
+                    pixel = end
+                }
+            }
+        }
+        }
+    }
+
+    /// `runHybridBytes` without im2col: one GEMM per output row, whose pixels' filter rows
+    /// (`kH` runs of `kW × inC` bytes) the byte GEMM reads where they lie in `x` or in its
+    /// over-padded copy (borders = each batch's padding byte, written here).
+    private func runHybridByteRows(x: UnsafePointer<UInt8>, source s: ConvGeometry, bias: UnsafePointer<Float>?,
+                                   weights: HybridWeights, bytes: HybridByteWeights, silu: Bool,
+                                   batchScale: UnsafePointer<Float>, corrections: UnsafePointer<Int32>,
+                                   pads: UnsafePointer<UInt8>, dst: UnsafeMutablePointer<Float>) {
+        let g = self.g, c = g.inC, outC = g.outC, k = g.kH * g.kW * c
+        var input = x
+        if let paddedBytes {
+            let padded = paddedBytes.pointer.assumingMemoryBound(to: UInt8.self)
+            // Output column x' reads input column x' − padLeft: the columns that exist.
+            let x0 = min(s.inW, max(0, g.padLeft)), x1 = max(x0, min(s.inW, g.padLeft + g.inW))
+            for b in 0..<g.batch {
+                for y in 0..<s.inH {
+                    let row = padded + ((b * s.inH + y) * s.inW) * c, sy = y - g.padTop
+                    guard sy >= 0, sy < g.inH else { row.update(repeating: pads[b], count: s.inW * c); continue }
+                    row.update(repeating: pads[b], count: x0 * c)
+                    (row + x0 * c).update(from: x + ((b * g.inH + sy) * g.inW + (x0 - g.padLeft)) * c, count: (x1 - x0) * c)
+                    (row + x1 * c).update(repeating: pads[b], count: (s.inW - x1) * c)
+                }
+            }
+            input = UnsafePointer(padded)
+        }
+        let act = self.act, scratch = self.scratch, perChannel = weights.perChannel
+        let rows = g.batch * g.outH
+        let p = min(parts(g.outputPixels * k * outC), scratch.count, max(rows, 1))
+        weights.scales.withUnsafeBufferPointer { scales in
+        bytes.panels.withUnsafeBufferPointer { panels in
+            guard let w = panels.baseAddress, let scales = scales.baseAddress else { return }
+            KernelSupport.parallelFor(p, threads: p) { part in
+                let acc = scratch[part].pointer.assumingMemoryBound(to: Int32.self)
+                for row in (rows * part / p)..<(rows * (part + 1) / p) {
+                    let b = row / g.outH, oy = row - b * g.outH
+                    IntegerGemm.multiplyBytes(a: input + ((b * s.inH + oy * s.strideH) * s.inW) * c, lda: s.strideW * c, packedB: w,
+                                              m: g.outW, n: outC, kPadded: k, runs: g.kH, runStride: s.inW * c, c: acc, ldc: outC,
+                                              tier: .avx512)
+                    KernelsAVX512.TierHybrid.rescale(acc, rows: g.outW, count: outC, scales: scales, perChannel: perChannel,
+                                                     batchScale: batchScale[b], correction: corrections + b * outC, bias: bias,
+                                                     clampMin: act.min, clampMax: act.max, silu: silu,
+                                                     into: dst + row * g.outW * outC)
+                }
+            }
+        }
+        }
+    }
+    #endif
 
     /// One output row of a hybrid convolution: Int32 sums → float (× channel scale × input
     /// scale, the reference kernel's order), + bias, clamp, then the folded SiLU if any;

@@ -30,29 +30,34 @@ extension IntegerGemm {
         return out
     }
 
-    /// `c[i * ldc + j] = Σ_q a[i * lda + q] · B[j][q] − r_j · Σ_q a[i * lda + q]` for `i < m`,
-    /// `j < n`, `q < kPadded`, with B packed by `packBytes`, `kPadded = paddedByteDepth(k)` and
-    /// `r = rowWeights` (padded to whole panels of 16; none when nil). `vpdpbusd` at the AVX-512
-    /// tier; a plain loop over the packed layout elsewhere (the convolution takes this path only
-    /// at AVX-512).
+    /// `c[i * ldc + j] = Σ_q A[i][q] · B[j][q] − r_j · Σ_q A[i][q]` for `i < m`, `j < n`,
+    /// `q < kPadded`, with B packed by `packBytes`, `kPadded = paddedByteDepth(k)`,
+    /// `r = rowWeights` (padded to whole panels of 16; none when nil) and
+    /// `A[i][q] = a[i * lda + (q / L) · runStride + q % L]`, `L = kPadded / runs` (a multiple of 4:
+    /// a convolution's filter rows read in place; one run is a plain row). `vpdpbusd` at the
+    /// AVX-512 tier; a plain loop over the packed layout elsewhere (the convolutions take this
+    /// path only at AVX-512).
     package static func multiplyBytes(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>,
-                                      m: Int, n: Int, kPadded kp: Int, rowWeights: UnsafePointer<Int32>? = nil,
+                                      m: Int, n: Int, kPadded kp: Int, runs: Int = 1, runStride: Int = 0,
+                                      rowWeights: UnsafePointer<Int32>? = nil,
                                       c: UnsafeMutablePointer<Int32>, ldc: Int, tier: InstructionSetTier) {
+        let runs = max(1, runs)
         #if arch(x86_64)
         if tier == .avx512 {
-            KernelsAVX512.TierByteGemm.multiply(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp,
-                                                rowWeights: rowWeights, c: c, ldc: ldc)
+            KernelsAVX512.TierByteGemm.multiply(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp, runs: runs,
+                                                runStride: runStride, rowWeights: rowWeights, c: c, ldc: ldc)
             return
         }
         #endif
-        let w = bytePanelWidth
+        let w = bytePanelWidth, length = kp / runs
+        @inline(__always) func value(_ i: Int, _ q: Int) -> Int32 { Int32(a[i * lda + (q / length) * runStride + q % length]) }
         for i in 0..<m {
             var rowSum: Int32 = 0
-            for q in 0..<kp { rowSum &+= Int32(a[i * lda + q]) }
+            for q in 0..<kp { rowSum &+= value(i, q) }
             for j in 0..<n {
                 let panel = packedB + (j / w) * w * kp + (j % w) * 4
                 var acc: Int32 = 0 &- (rowWeights?[j] ?? 0) &* rowSum
-                for q in 0..<kp { acc = acc &+ Int32(a[i * lda + q]) &* Int32(panel[(q / 4) * 4 * w + q % 4]) }
+                for q in 0..<kp { acc = acc &+ value(i, q) &* Int32(panel[(q / 4) * 4 * w + q % 4]) }
                 c[i * ldc + j] = acc
             }
         }

@@ -1,33 +1,50 @@
 import Foundation
+#if arch(x86_64)
+import KernelsAVX2
+import KernelsAVX512
+#endif
 
 /// On-the-fly input quantization of the hybrid (float activations, int8 weights) kernels,
 /// with the official runtime's arithmetic (`tensor_utils::SymmetricQuantizeFloats` and
 /// `AsymmetricQuantizeFloats`, portable versions).
+///
+/// `symmetric` and `asymmetric` run at the tier they are given (the wide tiers' 16-lane
+/// `TierHybrid.range`/`quantize`, the same values as the 8-lane loops here) and split large
+/// inputs (`parallelMinimum` values or more) over `threads`: the range as per-chunk minima and
+/// maxima combined (exact), the quantization in chunks. With `unsignedBytes` they write
+/// `q + 128` (`q` XOR 0x80: the byte GEMM's unsigned input) instead of `q`.
 enum HybridQuantization {
+    /// The input size from which range and quantization are split over the threads.
+    static let parallelMinimum = 1 << 16
+
     /// Symmetric: scale = max|x| / 127, q = round(x · 127 / max|x|) clamped to ±127
     /// (round half away from zero). All-zero input → q = 0, scale 1.
-    static func symmetric(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>) -> Float {
+    static func symmetric(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>,
+                          tier: InstructionSetTier = .baseline, threads: Int = 1, unsignedBytes: Bool = false) -> Float {
         if count == 0 { return 1 }
-        let (lo, hi) = range(x, count: count)
+        let (lo, hi) = range(x, count: count, tier: tier, threads: threads)
         let range = max(abs(lo), abs(hi))
         if range == 0 {
-            for i in 0..<count { q[i] = 0 }
+            q.update(repeating: unsignedBytes ? Int8(bitPattern: 0x80) : 0, count: count)
             return 1
         }
         let scale = range / 127
         let inverse = 127 / range
-        quantize(x, count: count, inverse: inverse, offset: nil, lo: -127, hi: 127, into: q)
+        quantize(x, count: count, inverse: inverse, offset: nil, lo: -127, hi: 127, into: q, tier: tier, threads: threads,
+                 unsignedBytes: unsignedBytes)
         return scale
     }
 
     /// Asymmetric over [min(0, min x), max(0, max x)] to int8 [-128, 127] with a nudged zero
     /// point (computed in double like the runtime); q = round(offset + x / scale) clamped.
-    static func asymmetric(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>) -> (scale: Float, offset: Int32) {
+    static func asymmetric(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>,
+                           tier: InstructionSetTier = .baseline, threads: Int = 1,
+                           unsignedBytes: Bool = false) -> (scale: Float, offset: Int32) {
         if count == 0 { return (1, 0) }
-        let (lo, hi) = range(x, count: count)
+        let (lo, hi) = range(x, count: count, tier: tier, threads: threads)
         let rmin = Double(min(0, lo)), rmax = Double(max(0, hi))
         if rmin == rmax {
-            for i in 0..<count { q[i] = 0 }
+            q.update(repeating: unsignedBytes ? Int8(bitPattern: 0x80) : 0, count: count)
             return (1, 0)
         }
         let qmin = -128.0, qmax = 127.0
@@ -44,8 +61,62 @@ enum HybridQuantization {
         }
         let scale = Float(scaleD)
         let inverse = 1 / scale
-        quantize(x, count: count, inverse: inverse, offset: Float(nudged), lo: -128, hi: 127, into: q)
+        quantize(x, count: count, inverse: inverse, offset: Float(nudged), lo: -128, hi: 127, into: q, tier: tier,
+                 threads: threads, unsignedBytes: unsignedBytes)
         return (scale, nudged)
+    }
+
+    /// `range` at `tier`, over `threads` when `count ≥ parallelMinimum` (each chunk's minimum
+    /// and maximum, then theirs: the same values, NaNs never win a comparison).
+    static func range(_ x: UnsafePointer<Float>, count: Int, tier: InstructionSetTier, threads: Int) -> (lo: Float, hi: Float) {
+        let tier = InstructionSetTier.resolved(tier)
+        let parts = count >= parallelMinimum ? min(max(1, threads), 64) : 1
+        if parts == 1 { return rangeChunk(x, count: count, tier: tier) }
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * parts) { bounds in
+            bounds.initialize(repeating: 0)
+            KernelSupport.parallelFor(parts, threads: parts) { part in
+                let begin = count * part / parts, end = count * (part + 1) / parts
+                let r = rangeChunk(x + begin, count: end - begin, tier: tier)
+                bounds[2 * part] = r.lo; bounds[2 * part + 1] = r.hi
+            }
+            var lo = bounds[0], hi = bounds[1]
+            for part in 1..<parts { lo = min(lo, bounds[2 * part]); hi = max(hi, bounds[2 * part + 1]) }
+            return (lo, hi)
+        }
+    }
+
+    private static func rangeChunk(_ x: UnsafePointer<Float>, count: Int, tier: InstructionSetTier) -> (lo: Float, hi: Float) {
+        #if arch(x86_64)
+        if tier == .avx512 { return KernelsAVX512.TierHybrid.range(x, count: count) }
+        if tier == .avx2 { return KernelsAVX2.TierHybrid.range(x, count: count) }
+        #endif
+        return range(x, count: count)
+    }
+
+    /// `quantize` at `tier`, in chunks over `threads` when `count ≥ parallelMinimum`; with
+    /// `unsignedBytes`, `q + 128` as bytes.
+    static func quantize(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float?, lo: Float, hi: Float,
+                         into q: UnsafeMutablePointer<Int8>, tier: InstructionSetTier, threads: Int, unsignedBytes: Bool) {
+        let tier = InstructionSetTier.resolved(tier)
+        let parts = count >= parallelMinimum ? min(max(1, threads), 64) : 1
+        KernelSupport.parallelChunks(count, parts: parts) { chunk in
+            let x = x + chunk.lowerBound, q = q + chunk.lowerBound, count = chunk.count
+            #if arch(x86_64)
+            if tier == .avx512 || tier == .avx2 {
+                let shift: Int32 = unsignedBytes ? 128 : 0
+                if tier == .avx512 {
+                    KernelsAVX512.TierHybrid.quantize(x, count: count, inverse: inverse, offset: offset ?? 0, addsOffset: offset != nil,
+                                                      lo: lo, hi: hi, shift: shift, into: UnsafeMutableRawPointer(q))
+                } else {
+                    KernelsAVX2.TierHybrid.quantize(x, count: count, inverse: inverse, offset: offset ?? 0, addsOffset: offset != nil,
+                                                    lo: lo, hi: hi, shift: shift, into: UnsafeMutableRawPointer(q))
+                }
+                return
+            }
+            #endif
+            quantize(x, count: count, inverse: inverse, offset: offset, lo: lo, hi: hi, into: q)
+            if unsignedBytes { for i in 0..<count { q[i] ^= Int8(bitPattern: 0x80) } }
+        }
     }
 
     /// The smallest and largest of `count` (≥ 1) values, NaNs skipped (as `min(lo, x)` skips

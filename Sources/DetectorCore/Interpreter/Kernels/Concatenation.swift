@@ -45,7 +45,7 @@ final class ConcatenationKernel: PreparedKernel {
     func eval(_ e: EvalContext) throws {
         let rowBytes = chunkBytes.reduce(0, +), inputs = self.inputs, chunkBytes = self.chunkBytes
         // Output rows split over the threads when there is enough to copy.
-        KernelSupport.parallelChunks(outer, parts: outer * rowBytes >= 1 << 17 ? e.threadCount : 1) { rows in
+        KernelSupport.parallelChunks(outer, parts: outer * rowBytes >= KernelSupport.parallelCopyBytes ? e.threadCount : 1) { rows in
             var dst = e.raw(output) + rows.lowerBound * rowBytes
             for o in rows {
                 for (k, t) in inputs.enumerated() {
@@ -57,7 +57,7 @@ final class ConcatenationKernel: PreparedKernel {
         }
         if let clamp {
             let p = e.floats(output)
-            KernelSupport.parallelElements(outputCount, threads: e.threadCount) { range in
+            KernelSupport.parallelElements(outputCount, threads: outputCount * 4 >= KernelSupport.parallelCopyBytes ? e.threadCount : 1) { range in
                 for i in range { p[i] = min(max(p[i], clamp.min), clamp.max) }
             }
         }

@@ -62,7 +62,7 @@ final class PadKernel: PreparedKernel {
         var value = fill
         if let v = valueInput { value = Array(UnsafeRawBufferPointer(start: e.raw(v), count: es)) }
         let byteCount = Shape.count(outShape) * es
-        let threads = byteCount >= 1 << 17 ? e.threadCount : 1
+        let threads = byteCount >= KernelSupport.parallelCopyBytes ? e.threadCount : 1
         if let first = value.first, value.allSatisfy({ $0 == first }) {
             KernelSupport.parallelElements(byteCount, threads: threads, minimumPerPart: 1 << 16) { bytes in
                 (dst + bytes.lowerBound).initializeMemory(as: UInt8.self, repeating: first, count: bytes.count)

@@ -37,7 +37,7 @@ final class TransposeKernel: PreparedKernel {
         let inner = outShape[rank - 1], innerStep = strides[rank - 1]
         let outShape = self.outShape, strides = self.strides
         // Output rows split over the threads; each part starts at its first row's input offset.
-        KernelSupport.parallelChunks(total / inner, parts: total >= 1 << 15 ? e.threadCount : 1) { rows in
+        KernelSupport.parallelChunks(total / inner, parts: total * MemoryLayout<T>.stride >= KernelSupport.parallelCopyBytes ? e.threadCount : 1) { rows in
             RowWalk.forEach(rows, dimensions: rank - 1, sizes: outShape, stridesA: strides) { row, base, _ in
                 var o = row * inner, s = base
                 for _ in 0..<inner { dst[o] = src[s]; o += 1; s += innerStep }

@@ -13,7 +13,7 @@ package enum QuantizedConcatenation {
         let inverseOutputScale: Float = 1 / outputQuantization.scale
         let rowSize = inputs.reduce(0) { $0 + $1.copySize }
         // Output rows split over the threads when there is enough to copy.
-        KernelSupport.parallelChunks(outerCount, parts: outerCount * rowSize >= 1 << 17 ? threads : 1) { rows in
+        KernelSupport.parallelChunks(outerCount, parts: outerCount * rowSize >= KernelSupport.parallelCopyBytes ? threads : 1) { rows in
         var o = rows.lowerBound * rowSize
         for outer in rows {
             for input in inputs {

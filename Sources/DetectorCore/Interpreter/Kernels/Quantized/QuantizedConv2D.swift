@@ -159,11 +159,11 @@ package enum QuantizedConv2D {
             let flip = bytes.activationFlip
             let source = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
             if rowStride == depth {
-                KernelSupport.parallelElements(inputPixels * depth, threads: threads, minimumPerPart: 1 << 16) { range in
+                KernelSupport.parallelElements(inputPixels * depth, threads: inputPixels * depth >= KernelSupport.parallelCopyBytes ? threads : 1) { range in
                     for i in range { converted[i] = source[i] ^ flip }
                 }
             } else {
-                KernelSupport.parallelChunks(inputPixels, parts: inputPixels * depth >= 1 << 16 ? threads : 1) { pixels in
+                KernelSupport.parallelChunks(inputPixels, parts: inputPixels * depth >= KernelSupport.parallelCopyBytes ? threads : 1) { pixels in
                     for r in pixels {
                         let src = source + r * depth, row = converted + r * rowStride
                         for i in 0..<depth { row[i] = src[i] ^ flip }

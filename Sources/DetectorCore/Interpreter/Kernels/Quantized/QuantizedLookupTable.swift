@@ -58,7 +58,7 @@ package struct QuantizedLookupTable: Sendable, Equatable {
             guard let t = t.baseAddress, table.count == 256 else { return }
             let bytesIn = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
             let bytesOut = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self)
-            KernelSupport.parallelElements(count, threads: threads, minimumPerPart: 1 << 15) { range in
+            KernelSupport.parallelElements(count, threads: count >= KernelSupport.parallelCopyBytes ? threads : 1) { range in
                 #if arch(x86_64)
                 if vectorLookup {
                     TierByteTable.apply(t, input: bytesIn + range.lowerBound, output: bytesOut + range.lowerBound,

@@ -70,6 +70,12 @@ enum KernelSupport {
         }
     }
 
+    /// Bytes a copy-like pass (pad, concatenation, slice, transpose, table lookup, clamp) must
+    /// move before a second thread joins: below this the data a previous op left in one core's
+    /// cache costs more to move than the split saves (measured: the 64×64×24 ADD and PAD of
+    /// face short range ran 2–3× slower split over 2 threads).
+    static let parallelCopyBytes = 1 << 19
+
     /// Runs a memory-bound element-wise pass over `0..<count` on up to `threads` threads:
     /// at least `minimumPerPart` elements a part (below that one thread is faster than waking
     /// another), part boundaries multiples of 64 elements. Each element is computed the same

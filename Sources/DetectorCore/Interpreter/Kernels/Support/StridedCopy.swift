@@ -44,7 +44,7 @@ final class StridedCopyKernel: PreparedKernel {
         let rank = sizes.count, sizes = self.sizes, steps = self.steps
         let rows = Shape.count(sizes) / inner
         // Rows split over the threads; each part starts at its first row's input offset.
-        KernelSupport.parallelChunks(rows, parts: rows * inner * es >= 1 << 17 ? e.threadCount : 1) { part in
+        KernelSupport.parallelChunks(rows, parts: rows * inner * es >= KernelSupport.parallelCopyBytes ? e.threadCount : 1) { part in
             RowWalk.forEach(part, dimensions: rank - 1, sizes: sizes, stridesA: steps) { row, base, _ in
                 let s = src + base * es, o = dst + row * inner * es
                 if innerStep == 1 {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds the one fuzz binary, Tests/Fuzz/out/objdetect_fuzz: every target of Tests/Fuzz/Targets/
-# with DetectorCore (and its two instruction-set tier modules) and the CLI's parser, all
+# with DetectorCore (and its instruction-set tier modules) and the CLI's parser, all
 # compiled with -sanitize=fuzzer,address. FUZZ_TARGET picks the target at run time (see
 # run_all.sh). Usage: Tests/Fuzz/build.sh   (about 5 minutes on 2 cores)
 set -eu
@@ -20,7 +20,8 @@ module() {  # module NAME SOURCES... : a static library and its .swiftmodule in 
 if [ "$(uname -m)" = x86_64 ]; then
   extra="-Xcc -march=x86-64-v3" module KernelsAVX2 "$root"/Sources/KernelsAVX2/*.swift
   extra="-Xcc -march=x86-64-v4 -Xcc -mavx512vnni" module KernelsAVX512 "$root"/Sources/KernelsAVX512/*.swift
-  tiers="-lKernelsAVX2 -lKernelsAVX512"
+  extra="-Xcc -march=x86-64-v4 -Xcc -mavx512vbmi" module KernelsAVX512VBMI "$root"/Sources/KernelsAVX512VBMI/*.swift
+  tiers="-lKernelsAVX2 -lKernelsAVX512 -lKernelsAVX512VBMI"
 else
   tiers=""
 fi

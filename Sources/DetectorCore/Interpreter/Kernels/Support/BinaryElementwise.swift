@@ -131,7 +131,6 @@ final class BinaryElementwiseKernel: PreparedKernel {
         if count == 0 { return }
         // One thread: `f` is a closure value, and a closure handed to the worker pool calls it
         // per element instead of inlining it (measured: PRELU and ADD 5–8× slower at 2 threads).
-        let threads = 1
         if sameShape {
             for i in 0..<count { po[i] = f(pa[i], pb[i]) }
             return
@@ -141,22 +140,20 @@ final class BinaryElementwiseKernel: PreparedKernel {
         let inner = outShape[rank - 1]
         guard inner > 0 else { return }
         let sa = aStrides[rank - 1], sb = bStrides[rank - 1]
-        let outShape = self.outShape, aStrides = self.aStrides, bStrides = self.bStrides
-        KernelSupport.parallelChunks(count / inner, parts: threads) { rows in
-            RowWalk.forEach(rows, dimensions: rank - 1, sizes: outShape, stridesA: aStrides, stridesB: bStrides) { row, offA, offB in
-                let ra = pa + offA, rb = pb + offB, ro = po + row * inner
-                if sa == 1 && sb == 1 {
-                    for j in 0..<inner { ro[j] = f(ra[j], rb[j]) }
-                } else if sa == 1 && sb == 0 {
-                    let y = rb[0]
-                    for j in 0..<inner { ro[j] = f(ra[j], y) }
-                } else if sa == 0 && sb == 1 {
-                    let x = ra[0]
-                    for j in 0..<inner { ro[j] = f(x, rb[j]) }
-                } else {
-                    var ia = 0, ib = 0
-                    for j in 0..<inner { ro[j] = f(ra[ia], rb[ib]); ia += sa; ib += sb }
-                }
+        RowWalk.forEach(0..<(count / inner), dimensions: rank - 1, sizes: outShape, stridesA: aStrides,
+                        stridesB: bStrides) { row, offA, offB in
+            let ra = pa + offA, rb = pb + offB, ro = po + row * inner
+            if sa == 1 && sb == 1 {
+                for j in 0..<inner { ro[j] = f(ra[j], rb[j]) }
+            } else if sa == 1 && sb == 0 {
+                let y = rb[0]
+                for j in 0..<inner { ro[j] = f(ra[j], y) }
+            } else if sa == 0 && sb == 1 {
+                let x = ra[0]
+                for j in 0..<inner { ro[j] = f(x, rb[j]) }
+            } else {
+                var ia = 0, ib = 0
+                for j in 0..<inner { ro[j] = f(ra[ia], rb[ib]); ia += sa; ib += sb }
             }
         }
     }

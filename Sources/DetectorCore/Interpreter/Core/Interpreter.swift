@@ -421,7 +421,7 @@ public final class Interpreter {
             throw InterpreterError.limitExceeded(option: "maxArenaBytes", needed: needed, limit: options.maxArenaBytes,
                                                  context: "\(arenaText) for \(requests.count) activation tensors plus \(foldedByteCount) bytes of constants folded at prepare")
         }
-        if arena == nil || arena!.byteCount < plan.size {
+        if (arena?.byteCount ?? -1) < plan.size {
             arena = AlignedBuffer(byteCount: plan.size)
         }
         let base = arena?.pointer ?? dummy.pointer

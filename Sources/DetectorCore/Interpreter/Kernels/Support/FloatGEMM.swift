@@ -270,9 +270,10 @@ enum FloatGEMM {
         }
         var tmp: (Float, Float, Float, Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &tmp) { raw in
-            let f = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+            guard let base = raw.baseAddress else { return SIMD8() }
+            let f = base.assumingMemoryBound(to: Float.self)
             for j in 0..<count { f[j] = p[j] }
-            return raw.baseAddress!.loadUnaligned(as: SIMD8<Float>.self)
+            return base.loadUnaligned(as: SIMD8<Float>.self)
         }
     }
 
@@ -282,7 +283,7 @@ enum FloatGEMM {
         if count == 8 { UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self); return }
         if count == 4 { UnsafeMutableRawPointer(p).storeBytes(of: v.lowHalf, as: SIMD4<Float>.self); return }
         withUnsafeBytes(of: v) { raw in
-            let f = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+            guard let f = raw.baseAddress?.assumingMemoryBound(to: Float.self) else { return }
             for j in 0..<count { p[j] = f[j] }
         }
     }

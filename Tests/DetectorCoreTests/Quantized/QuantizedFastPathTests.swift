@@ -80,7 +80,7 @@ extension QuantizedKernelTests {
             let addSub = QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: T.self)
             let mul = QuantizedMulParams(input1: q1, input2: q2, output: qo, activation: act, type: T.self)
             let f = Self.arithmetic(op, addSub, mul)
-            let table = QuantizedPairTable(T.self, f)
+            let table = op == .mul ? QuantizedPairTable(T.self, f) : QuantizedPairTable(T.self, addSub: addSub, subtract: op == .sub)
             XCTAssertEqual(table.entries.count, 65536)
             for _ in 0..<4 {
                 let (aShape, bShape, outShape) = Self.randomBroadcastShapes(&rng)
@@ -132,6 +132,11 @@ extension QuantizedKernelTests {
             QuantizedAdd.run(s, plan: plan, input1: a, input2: b, output: &expected)
             QuantizedPairTable(T.self, s.sum).apply(plan: plan, input1: a, input2: b, output: &fast)
             XCTAssertEqual(fast, expected, "ADD \(T.self)")
+            QuantizedPairTable(T.self, addSub: s, subtract: false).apply(plan: plan, input1: a, input2: b, output: &fast)
+            XCTAssertEqual(fast, expected, "ADD from per-input rescaling \(T.self)")
+            QuantizedSub.run(s, plan: plan, input1: a, input2: b, output: &expected)
+            QuantizedPairTable(T.self, addSub: s, subtract: true).apply(plan: plan, input1: a, input2: b, output: &fast)
+            XCTAssertEqual(fast, expected, "SUB from per-input rescaling \(T.self)")
         }
         for _ in 0..<3 { check(Int8.self); check(UInt8.self) }
     }

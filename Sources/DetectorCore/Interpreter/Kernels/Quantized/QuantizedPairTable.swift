@@ -24,6 +24,25 @@ package struct QuantizedPairTable: Sendable, Equatable {
         entries = table
     }
 
+    /// The ADD (or SUB) table: each input's rescaling depends on that input alone, so it is done
+    /// for the 256 values of each, and each pair costs one `finish`, not three rescalings.
+    /// The entries equal `init(T.self, p.sum)` (`p.difference`).
+    package init<T: QuantizedElement>(_: T.Type, addSub p: QuantizedAddSubParams, subtract: Bool) {
+        let values = (0..<256).map { Int32(T(truncatingIfNeeded: UInt8($0))) }
+        // a − b as a + (0 − b): the same wrapping Int32 result.
+        let first = values.map(p.scaled1), second = values.map { subtract ? 0 &- p.scaled2($0) : p.scaled2($0) }
+        var table = [UInt8](repeating: 0, count: 65536)
+        table.withUnsafeMutableBufferPointer { t in
+            second.withUnsafeBufferPointer { s2 in
+                for i in 0..<256 {
+                    let a = first[i]
+                    for j in 0..<256 { t[i << 8 | j] = UInt8(truncatingIfNeeded: p.finish(a &+ s2[j])) }
+                }
+            }
+        }
+        entries = table
+    }
+
     /// Evaluates the tabulated op with broadcasting: one table load per output element.
     package func apply<T: QuantizedElement>(plan: BroadcastPlan, input1: UnsafePointer<T>, input2: UnsafePointer<T>,
                                            output: UnsafeMutablePointer<T>) {

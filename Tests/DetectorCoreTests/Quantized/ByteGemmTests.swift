@@ -183,7 +183,7 @@ final class ByteGemmTests: XCTestCase {
             var fast = [T](repeating: 1, count: count), ref = [T](repeating: 2, count: count)
             input.withUnsafeBufferPointer { x in
                 fast.withUnsafeMutableBufferPointer { QuantizedConv2D.run(p, input: x.baseAddress!, output: $0.baseAddress!, threads: 1 + trial % 2) }
-                ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
+                ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, filter: filter, filterZeroPoints: zps, input: x.baseAddress!, output: $0.baseAddress!) }
             }
             XCTAssertEqual(fast, ref, "conv \(T.self)/\(W.self) trial \(trial) \(tier): \(g.batches)x\(h)x\(w)x\(cin) -> \(cout), "
                            + "filter \(fh)x\(fw) s\(s) d\(d), zx \(inputZeroPoint), zw \(filterZeroPoints)")

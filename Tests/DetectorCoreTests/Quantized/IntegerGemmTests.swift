@@ -79,7 +79,7 @@ final class IntegerGemmTests: XCTestCase {
                 var fast = [UInt8](repeating: 1, count: count), ref = [UInt8](repeating: 2, count: count)
                 input.withUnsafeBufferPointer { x in
                     fast.withUnsafeMutableBufferPointer { QuantizedConv2D.run(p, input: x.baseAddress!, output: $0.baseAddress!, threads: 2) }
-                    ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
+                    ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, filter: filter, filterZeroPoints: [filterZeroPoint], input: x.baseAddress!, output: $0.baseAddress!) }
                 }
                 XCTAssertEqual(fast, ref, "conv trial \(trial) \(tier)")
             }

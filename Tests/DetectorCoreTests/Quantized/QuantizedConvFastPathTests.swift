@@ -46,7 +46,7 @@ final class QuantizedConvFastPathTests: XCTestCase {
         let count = g.batches * g.outputHeight * g.outputWidth * cout
         let (fast, ref) = Self.fastAndReference(count: count, input: input,
                                                 fast: { QuantizedConv2D.run(p, input: $0, output: $1, threads: 1 + trial % 2) },
-                                                reference: { QuantizedConv2D.reference(p, input: $0, output: $1) })
+                                                reference: { QuantizedConv2D.reference(p, filter: filter, filterZeroPoints: zps, input: $0, output: $1) })
         XCTAssertEqual(fast, ref, "conv \(T.self) trial \(trial): \(g.batches)x\(h)x\(w)x\(cin) -> \(cout), filter \(fh)x\(fw) s\(s) d\(d)")
         XCTAssertEqual(p.vectorRequantization == nil, leftShift)
         if count >= 50, !leftShift { XCTAssertGreaterThan(Set(ref.map { Int($0) }).count, 3, "conv trial \(trial) output is degenerate") }
@@ -80,7 +80,7 @@ final class QuantizedConvFastPathTests: XCTestCase {
         let count = 23 * 21 * cout
         var ref = [Int8](repeating: 2, count: count)
         input.withUnsafeBufferPointer { x in
-            ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
+            ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, filter: filter, filterZeroPoints: [0], input: x.baseAddress!, output: $0.baseAddress!) }
         }
         for threads in [1, 2, 3] {
             var fast = [Int8](repeating: 1, count: count)
@@ -100,16 +100,17 @@ final class QuantizedConvFastPathTests: XCTestCase {
             let bias = (0..<units).map { _ in Int32(rng.int(-5000...5000)) }
             let qi = QuantizationParams(scale: 0.03, zeroPoint: Int32(rng.int(0...255)))
             let qo = QuantizationParams(scale: outputScale(input: 0.03, filter: 0.01, depth: depth), zeroPoint: Int32(rng.int(0...255)))
+            let filterZeroPoint = Int32(rng.int(0...255))
             let p = try XCTUnwrap(weights.withUnsafeBufferPointer { f in bias.withUnsafeBufferPointer { b in
                 QuantizedFullyConnected.params(batches: batches, inputDepth: depth, units: units, input: qi, output: qo,
-                                               filter: f, filterScales: [0.01], filterZeroPoints: [Int32(rng.int(0...255))],
+                                               filter: f, filterScales: [0.01], filterZeroPoints: [filterZeroPoint],
                                                bias: b, activation: .none, outputType: UInt8.self,
                                                tier: TierTesting.tiers[trial % TierTesting.tiers.count])
             } })
             var fast = [UInt8](repeating: 1, count: batches * units), ref = [UInt8](repeating: 2, count: batches * units)
             input.withUnsafeBufferPointer { x in
                 fast.withUnsafeMutableBufferPointer { QuantizedFullyConnected.run(p, input: x.baseAddress!, output: $0.baseAddress!) }
-                ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, input: x.baseAddress!, output: $0.baseAddress!) }
+                ref.withUnsafeMutableBufferPointer { QuantizedConv2D.reference(p, filter: weights, filterZeroPoints: [filterZeroPoint], input: x.baseAddress!, output: $0.baseAddress!) }
             }
             XCTAssertEqual(fast, ref, "fully connected trial \(trial)")
         }

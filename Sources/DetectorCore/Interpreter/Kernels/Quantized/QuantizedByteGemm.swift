@@ -21,11 +21,31 @@ extension IntegerGemm {
     /// 64 bytes: step s of a panel holds channel l's depths `4s…4s+3` at bytes `4l…4l+3`.
     /// Padding channels and depths are 0.
     package static func packBytes(_ b: UnsafeBufferPointer<Int8>, n: Int, k: Int) -> [Int8] {
-        let kp = paddedByteDepth(k), w = bytePanelWidth
+        packBytes(UnsafeRawBufferPointer(b), n: n, k: k, flip: 0)
+    }
+
+    /// `packBytes` of 1-byte weights with every byte XOR `flip` (0x80 turns uint8 weights `w`
+    /// into the `Int8` values `w − 128`). Copies four depths per load and store. All zeros
+    /// when `b` holds fewer than `n · k` bytes.
+    package static func packBytes(_ b: UnsafeRawBufferPointer, n: Int, k: Int, flip: UInt8) -> [Int8] {
+        let kp = paddedByteDepth(k), w = bytePanelWidth, groups = k / 4
+        let flip4 = UInt32(flip) &* 0x0101_0101
         var out = [Int8](repeating: 0, count: (n + w - 1) / w * w * kp)
-        for j in 0..<n {
-            let panel = j / w, lane = j % w
-            for q in 0..<k { out[(panel * (kp / 4) + q / 4) * 4 * w + lane * 4 + q % 4] = b[j * k + q] }
+        guard n > 0, k > 0, b.count >= n * k, let source = b.baseAddress else { return out }
+        out.withUnsafeMutableBytes { o in
+            guard let panels = o.baseAddress else { return }
+            for j in 0..<n {
+                let row = source + j * k
+                let lane = panels + (j / w) * w * kp + (j % w) * 4
+                for g in 0..<groups {
+                    lane.storeBytes(of: row.loadUnaligned(fromByteOffset: 4 * g, as: UInt32.self) ^ flip4,
+                                    toByteOffset: g * 4 * w, as: UInt32.self)
+                }
+                for q in groups * 4..<k {
+                    lane.storeBytes(of: row.load(fromByteOffset: q, as: UInt8.self) ^ flip,
+                                    toByteOffset: groups * 4 * w + q - groups * 4, as: UInt8.self)
+                }
+            }
         }
         return out
     }

@@ -49,18 +49,20 @@ package struct QuantizedByteWeights: Sendable {
         guard (0...255).contains(zx), k > 0, n > 0, filter.count == k * n, bias.count == n,
               filterZeroPoints.count == 1 || filterZeroPoints.count == n,
               filterZeroPoints.allSatisfy({ (W.quantizedMin...W.quantizedMax).contains($0) }) else { return nil }
-        let shifted = filter.map { Int8(truncatingIfNeeded: Int32($0) - weightOffset) }
-        panels = shifted.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
+        // w' = w − 128 for uint8 weights is the bit pattern XOR 0x80.
+        panels = IntegerGemm.packBytes(UnsafeRawBufferPointer(filter), n: n, k: k, flip: weightOffset == 0 ? 0 : 0x80)
         activationFlip = offset == 0 ? 0 : 0x80
         paddingValue = UInt8(zx)
         let zw = (0..<n).map { c in (filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c]) - weightOffset }
         let panelChannels = (n + IntegerGemm.bytePanelWidth - 1) / IntegerGemm.bytePanelWidth * IntegerGemm.bytePanelWidth
         weightZeroPoints = zw.allSatisfy { $0 == 0 } ? nil : zw + [Int32](repeating: 0, count: panelChannels - n)
-        let kz = Int32(truncatingIfNeeded: k) &* zx
+        let kz = Int32(truncatingIfNeeded: k) &* zx, kOffset = Int32(truncatingIfNeeded: k) &* weightOffset
         self.bias = (0..<n).map { c in
+            // Σw' = Σw − K·woff.
+            let row = UnsafeBufferPointer(rebasing: filter[c * k..<(c + 1) * k])
             var sum: Int32 = 0
-            for q in 0..<k { sum &+= Int32(shifted[c * k + q]) }
-            return bias[c] &- zx &* sum &+ kz &* zw[c]
+            for v in row { sum &+= Int32(truncatingIfNeeded: v) }
+            return bias[c] &- zx &* (sum &- kOffset) &+ kz &* zw[c]
         }
     }
 }

@@ -20,8 +20,6 @@ package struct QuantizedConvParams: Sendable {
     package var vectorRequantization: VectorRequantization?
     package var activationMin: Int32
     package var activationMax: Int32
-    /// `[outputDepth][filterHeight * filterWidth * inputDepth]`, zero point removed.
-    package var packedWeights: [Int16]
     /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`) for `gemmTier`;
     /// empty when `byteWeights` are used instead.
     package var gemmWeights: [Int16]
@@ -66,12 +64,6 @@ package struct QuantizedConvParams: Sendable {
         }
         steps = multipliers.map(RequantizationStep.init)
         (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
-        var packed = [Int16](repeating: 0, count: k * outputDepth)
-        for c in 0..<outputDepth {
-            let zp = filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c]
-            for i in 0..<k { packed[c * k + i] = Int16(truncatingIfNeeded: Int32(filter[c * k + i]) - zp) }
-        }
-        packedWeights = packed
         gemmTier = InstructionSetTier.resolved(tier)
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
         byteWeights = gemmTier == .avx512
@@ -79,11 +71,27 @@ package struct QuantizedConvParams: Sendable {
                                    inputZeroPoint: input.zeroPoint, activation: outputType, bias: self.bias)
             : nil
         if byteWeights?.weightZeroPoints != nil, k < QuantizedByteWeights.minimumDepthWithRowSums { byteWeights = nil }
+        // One packed copy: the byte panels, or the `Int16` panels (built from a temporary `w − zw`).
         gemmWeights = byteWeights != nil ? []
-            : packed.withUnsafeBufferPointer { [gemmTier] in IntegerGemm.packB($0, n: outputDepth, k: k, tier: gemmTier) }
+            : Self.weightsWithoutZeroPoint(filter, patchSize: k, outputDepth: outputDepth, filterZeroPoints: filterZeroPoints)
+                .withUnsafeBufferPointer { [gemmTier] in IntegerGemm.packB($0, n: outputDepth, k: k, tier: gemmTier) }
         vectorRequantization = VectorRequantization(multipliers: multipliers, bias: byteWeights?.bias ?? self.bias,
                                                     outputZeroPoint: output.zeroPoint,
                                                     activationMin: activationMin, activationMax: activationMax, tier: gemmTier)
+    }
+
+    /// `w − zw` as `Int16`, `[outputDepth][patchSize]` (one zero point, or one per channel).
+    /// Example: uint8 weights [130, 120] with zw 128 give [2, −8].
+    package static func weightsWithoutZeroPoint<W: QuantizedElement>(_ filter: UnsafeBufferPointer<W>, patchSize k: Int,
+                                                                    outputDepth n: Int, filterZeroPoints: [Int32]) -> [Int16] {
+        guard filter.count >= k * n, filterZeroPoints.count == 1 || filterZeroPoints.count == n else { return [] }
+        return [Int16](unsafeUninitializedCapacity: k * n) { out, initialized in
+            for c in 0..<n {
+                let zp = filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c]
+                for i in c * k..<(c + 1) * k { out[i] = Int16(truncatingIfNeeded: Int32(filter[i]) &- zp) }
+            }
+            initialized = k * n
+        }
     }
 }
 
@@ -339,9 +347,11 @@ package enum QuantizedConv2D {
                                          activationMin: p.activationMin, activationMax: p.activationMax, into: output)
     }
 
-    /// Plain reference implementation, loop for loop as TFLite's reference kernel (test oracle).
-    package static func reference<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
-                                                      output: UnsafeMutablePointer<T>) {
+    /// Plain reference implementation, loop for loop as TFLite's reference kernel (test oracle),
+    /// on the raw `filter` and zero points `p` was made from (`p` keeps only packed weights).
+    package static func reference<T: QuantizedElement, W: QuantizedElement>(_ p: QuantizedConvParams, filter: [W],
+                                                                           filterZeroPoints: [Int32], input: UnsafePointer<T>,
+                                                                           output: UnsafeMutablePointer<T>) {
         let g = p.geometry, k = p.patchSize
         for b in 0..<g.batches { for oy in 0..<g.outputHeight { for ox in 0..<g.outputWidth {
             for oc in 0..<p.outputDepth {
@@ -352,7 +362,8 @@ package enum QuantizedConv2D {
                     guard iy >= 0, iy < g.inputHeight, ix >= 0, ix < g.inputWidth else { continue }
                     for ic in 0..<p.inputDepth {
                         let x = Int32(input[((b * g.inputHeight + iy) * g.inputWidth + ix) * p.inputDepth + ic]) - p.inputZeroPoint
-                        let w = Int32(p.packedWeights[oc * k + (fy * g.filterWidth + fx) * p.inputDepth + ic])
+                        let zw = filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[oc]
+                        let w = Int32(filter[oc * k + (fy * g.filterWidth + fx) * p.inputDepth + ic]) &- zw
                         acc = acc &+ x &* w
                     }
                 } }

@@ -57,10 +57,13 @@ package enum IntegerGemm {
         let panelWidth = panelWidth(for: tier)
         let panels = (n + panelWidth - 1) / panelWidth
         var out = [Int16](repeating: 0, count: panels * kp * panelWidth)
-        for j in 0..<n {
-            let panel = j / panelWidth, lane = j % panelWidth
-            for q in 0..<k {
-                out[(panel * (kp / 2) + q / 2) * 2 * panelWidth + lane * 2 + q % 2] = b[j * k + q]
+        guard n > 0, k > 0, b.count >= n * k, let source = b.baseAddress else { return out }
+        out.withUnsafeMutableBufferPointer { o in
+            guard let packed = o.baseAddress else { return }
+            for j in 0..<n {
+                let row = source + j * k
+                let lane = packed + (j / panelWidth) * kp * panelWidth + (j % panelWidth) * 2
+                for q in 0..<k { lane[(q >> 1) * 2 * panelWidth + (q & 1)] = row[q] }
             }
         }
         return out

@@ -166,4 +166,35 @@ final class ElementwiseKernelTests: XCTestCase {
         try interpreter.invoke()
         XCTAssertEqual(try interpreter.output(at: 0, as: .int32, Int32.self), [1, -1, Int32.max, Int32.min])
     }
+
+    /// The vector float16 conversion against the standard library's, for all 65,536 bit
+    /// patterns (NaNs compared as NaN with the same sign and payload), at every offset of the
+    /// 8-value steps and the scalar tail.
+    func testBulkHalfToFloatMatchesFloat16ForEveryBitPattern() {
+        let all = (0..<65536).map { UInt16($0) }
+        var out = [Float](repeating: 0, count: all.count + 3)
+        for offset in [0, 3] {
+            let count = all.count - offset
+            all.withUnsafeBufferPointer { src in out.withUnsafeMutableBufferPointer { dst in
+                KernelSupport.halfToFloat(src.baseAddress! + offset, dst.baseAddress!, count: count)
+            } }
+            for i in 0..<count {
+                let expected = Float(Float16(bitPattern: all[i + offset]))
+                if expected.isNaN {
+                    XCTAssertTrue(out[i].isNaN, "bits \(all[i + offset])")
+                    XCTAssertEqual(out[i].bitPattern & 0x803F_E000 | 0x0040_0000, expected.bitPattern & 0x803F_E000 | 0x0040_0000)
+                } else {
+                    XCTAssertEqual(out[i].bitPattern, expected.bitPattern, "bits \(all[i + offset])")
+                }
+            }
+        }
+        let hand: [UInt16] = [0x3C00, 0xC000, 0x0001, 0x7BFF, 0x7C00, 0x8000]
+        var small = [Float](repeating: 0, count: 6)
+        hand.withUnsafeBufferPointer { src in small.withUnsafeMutableBufferPointer { dst in
+            KernelSupport.halfToFloat(src.baseAddress!, dst.baseAddress!, count: 6)
+        } }
+        XCTAssertEqual(small[0..<4], [1, -2, 0x1p-24, 65504])
+        XCTAssertEqual(small[4], .infinity)
+        XCTAssertEqual(small[5].bitPattern, 0x8000_0000)
+    }
 }

@@ -44,7 +44,7 @@ final class DequantizeKernel: PreparedKernel {
         switch type {
         case .float16:
             let src = e.pointer(input, as: UInt16.self)
-            for i in 0..<count { dst[i] = KernelSupport.halfToFloat(src[i]) }
+            KernelSupport.halfToFloat(src, dst, count: count)
         case .int8: run(e.pointer(input, as: Int8.self), dst)
         case .uint8: run(e.pointer(input, as: UInt8.self), dst)
         case .int16: run(e.pointer(input, as: Int16.self), dst)

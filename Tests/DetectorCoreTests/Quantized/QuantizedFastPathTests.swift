@@ -223,14 +223,15 @@ extension QuantizedKernelTests {
         return Array(out.prefix(count))
     }
 
-    static func evalKernel(_ kernel: any PreparedKernel, input: [UInt8], outputBytes: Int, extra: [UInt8] = []) throws -> [UInt8] {
+    static func evalKernel(_ kernel: any PreparedKernel, input: [UInt8], outputBytes: Int, extra: [UInt8] = [],
+                           threads: Int = 1) throws -> [UInt8] {
         var x = input + [0], y = [UInt8](repeating: 0xA5, count: outputBytes + 1), z = extra + [0]
         try x.withUnsafeMutableBytes { xp in try y.withUnsafeMutableBytes { yp in try z.withUnsafeMutableBytes { zp in
             guard let a = xp.baseAddress, let b = yp.baseAddress, let c = zp.baseAddress else { return }
             let table = [a, b, c]
             try table.withUnsafeBufferPointer { t in
                 guard let base = t.baseAddress else { return }
-                try kernel.eval(EvalContext(pointers: base, threadCount: 1))
+                try kernel.eval(EvalContext(pointers: base, threadCount: threads))
             }
         } } }
         XCTAssertEqual(y.last, 0xA5, "wrote past the output")
@@ -255,6 +256,29 @@ extension QuantizedKernelTests {
                 PadKernel.reference(input: $0, inShape: inShape, before: before, output: $1, outShape: outShape, elementSize: es, value: fill)
             }
             XCTAssertEqual(fast, expected, "in \(inShape) before \(before) after \(after) es \(es)")
+        }
+    }
+
+    /// Channel padding (only the innermost dimension padded) takes the per-pixel path, on
+    /// enough pixels to split over threads.
+    func testPadOfChannelsMatchesReferenceOnAnyThreadCount() throws {
+        var rng = TestRandom(seed: 20)
+        for (inShape, before, after, es) in [([1, 32, 32, 24], 0, 4, 4), ([2, 17, 9, 5], 2, 3, 4), ([3, 40, 7], 1, 0, 1),
+                                             ([1, 64, 64, 3], 3, 2, 2)] {
+            let rank = inShape.count
+            let outShape = inShape.enumerated().map { $0.offset == rank - 1 ? $0.element + before + after : $0.element }
+            let pads = (0..<rank).map { $0 == rank - 1 ? before : 0 }
+            let input = (0..<(Shape.count(inShape) * es)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let fill = [UInt8](repeating: 9, count: es)
+            let expected = Self.referenceBytes(Shape.count(outShape) * es, input: input) {
+                PadKernel.reference(input: $0, inShape: inShape, before: pads, output: $1, outShape: outShape, elementSize: es, value: fill)
+            }
+            for threads in [1, 2, 3] {
+                let kernel = PadKernel(input: 0, output: 1, inShape: inShape, outShape: outShape, before: pads, elementSize: es,
+                                       fill: fill, valueInput: nil)
+                let fast = try Self.evalKernel(kernel, input: input, outputBytes: Shape.count(outShape) * es, threads: threads)
+                XCTAssertEqual(fast, expected, "in \(inShape) before \(before) after \(after) threads \(threads)")
+            }
         }
     }
 

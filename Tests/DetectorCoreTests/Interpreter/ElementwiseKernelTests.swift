@@ -97,6 +97,28 @@ final class ElementwiseKernelTests: XCTestCase {
         }
     }
 
+    /// Same-shape ADD, SUB and MUL (the vector path, split over threads) with each fused
+    /// activation, on an element count that is no multiple of 8, against a plain loop.
+    func testLargeSameShapeOpsMatchAPlainLoopOnAnyThreadCount() throws {
+        let shape = [1, 37, 41, 23]
+        let n = shape.reduce(1, *)
+        let a = (0..<n).map { Float(($0 * 7919) % 201) / 50 - 2 }, b = (0..<n).map { Float(($0 * 31) % 173) / 40 - 2 }
+        let clamps: [(OperatorParameters.Activation, (Float) -> Float)] = [(.none, { $0 }), (.relu, { max($0, 0) }),
+                                                                (.relu6, { min(max($0, 0), 6) }), (.reluN1To1, { min(max($0, -1), 1) })]
+        for (op, f) in [("ADD", { (u: Float, v: Float) in u + v }), ("SUB", { $0 - $1 }), ("MUL", { $0 * $1 })] {
+            for (activation, clamp) in clamps {
+                let expected = (0..<n).map { clamp(f(a[$0], b[$0])) }
+                for threads in [1, 3] {
+                    var g = GraphBuilder()
+                    let x = g.input(shape), y = g.input(shape)
+                    g.outputs = g.op(op, [x, y]) { $0.activation = activation }
+                    let r = try g.run([a, b], threads: threads)
+                    XCTAssertEqual(r.values, expected, "\(op) \(activation), \(threads) threads")
+                }
+            }
+        }
+    }
+
     func testPReluBroadcastsAlphaPerChannel() throws {
         let (v, _) = try binary("PRELU", [-2, -2, 3, 3], [1, 2, 2], [0.5, 0.25], [2])
         XCTAssertEqual(v, [-1, -0.5, 3, 3])

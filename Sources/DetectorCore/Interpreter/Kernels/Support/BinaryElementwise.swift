@@ -56,6 +56,14 @@ final class BinaryElementwiseKernel: PreparedKernel {
         case .float32:
             let lo = activation.min, hi = activation.max
             let clamp = lo > -.greatestFiniteMagnitude || hi < .greatestFiniteMagnitude
+            if sameShape, operation == .add || operation == .sub || operation == .mul {
+                let pa = e.floats(a), pb = e.floats(b), po = e.floats(out), op = operation
+                let threads = count >= Self.parallelSameShapeCount ? e.threadCount : 1
+                KernelSupport.parallelElements(count, threads: threads, minimumPerPart: Self.parallelSameShapeCount / 2) { range in
+                    Self.sameShapeFloat(op, pa, pb, po, range, clamp: clamp ? (lo, hi) : nil)
+                }
+                return
+            }
             switch operation {
             case .add: run(e, Float.self) { $0 + $1 }
             case .sub: run(e, Float.self) { $0 - $1 }
@@ -119,6 +127,49 @@ final class BinaryElementwiseKernel: PreparedKernel {
             let lo = T(clamping: Int64(Swift.max(activation.min, -9e18)))
             let hi = T(clamping: Int64(Swift.min(activation.max, 9e18)))
             for i in 0..<count { o[i] = Swift.min(Swift.max(o[i], lo), hi) }
+        }
+    }
+
+    /// Same-shape float ADD, SUB and MUL split over the threads from this many elements (64 KB
+    /// an input): after a conv split over the threads, each part's inputs are mostly in its own
+    /// core's cache (face_detection_short_range's residual ADDs, AMD EPYC).
+    static let parallelSameShapeCount = 1 << 14
+
+    /// Same-shape float ADD, SUB or MUL over `range` with the activation clamp in the same pass,
+    /// 8 lanes a step: a concrete loop per op (a closure handed to the worker pool was called per
+    /// element). The same values as the element loop: one rounding per operation, then the clamp.
+    static func sameShapeFloat(_ op: Operation, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                               _ o: UnsafeMutablePointer<Float>, _ range: Range<Int>, clamp: (Float, Float)?) {
+        switch (op, clamp) {
+        case (.add, nil): floatLoop(a, b, o, range, nil) { $0 + $1 } _: { $0 + $1 }
+        case (.add, let c?): floatLoop(a, b, o, range, c) { $0 + $1 } _: { $0 + $1 }
+        case (.sub, nil): floatLoop(a, b, o, range, nil) { $0 - $1 } _: { $0 - $1 }
+        case (.sub, let c?): floatLoop(a, b, o, range, c) { $0 - $1 } _: { $0 - $1 }
+        case (.mul, nil): floatLoop(a, b, o, range, nil) { $0 * $1 } _: { $0 * $1 }
+        case (.mul, let c?): floatLoop(a, b, o, range, c) { $0 * $1 } _: { $0 * $1 }
+        default: break
+        }
+    }
+
+    @inline(__always)
+    private static func floatLoop(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>,
+                                  _ range: Range<Int>, _ clamp: (Float, Float)?,
+                                  _ vector: (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>, _ scalar: (Float, Float) -> Float) {
+        var i = range.lowerBound
+        let end = range.upperBound
+        let lo = SIMD8<Float>(repeating: clamp?.0 ?? 0), hi = SIMD8<Float>(repeating: clamp?.1 ?? 0)
+        while i + 8 <= end {
+            let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self)
+            let y = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self)
+            var v = vector(x, y)
+            if clamp != nil { v = KernelSupport.clamp(v, lo, hi) }
+            UnsafeMutableRawPointer(o + i).storeBytes(of: v, as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < end {
+            let v = scalar(a[i], b[i])
+            o[i] = clamp.map { Swift.min(Swift.max(v, $0.0), $0.1) } ?? v
+            i += 1
         }
     }
 

@@ -101,6 +101,51 @@ final class ConvolutionKernelTests: XCTestCase {
         XCTAssertEqual(try interpreter.outputFloats(at: 1), [5, 6, 8, 9])
     }
 
+    /// Pools on channel counts below, at and between multiples of 8 (the vector steps and the
+    /// overlapping last vector), SAME and VALID windows, 1 and 2 threads, against a plain loop
+    /// over each window's in-bounds taps (TFLite's average divides by their count).
+    func testPoolsOnAnyChannelCountMatchAPlainLoop() throws {
+        for channels in [3, 8, 12, 28, 33] {
+            for (same, filter, stride) in [(true, 3, 2), (false, 2, 2), (true, 2, 1)] {
+                let (h, w) = (37, 41)
+                let input = (0..<h * w * channels).map { Float(($0 * 7919) % 263) / 16 - 8 }
+                let outH = same ? (h + stride - 1) / stride : (h - filter) / stride + 1
+                let outW = same ? (w + stride - 1) / stride : (w - filter) / stride + 1
+                let padTop = same ? max(0, (outH - 1) * stride + filter - h) / 2 : 0
+                let padLeft = same ? max(0, (outW - 1) * stride + filter - w) / 2 : 0
+                var expectedMax = [Float](), expectedAverage = [Float]()
+                for oy in 0..<outH { for ox in 0..<outW { for c in 0..<channels {
+                    var taps: [Float] = []
+                    for fy in 0..<filter { for fx in 0..<filter {
+                        let y = oy * stride - padTop + fy, x = ox * stride - padLeft + fx
+                        if y >= 0, y < h, x >= 0, x < w { taps.append(input[(y * w + x) * channels + c]) }
+                    } }
+                    expectedMax.append(taps.max() ?? 0)
+                    expectedAverage.append(taps.reduce(0, +) / Float(taps.count))
+                } } }
+                for threads in [1, 2] {
+                    var g = GraphBuilder()
+                    let x = g.input([1, h, w, channels])
+                    func configure(_ p: inout OperatorParameters) {
+                        p.padding = same ? .same : .valid; p.strideWidth = stride; p.strideHeight = stride
+                        p.filterWidth = filter; p.filterHeight = filter
+                    }
+                    g.outputs = [g.op("MAX_POOL_2D", [x], configure)[0], g.op("AVERAGE_POOL_2D", [x], configure)[0]]
+                    let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: threads))
+                    try interpreter.copyInput(input, at: 0)
+                    try interpreter.invoke()
+                    let label = "\(channels) channels, filter \(filter) stride \(stride) same \(same), \(threads) threads"
+                    XCTAssertEqual(try interpreter.outputFloats(at: 0), expectedMax, "max, " + label)
+                    let average = try interpreter.outputFloats(at: 1)
+                    XCTAssertEqual(average.count, expectedAverage.count)
+                    for (u, v) in zip(average, expectedAverage) where abs(u - v) > 1e-5 * max(1, abs(v)) {
+                        return XCTFail("average \(u) vs \(v), " + label)
+                    }
+                }
+            }
+        }
+    }
+
     func resize(_ op: String, _ input: [Float], _ inShape: [Int], to size: [Int32],
                 _ configure: @escaping (inout OperatorParameters) -> Void) throws -> [Float] {
         var g = GraphBuilder()

@@ -24,7 +24,12 @@ final class Pool2DKernel: PreparedKernel {
         let g = self.g, isMax = self.isMax, act = self.act
         let rows = g.batch * g.outH
         let C = g.inC, vecEnd = C - C % 8
-        KernelSupport.parallelChunks(rows, parts: rows * g.outW * C > 1 << 15 ? threads : 1) { range in
+        // With 8 or more channels the last partial vector is redone as the 8 channels ending at
+        // C (the overlap is written twice with the same values): 28 channels were 3 vectors and 4
+        // scalar loops a pixel.
+        let lastVector = C >= 8 && C % 8 != 0 ? C - 8 : -1
+        let reads = rows * g.outW * C * g.filterH * g.filterW
+        KernelSupport.parallelChunks(rows, parts: reads > 1 << 16 ? threads : 1) { range in
             let vlo = SIMD8<Float>(repeating: act.min), vhi = SIMD8<Float>(repeating: act.max)
             for row in range {
                 let b = row / g.outH, oy = row % g.outH
@@ -37,7 +42,7 @@ final class Pool2DKernel: PreparedKernel {
                     let count = max(0, fy1 &- fy0) &* max(0, fx1 &- fx0)
                     let base = src + ((b &* g.inH &+ y0) &* g.inW &+ x0) &* C
                     var c = 0
-                    while c < vecEnd {
+                    while c < vecEnd || c == lastVector {
                         var acc = SIMD8<Float>(repeating: isMax ? -.greatestFiniteMagnitude : 0)
                         var fy = fy0
                         while fy < fy1 {
@@ -52,7 +57,7 @@ final class Pool2DKernel: PreparedKernel {
                         }
                         if !isMax { acc = count > 0 ? acc / SIMD8(repeating: Float(count)) : SIMD8(repeating: 0) }
                         UnsafeMutableRawPointer(o + c).storeBytes(of: KernelSupport.clamp(acc, vlo, vhi), as: SIMD8<Float>.self)
-                        c &+= 8
+                        c = c &+ 8 == vecEnd && lastVector >= 0 ? lastVector : (c == lastVector ? C : c &+ 8)
                     }
                     while c < C {
                         var acc: Float = isMax ? -.greatestFiniteMagnitude : 0

@@ -140,6 +140,8 @@ public final class Interpreter {
     var arena: AlignedBuffer?
     var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
     let dummy = AlignedBuffer(byteCount: 64)
+    /// Eval-time memory shared by the kernels (see `SharedScratch`).
+    let scratch = SharedScratch()
     var needsPrepare = true
     /// Base of the model bytes while prepare or invoke runs.
     var modelBase: UnsafeRawPointer?

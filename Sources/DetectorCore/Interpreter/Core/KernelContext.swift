@@ -51,6 +51,8 @@ package final class PrepareContext {
     var roundsLikeReference: Bool { interpreter.roundsLikeReference }
     /// Instruction-set tier the kernels are prepared for (packing layouts depend on it).
     var tier: InstructionSetTier { interpreter.tier }
+    /// The eval-time memory the interpreter's kernels share (`reserve` what eval needs).
+    var scratch: SharedScratch { interpreter.scratch }
     /// Float sums may use fused multiply-adds: the tier has them and nothing needs the
     /// reference kernels' rounding.
     var fusesMultiplyAdd: Bool { tier >= .avx2 && !roundsLikeReference }

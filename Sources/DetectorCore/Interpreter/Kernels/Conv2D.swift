@@ -89,26 +89,30 @@ final class Conv2DKernel: PreparedKernel {
     let tileRows = 60
     /// Output pixels per tile of the hybrid byte GEMM (a multiple of its 8-row register tile).
     let byteTileRows = 64
-    /// Per-thread scratch (im2col rows, hybrid accumulators).
-    let scratch: [AlignedBuffer]
+    /// The interpreter's shared eval memory, which holds `scratchParts` per-thread parts
+    /// (im2col rows, hybrid accumulators) `partStride` bytes apart, then (hybrid) the
+    /// quantized input and the batch terms at their offsets.
+    let shared: SharedScratch
+    let scratchParts: Int, partStride: Int
     /// Hybrid: the quantized input (int8 `q`, then `q − offset` as `Int16` rows; or the bytes
     /// `q + 128` for the byte GEMM).
-    let quantized: AlignedBuffer?
+    let quantizedOffset: Int?
     /// Hybrid: per batch, the input scale (`Float`), then (byte GEMM) per batch and output
     /// channel the sum correction `(128 + offset)·Σw` (`Int32`), then per batch the padding byte.
-    let batchTerms: AlignedBuffer?
+    let batchTermsOffset: Int?
     /// GEMM path with padding: the input with its padding written out, read in place
     /// instead of through im2col rows.
     let paddedInput: PaddedInput?
     /// Hybrid byte GEMM reading each output pixel's filter rows where they lie (no im2col): the
     /// geometry it reads (the input's own when no window leaves it, else the over-padded copy's).
     let byteRowSource: ConvGeometry?
-    /// The over-padded copy of the quantized input bytes (borders = the batch's padding byte).
-    let paddedBytes: AlignedBuffer?
+    /// Offset in `shared` of the over-padded copy of the quantized input bytes (rewritten, borders
+    /// = the batch's padding byte, at each eval).
+    let paddedBytesOffset: Int?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
          act: (min: Float, max: Float), threads: Int, tier: InstructionSetTier = .baseline, mode: Mode, silu: Bool = false,
-         siluAfter: Bool = false, faithfulSiLU: Bool = false) {
+         siluAfter: Bool = false, faithfulSiLU: Bool = false, scratch: SharedScratch) {
         self.input = input; self.filter = filter; self.bias = bias; self.output = output
         self.tier = InstructionSetTier.resolved(tier)
         self.g = g; self.groups = groups; self.act = act; self.threads = threads; self.mode = mode
@@ -134,29 +138,35 @@ final class Conv2DKernel: PreparedKernel {
             if padded == nil { perThread = tileRows * k * 4 }
         }
         paddedInput = padded
-        scratch = (0..<max(1, threads)).map { _ in AlignedBuffer(byteCount: perThread) }
+        shared = scratch
+        scratchParts = max(1, threads)
+        partStride = (perThread + 63) / 64 * 64
+        var sizes = [scratchParts * partStride]
         if case .hybrid(let weights) = mode {
             if weights.bytes != nil {
                 // q + 128 as bytes, the pixels' rows as they are.
-                quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * g.inC)
+                sizes.append(g.batch * g.inH * g.inW * g.inC)
             } else {
                 // int8 input, then (q − offset) as Int16 rows (padded to the GEMM depth when pointwise).
                 let rowStride = g.isPointwise ? IntegerGemm.paddedDepth(k) : g.inC
-                quantized = AlignedBuffer(byteCount: g.batch * g.inH * g.inW * (g.inC + 2 * rowStride))
+                sizes.append(g.batch * g.inH * g.inW * (g.inC + 2 * rowStride))
             }
-            batchTerms = AlignedBuffer(byteCount: g.batch * (4 + 4 * g.outC + 1))
-        } else {
-            quantized = nil
-            batchTerms = nil
+            sizes.append(g.batch * (4 + 4 * g.outC + 1))
         }
+        var paddedBytesSize: Int? = nil
         if case .hybrid(let weights) = mode, weights.bytes != nil, let source = Conv2DKernel.byteRowSource(g) {
             byteRowSource = source
             let sameInput = source.inH == g.inH && source.inW == g.inW && g.padTop == 0 && g.padLeft == 0
-            paddedBytes = sameInput ? nil : AlignedBuffer(byteCount: g.batch * source.inH * source.inW * g.inC)
+            if !sameInput { paddedBytesSize = g.batch * source.inH * source.inW * g.inC }
         } else {
             byteRowSource = nil
-            paddedBytes = nil
         }
+        if let paddedBytesSize { sizes.append(paddedBytesSize) }
+        let layout = SharedScratch.layout(sizes)
+        quantizedOffset = sizes.count > 1 ? layout.offsets[1] : nil
+        batchTermsOffset = sizes.count > 2 ? layout.offsets[2] : nil
+        paddedBytesOffset = paddedBytesSize != nil ? layout.offsets[3] : nil
+        scratch.reserve(layout.total)
     }
 
     @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
@@ -210,7 +220,7 @@ final class Conv2DKernel: PreparedKernel {
         if case .hybrid = mode { fastSiLU = false }
         return Conv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: out.index, g: g, groups: groups,
                             act: act, threads: c.threadCount, tier: c.tier, mode: mode, silu: c.epilogue == .silu && fastSiLU,
-                            siluAfter: c.epilogue == .silu && !fastSiLU, faithfulSiLU: c.roundsLikeReference)
+                            siluAfter: c.epilogue == .silu && !fastSiLU, faithfulSiLU: c.roundsLikeReference, scratch: c.scratch)
     }
 
     func eval(_ e: EvalContext) throws {
@@ -223,11 +233,11 @@ final class Conv2DKernel: PreparedKernel {
         case .gemm(let packed):
             runGEMM(src: src, dst: dst, bias: biasPtr, packed: packed)
         case .winograd(let w):
-            let tiles = w.tileCount, act = self.act, silu = self.silu, scratch = self.scratch
-            let p = min(parts(g.outputPixels * g.kH * g.kW * g.inC * g.outC), scratch.count)
+            let tiles = w.tileCount, act = self.act, silu = self.silu, base = shared.pointer, stride = partStride
+            let p = min(parts(g.outputPixels * g.kH * g.kW * g.inC * g.outC), scratchParts)
             KernelSupport.parallelFor(p, threads: p) { part in
                 w.run(tiles: (tiles * part / p)..<(tiles * (part + 1) / p), input: src, bias: biasPtr, output: dst,
-                      act: act, silu: silu, scratch: scratch[part].pointer)
+                      act: act, silu: silu, scratch: base + part * stride)
             }
         case .hybrid(let weights):
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights, silu: siluAfter)
@@ -260,7 +270,7 @@ final class Conv2DKernel: PreparedKernel {
     private func runGEMM(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
                          packed: FloatGEMM.PackedMatrix) {
         let g = self.g, m = g.outputPixels, k = packed.k
-        let act = self.act, tile = tileRows, scratch = self.scratch, silu = self.silu
+        let act = self.act, tile = tileRows, base = shared.pointer, stride = partStride, silu = self.silu
         let work = m * k * g.outC
         if g.isPointwise {
             KernelSupport.parallelChunks(m, parts: parts(work)) { rows in
@@ -285,9 +295,9 @@ final class Conv2DKernel: PreparedKernel {
             return
         }
         let tiles = (m + tile - 1) / tile
-        let p = min(parts(work), scratch.count)
+        let p = min(parts(work), scratchParts)
         KernelSupport.parallelFor(p, threads: p) { part in
-            let a = scratch[part].pointer.assumingMemoryBound(to: Float.self)
+            let a = (base + part * stride).assumingMemoryBound(to: Float.self)
             var t = tiles * part / p
             let tEnd = tiles * (part + 1) / p
             while t < tEnd {
@@ -312,16 +322,18 @@ final class Conv2DKernel: PreparedKernel {
         #endif
         let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC, kp = IntegerGemm.paddedDepth(k)
         let batchSize = g.inH * g.inW * g.inC
-        guard let quantized, let batchTerms else { return }
-        let q8 = quantized.pointer.assumingMemoryBound(to: Int8.self)
-        let x16 = (quantized.pointer + g.batch * batchSize).assumingMemoryBound(to: Int16.self)
+        guard let quantizedOffset, let batchTermsOffset else { return }
+        let quantized = shared.pointer + quantizedOffset, batchTerms = shared.pointer + batchTermsOffset
+        let q8 = quantized.assumingMemoryBound(to: Int8.self)
+        let x16 = (quantized + g.batch * batchSize).assumingMemoryBound(to: Int16.self)
         let rowStride = g.isPointwise ? kp : g.inC
-        let batchScale = batchTerms.pointer.assumingMemoryBound(to: Float.self)
+        let batchScale = batchTerms.assumingMemoryBound(to: Float.self)
         for b in 0..<g.batch {
             let s = src + b * batchSize, q = q8 + b * batchSize
             let (scale, offset) = quantizeBatch(s, count: batchSize, weights: weights, unsignedBytes: false, into: q)
             batchScale[b] = scale
-            // (q − offset) ∈ [-255, 255]; pointwise rows keep their zero tail up to kp.
+            // (q − offset) ∈ [-255, 255]; the tail of pointwise rows up to kp is not written (it
+            // meets weight 0, so whatever the shared scratch holds there adds 0).
             let pixels = g.inH * g.inW
             for pixel in 0..<pixels {
                 let from = q + pixel * g.inC, to = x16 + (b * pixels + pixel) * rowStride
@@ -341,7 +353,7 @@ final class Conv2DKernel: PreparedKernel {
                 if g.isPointwise {
                     aRows = UnsafePointer(x16 + p0 * kp)
                 } else {
-                    // im2col rows of kp values; the tail beyond k stays zero (never written).
+                    // im2col rows of kp values; the tail beyond k is not written (it meets weight 0).
                     let patch = (base + tile * outC * 4).assumingMemoryBound(to: Int16.self)
                     im2colRows(UnsafePointer(x16), pixels: pixels, rowStride: kp, pad: { _ in 0 }, into: patch)
                     aRows = UnsafePointer(patch)
@@ -382,10 +394,10 @@ final class Conv2DKernel: PreparedKernel {
     /// Runs `body(scratch, pixels)` for each tile of `tile` output pixels (of `m`); the tiles
     /// split over the threads in contiguous runs (`parts(work)`), one scratch buffer a thread.
     private func forEachTile(pixels m: Int, tile: Int, work: Int, _ body: (UnsafeMutableRawPointer, Range<Int>) -> Void) {
-        let tiles = (m + tile - 1) / tile, scratch = self.scratch
-        let p = min(parts(work), scratch.count)
+        let tiles = (m + tile - 1) / tile, scratch = shared.pointer, stride = partStride
+        let p = min(parts(work), scratchParts)
         KernelSupport.parallelFor(p, threads: p) { part in
-            let base = scratch[part].pointer
+            let base = scratch + part * stride
             for t in (tiles * part / p)..<(tiles * (part + 1) / p) { body(base, (t * tile)..<min(m, t * tile + tile)) }
         }
     }
@@ -452,11 +464,12 @@ final class Conv2DKernel: PreparedKernel {
                                 weights: HybridWeights, bytes: HybridByteWeights, silu: Bool) {
         let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC, kp = IntegerGemm.paddedByteDepth(k)
         let batchSize = g.inH * g.inW * g.inC, outC = g.outC
-        guard let quantized, let batchTerms, bytes.weightSums.count == outC else { return }
-        let x = quantized.pointer.assumingMemoryBound(to: UInt8.self)
-        let batchScale = batchTerms.pointer.assumingMemoryBound(to: Float.self)
-        let corrections = (batchTerms.pointer + 4 * g.batch).assumingMemoryBound(to: Int32.self)
-        let pads = (batchTerms.pointer + 4 * g.batch + 4 * g.batch * outC).assumingMemoryBound(to: UInt8.self)
+        guard let quantizedOffset, let batchTermsOffset, bytes.weightSums.count == outC else { return }
+        let x = (shared.pointer + quantizedOffset).assumingMemoryBound(to: UInt8.self)
+        let batchTerms = shared.pointer + batchTermsOffset
+        let batchScale = batchTerms.assumingMemoryBound(to: Float.self)
+        let corrections = (batchTerms + 4 * g.batch).assumingMemoryBound(to: Int32.self)
+        let pads = (batchTerms + 4 * g.batch + 4 * g.batch * outC).assumingMemoryBound(to: UInt8.self)
         for b in 0..<g.batch {
             let (scale, offset) = quantizeBatch(src + b * batchSize, count: batchSize, weights: weights, unsignedBytes: true,
                                                 into: UnsafeMutableRawPointer(x + b * batchSize).assumingMemoryBound(to: Int8.self))
@@ -515,8 +528,8 @@ final class Conv2DKernel: PreparedKernel {
                                    pads: UnsafePointer<UInt8>, dst: UnsafeMutablePointer<Float>) {
         let g = self.g, c = g.inC, outC = g.outC, k = g.kH * g.kW * c
         var input = x
-        if let paddedBytes {
-            let padded = paddedBytes.pointer.assumingMemoryBound(to: UInt8.self)
+        if let paddedBytesOffset {
+            let padded = (shared.pointer + paddedBytesOffset).assumingMemoryBound(to: UInt8.self)
             // Output column x' reads input column x' − padLeft: the columns that exist.
             let x0 = min(s.inW, max(0, g.padLeft)), x1 = max(x0, min(s.inW, g.padLeft + g.inW))
             for b in 0..<g.batch {
@@ -530,14 +543,14 @@ final class Conv2DKernel: PreparedKernel {
             }
             input = UnsafePointer(padded)
         }
-        let act = self.act, scratch = self.scratch, perChannel = weights.perChannel
+        let act = self.act, scratch = shared.pointer, stride = partStride, perChannel = weights.perChannel
         let rows = g.batch * g.outH
-        let p = min(parts(g.outputPixels * k * outC), scratch.count, max(rows, 1))
+        let p = min(parts(g.outputPixels * k * outC), scratchParts, max(rows, 1))
         weights.scales.withUnsafeBufferPointer { scales in
         bytes.panels.withUnsafeBufferPointer { panels in
             guard let w = panels.baseAddress, let scales = scales.baseAddress else { return }
             KernelSupport.parallelFor(p, threads: p) { part in
-                let acc = scratch[part].pointer.assumingMemoryBound(to: Int32.self)
+                let acc = (scratch + part * stride).assumingMemoryBound(to: Int32.self)
                 for row in (rows * part / p)..<(rows * (part + 1) / p) {
                     let b = row / g.outH, oy = row - b * g.outH
                     IntegerGemm.multiplyBytes(a: input + ((b * s.inH + oy * s.strideH) * s.inW) * c, lda: s.strideW * c, packedB: w,

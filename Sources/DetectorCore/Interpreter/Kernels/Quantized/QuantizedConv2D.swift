@@ -102,10 +102,20 @@ package enum QuantizedConv2D {
     /// others go through im2col tiles; products go through `IntegerGemm.multiply`, each tile is
     /// requantized right after, tiles split over `threads`. At the AVX-512 tier (`byteWeights`
     /// set) `runBytes` runs instead, on bytes and `vpdpbusd`, with the same results.
+    ///
+    /// `scratch`: `scratchByteCount(p, threads:)` bytes of eval memory (the interpreter's
+    /// shared scratch); nil allocates them for this call.
     package static func run<T: QuantizedElement>(_ p: QuantizedConvParams, input: UnsafePointer<T>,
-                                                output: UnsafeMutablePointer<T>, threads: Int = 1) {
+                                                output: UnsafeMutablePointer<T>, threads: Int = 1,
+                                                scratch: UnsafeMutableRawPointer? = nil) {
+        guard let scratch else {
+            let block = UnsafeMutableRawPointer.allocate(byteCount: scratchByteCount(p, threads: threads), alignment: 64)
+            defer { block.deallocate() }
+            run(p, input: input, output: output, threads: threads, scratch: block)
+            return
+        }
         if let bytes = p.byteWeights {
-            runBytes(p, bytes, input: input, output: output, threads: threads)
+            runBytes(p, bytes, input: input, output: output, threads: threads, scratch: scratch)
             return
         }
         let g = p.geometry
@@ -116,19 +126,20 @@ package enum QuantizedConv2D {
         let rowStride = pointwise ? kp : depth
         // `copySlackBytes` spare bytes after the input and each patch tile for `copyValues`' overrun.
         let slack = copySlackBytes / 2
-        let x16 = UnsafeMutablePointer<Int16>.allocate(capacity: inputPixels * rowStride + slack)
-        defer { x16.deallocate() }
+        let layout = scratchLayout(p, threads: threads)
+        let x16 = (scratch + layout.input).assumingMemoryBound(to: Int16.self)
         (x16 + inputPixels * rowStride).initialize(repeating: 0, count: slack)
         convertInput(input, count: inputPixels, depth: depth, rowStride: rowStride, zeroPoint: p.inputZeroPoint, into: x16)
-        let rowsPerTile = tileRows(kPadded: kp, valueSize: 2, n: n, pixels: pixels, threads: threads)
+        let rowsPerTile = layout.rowsPerTile
         let tiles = (pixels + rowsPerTile - 1) / rowsPerTile
         p.gemmWeights.withUnsafeBufferPointer { wb in
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
-            parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
-                let patch = pointwise ? nil : UnsafeMutablePointer<Int16>.allocate(capacity: rowsPerTile * kp + slack)
-                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: rowsPerTile * n)
-                defer { patch?.deallocate(); acc.deallocate() }
+            let parts = min(max(threads, 1), tiles)
+            KernelSupport.parallelFor(parts, threads: parts) { part in
+                let tileBegin = tiles * part / parts, tileEnd = tiles * (part + 1) / parts
+                let patch = pointwise ? nil : (scratch + layout.patch(part)).assumingMemoryBound(to: Int16.self)
+                let acc = (scratch + layout.sums(part)).assumingMemoryBound(to: Int32.self)
                 for tile in tileBegin..<tileEnd {
                     let first = tile * rowsPerTile
                     let rows = min(rowsPerTile, pixels - first)
@@ -152,16 +163,16 @@ package enum QuantizedConv2D {
     /// correction when the weights have a zero point), then the same requantization with the
     /// corrected bias.
     static func runBytes<T: QuantizedElement>(_ p: QuantizedConvParams, _ bytes: QuantizedByteWeights, input: UnsafePointer<T>,
-                                              output: UnsafeMutablePointer<T>, threads: Int) {
+                                              output: UnsafeMutablePointer<T>, threads: Int, scratch: UnsafeMutableRawPointer) {
         let g = p.geometry
         let pixels = g.batches * g.outputHeight * g.outputWidth
         let k = p.patchSize, kp = IntegerGemm.paddedByteDepth(k), n = p.outputDepth, depth = p.inputDepth
         let pointwise = isPointwise(g)
         let inputPixels = g.batches * g.inputHeight * g.inputWidth
-        let direct = pointwise && T.self == UInt8.self && bytes.activationFlip == 0 && depth == kp
+        let direct = readsInputInPlace(p, T.self)
         let rowStride = pointwise ? kp : depth
-        let converted = direct ? nil : UnsafeMutablePointer<UInt8>.allocate(capacity: inputPixels * rowStride + copySlackBytes)
-        defer { converted?.deallocate() }
+        let layout = scratchLayout(p, threads: threads)
+        let converted = direct ? nil : (scratch + layout.input).assumingMemoryBound(to: UInt8.self)
         if let converted {
             (converted + inputPixels * rowStride).initialize(repeating: 0, count: copySlackBytes)
             let flip = bytes.activationFlip
@@ -181,16 +192,17 @@ package enum QuantizedConv2D {
             }
         }
         let x = converted.map { UnsafePointer($0) } ?? UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
-        let rowsPerTile = tileRows(kPadded: kp, valueSize: 1, n: n, pixels: pixels, threads: threads)
+        let rowsPerTile = layout.rowsPerTile
         let tiles = (pixels + rowsPerTile - 1) / rowsPerTile
         bytes.panels.withUnsafeBufferPointer { wb in
         (bytes.weightZeroPoints ?? []).withUnsafeBufferPointer { rowWeights in
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
-            parallelChunks(count: tiles, threads: threads) { tileBegin, tileEnd in
-                let patch = pointwise ? nil : UnsafeMutablePointer<UInt8>.allocate(capacity: rowsPerTile * kp + copySlackBytes)
-                let acc = UnsafeMutablePointer<Int32>.allocate(capacity: rowsPerTile * n)
-                defer { patch?.deallocate(); acc.deallocate() }
+            let parts = min(max(threads, 1), tiles)
+            KernelSupport.parallelFor(parts, threads: parts) { part in
+                let tileBegin = tiles * part / parts, tileEnd = tiles * (part + 1) / parts
+                let patch = pointwise ? nil : (scratch + layout.patch(part)).assumingMemoryBound(to: UInt8.self)
+                let acc = (scratch + layout.sums(part)).assumingMemoryBound(to: Int32.self)
                 for tile in tileBegin..<tileEnd {
                     let first = tile * rowsPerTile
                     let rows = min(rowsPerTile, pixels - first)
@@ -208,6 +220,43 @@ package enum QuantizedConv2D {
                 }
             }
         } } }
+    }
+
+    /// Where `run` keeps its eval memory in `scratch`: the converted input at `input`, then per
+    /// thread part an im2col tile (`patch`) and its sums (`sums`), each 64-byte aligned.
+    struct ScratchLayout {
+        var input: Int, partBase: Int, partStride: Int, patchBytes: Int, total: Int, rowsPerTile: Int
+        func patch(_ part: Int) -> Int { partBase + part * partStride }
+        func sums(_ part: Int) -> Int { partBase + part * partStride + patchBytes }
+    }
+
+    /// uint8 pointwise layers with a depth multiple of 4 feed the byte GEMM their input as it is.
+    static func readsInputInPlace<T: QuantizedElement>(_ p: QuantizedConvParams, _: T.Type) -> Bool {
+        guard let bytes = p.byteWeights else { return false }
+        return isPointwise(p.geometry) && T.self == UInt8.self && bytes.activationFlip == 0
+            && p.inputDepth == IntegerGemm.paddedByteDepth(p.patchSize)
+    }
+
+    static func scratchLayout(_ p: QuantizedConvParams, threads: Int) -> ScratchLayout {
+        let g = p.geometry, bytePath = p.byteWeights != nil, valueSize = bytePath ? 1 : 2
+        let pixels = g.batches * g.outputHeight * g.outputWidth, n = p.outputDepth
+        let kp = bytePath ? IntegerGemm.paddedByteDepth(p.patchSize) : IntegerGemm.paddedDepth(p.patchSize)
+        let pointwise = isPointwise(g)
+        let inputPixels = g.batches * g.inputHeight * g.inputWidth
+        let rowsPerTile = tileRows(kPadded: kp, valueSize: valueSize, n: n, pixels: pixels, threads: threads)
+        // The byte path's converted input is not needed for in-place uint8 inputs; reserving it
+        // anyway keeps the layout independent of the element type.
+        let inputBytes = inputPixels * (pointwise ? kp : p.inputDepth) * valueSize + copySlackBytes
+        let patchBytes = pointwise ? 0 : (rowsPerTile * kp * valueSize + copySlackBytes + 63) / 64 * 64
+        let partStride = patchBytes + (rowsPerTile * n * 4 + 63) / 64 * 64
+        let partBase = (inputBytes + 63) / 64 * 64
+        return ScratchLayout(input: 0, partBase: partBase, partStride: partStride, patchBytes: patchBytes,
+                             total: partBase + max(threads, 1) * partStride, rowsPerTile: rowsPerTile)
+    }
+
+    /// Bytes of eval memory `run` uses with `threads` threads.
+    package static func scratchByteCount(_ p: QuantizedConvParams, threads: Int) -> Int {
+        scratchLayout(p, threads: threads).total
     }
 
     /// Requantizes `rows` rows of `outputDepth` sums into `output` (vector or scalar form).
@@ -389,8 +438,11 @@ final class QuantizedGemmKernel: PreparedKernel {
     let int8: Bool
     let params: QuantizedConvParams
     let input: Int, output: Int
-    init(int8: Bool, params: QuantizedConvParams, input: Int, output: Int) { self.int8 = int8;
-        self.params = params; self.input = input; self.output = output
+    /// Eval memory shared with the interpreter's other kernels (`scratchByteCount` reserved).
+    let scratch: SharedScratch
+    init(int8: Bool, params: QuantizedConvParams, input: Int, output: Int, threads: Int, scratch: SharedScratch) {
+        self.int8 = int8; self.params = params; self.input = input; self.output = output; self.scratch = scratch
+        scratch.reserve(QuantizedConv2D.scratchByteCount(params, threads: threads))
     }
     func eval(_ e: EvalContext) throws {
         if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
@@ -399,7 +451,9 @@ final class QuantizedGemmKernel: PreparedKernel {
     @inline(__always)
     private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         QuantizedConv2D.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
-                            threads: e.threadCount)
+                            threads: e.threadCount,
+                            scratch: QuantizedConv2D.scratchByteCount(params, threads: e.threadCount) <= scratch.byteCount
+                                ? scratch.pointer : nil)
     }
 }
 
@@ -436,7 +490,8 @@ extension QuantizedConv2D {
                                     tier: c.tier)
             }
             guard let params else { throw c.invalid("filter, scales or bias do not match the shapes") }
-            return QuantizedGemmKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index)
+            return QuantizedGemmKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index,
+                                       threads: c.threadCount, scratch: c.scratch)
         }
         return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
     }

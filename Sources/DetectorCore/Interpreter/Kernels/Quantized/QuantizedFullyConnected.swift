@@ -51,7 +51,8 @@ extension QuantizedFullyConnected {
                                                activation: activation, outputType: A.self, tier: c.tier)
             }
             guard let params else { throw c.invalid("weights, scales or bias do not match the shapes") }
-            return QuantizedGemmKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index)
+            return QuantizedGemmKernel(int8: A.self == Int8.self, params: params, input: x.index, output: out.index,
+                                       threads: c.threadCount, scratch: c.scratch)
         }
         return try withQuantizedType(f.type, c) { w in try withQuantizedType(x.type, c) { a in try build(w, a) } }
     }

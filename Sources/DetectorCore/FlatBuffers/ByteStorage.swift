@@ -96,6 +96,23 @@ package final class ByteStorage: @unchecked Sendable {
         }
     }
 
+    /// Lets the system drop the resident pages lying wholly inside `range` when the bytes are a
+    /// file mapping (Linux `MADV_DONTNEED`; a later read loads them from the file again, with
+    /// the same bytes). Does nothing for bytes held in memory, out-of-bounds ranges or elsewhere.
+    /// Example: after prepare has packed a layer's weights, their pages need not stay resident.
+    package func releasePages(_ range: ByteRange) {
+        #if os(Linux)
+        guard mappedLength > 0, range.offset >= 0, range.count > 0, range.offset <= count,
+              range.count <= count - range.offset, let base = bytes.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard page > 0 else { return }
+        let first = UInt(bitPattern: base + range.offset), last = UInt(bitPattern: base + range.offset + range.count)
+        let start = (first + UInt(page) - 1) / UInt(page) * UInt(page), end = last / UInt(page) * UInt(page)
+        guard end > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(address, Int(end - start), MADV_DONTNEED)
+        #endif
+    }
+
     /// A view of `range` (offset/count into these bytes); empty when the range is out of bounds.
     package func slice(_ range: ByteRange) -> UnsafeRawBufferPointer {
         guard range.offset >= 0, range.count >= 0, range.offset <= count, range.count <= count - range.offset,

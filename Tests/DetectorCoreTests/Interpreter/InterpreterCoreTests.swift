@@ -155,4 +155,34 @@ final class InterpreterCoreTests: XCTestCase {
         XCTAssertEqual(plan.offsets[0], plan.offsets[2]) // 0 and 2 never live together
         XCTAssertEqual(plan.size, 256)
     }
+
+    /// Shared scratch parts start at multiples of 64 bytes; `reserve` only grows.
+    func testSharedScratchLayoutAndGrowth() {
+        let layout = SharedScratch.layout([10, 100, 0, 64])
+        XCTAssertEqual(layout.offsets, [0, 64, 192, 192])
+        XCTAssertEqual(layout.total, 256)
+        let scratch = SharedScratch()
+        scratch.reserve(1000)
+        XCTAssertGreaterThanOrEqual(scratch.byteCount, 1000)
+        scratch.reserve(10)
+        XCTAssertGreaterThanOrEqual(scratch.byteCount, 1000)
+        XCTAssertEqual(Int(bitPattern: scratch.pointer) % 64, 0)
+    }
+
+    /// Released pages of a mapped file read back as the same bytes; ranges out of bounds and
+    /// in-memory storage are left alone.
+    func testReleasedModelPagesReadBackTheSameBytes() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("objdetect-release-\(ProcessInfo.processInfo.processIdentifier).bin")
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let mapped = try ByteStorage(contentsOfFile: url.path)
+        XCTAssertEqual(Array(mapped.bytes), bytes)
+        mapped.releasePages(ByteRange(offset: 1000, count: 250_000))
+        mapped.releasePages(ByteRange(offset: 299_000, count: 5000))
+        XCTAssertEqual(Array(mapped.bytes), bytes)
+        let copy = ByteStorage(copying: bytes)
+        copy.releasePages(ByteRange(offset: 0, count: bytes.count))
+        XCTAssertEqual(Array(copy.bytes), bytes)
+    }
 }

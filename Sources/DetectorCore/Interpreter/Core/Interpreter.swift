@@ -308,6 +308,8 @@ public final class Interpreter {
         aliases = [:]
         var ownedBytes = 0
         var work = 0, invokeWork = 0
+        var lastReader = [Int](repeating: -1, count: n)
+        for (k, op) in graph.operators.enumerated() { for t in op.inputs where t >= 0 && t < n { lastReader[t] = k } }
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             modelBase = raw.baseAddress
             defer { modelBase = nil }
@@ -342,6 +344,7 @@ public final class Interpreter {
                 let foldable = kernel.dependsOnlyOnInputShapes || (!present.isEmpty && present.allSatisfy { isConstant[$0] })
                 guard foldable else {
                     invokeWork = OperatorWork.add(invokeWork, opWork)
+                    releaseConstants(readBy: op, at: k, lastReader: lastReader)
                     continue
                 }
                 // Evaluate once now; outputs become prepare-time constants.
@@ -363,6 +366,7 @@ public final class Interpreter {
                 try kernel.eval(EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, tier: tier))
                 for t in op.outputs where t >= 0 { isConstant[t] = true }
                 foldedOps[k] = true
+                releaseConstants(readBy: op, at: k, lastReader: lastReader)
             }
         }
         if !options.preserveAllTensors { aliasCopiedInputs() }
@@ -370,6 +374,18 @@ public final class Interpreter {
         try planArena()
         multiplyAccumulateCount = invokeWork
         needsPrepare = false
+    }
+
+    /// Gives back the resident file pages of the model constants of 64 KB or more that op `k`
+    /// reads last: their values are now in its packed weights or folded outputs, and peak memory
+    /// otherwise held each weight twice (the model's pages and the packed copy). A kernel
+    /// that still reads one at eval (a bias, a constant operand) loads its pages again, once.
+    private func releaseConstants(readBy op: GraphOperator, at k: Int, lastReader: [Int]) {
+        for t in op.inputs where t >= 0 && t < lastReader.count && lastReader[t] == k {
+            if case .model(let offset, let count)? = graph.tensors[t].constant, count >= 1 << 16 {
+                graph.modelBytes.storage.releasePages(ByteRange(offset: offset, count: count))
+            }
+        }
     }
 
     /// A shape-only op (`CopyKernel`) whose input has no other reader and is not a graph

@@ -264,13 +264,11 @@ package enum QuantizedConv2D {
     static func requantizeRows<T: QuantizedElement>(_ p: QuantizedConvParams, _ requantization: VectorRequantization.Rows?,
                                                     acc: UnsafeMutablePointer<Int32>, rows: Int, output: UnsafeMutablePointer<T>) {
         let n = p.outputDepth
-        for r in 0..<rows {
-            if let requantization {
-                requantization.apply(acc + r * n, count: n, output: output + r * n)
-            } else {
-                requantizeRow(p, acc: acc + r * n, output: output + r * n)
-            }
+        if let requantization {
+            requantization.apply(acc, rows: rows, count: n, output: output)
+            return
         }
+        for r in 0..<rows { requantizeRow(p, acc: acc + r * n, output: output + r * n) }
     }
 
     /// 1×1, stride 1, no padding: the input pixels are the GEMM rows.

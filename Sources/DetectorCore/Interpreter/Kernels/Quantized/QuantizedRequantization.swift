@@ -124,6 +124,29 @@ package struct VectorRequantization: Sendable {
             }
         }
 
+        /// `apply` for `rows` rows of `count` sums, stored one after another (sums and outputs).
+        @inline(__always)
+        package func apply<T: QuantizedElement>(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, output: UnsafeMutablePointer<T>) {
+            #if arch(x86_64)
+            let out = UnsafeMutableRawPointer(output)
+            switch tier {
+            case .avx512:
+                KernelsAVX512.TierRequantization.apply(acc, rows: rows, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
+                                                       rightShift: rightShift, outputZeroPoint: outputZeroPoint,
+                                                       activationMin: activationMin, activationMax: activationMax, output: out)
+                return
+            case .avx2:
+                KernelsAVX2.TierRequantization.apply(acc, rows: rows, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
+                                                     rightShift: rightShift, outputZeroPoint: outputZeroPoint,
+                                                     activationMin: activationMin, activationMax: activationMax, output: out)
+                return
+            case .baseline:
+                break
+            }
+            #endif
+            for r in 0..<rows { apply(acc + r * count, count: count, output: output + r * count) }
+        }
+
         /// The loop of `apply` with the right shifts of the four channels at `c` from `shiftAt(c)`.
         /// Both 8-bit element types store the low byte of the clamped value.
         @inline(__always)

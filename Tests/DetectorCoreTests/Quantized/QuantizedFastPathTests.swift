@@ -142,12 +142,14 @@ extension QuantizedKernelTests {
     }
 
     /// Large ADD/SUB/MUL graphs take the table path inside the interpreter; compare with the reference loop.
+    /// (64×64×6 takes the pair tables, 40×40×6 the per-input tables; same-shape ones split over
+    /// 2 threads.)
     func testLargeBinaryOpsThroughInterpreterMatchReference() throws {
         var rng = TestRandom(seed: 14)
-        for (k, op) in BinaryOp.allCases.enumerated() {
+        for (k, op) in BinaryOp.allCases.enumerated() { for side in [64, 40] { for threads in [1, 2] {
             let int8 = k != 1
             let type: TensorDataType = int8 ? .int8 : .uint8
-            let shape = [1, 64, 64, 6], bShape = k == 2 ? [1, 1, 1, 6] : shape
+            let shape = [1, side, side, 6], bShape = k == 2 ? [1, 1, 1, 6] : shape
             let q1 = QuantizationParams(scale: 0.05, zeroPoint: int8 ? -3 : 120), q2 = QuantizationParams(scale: 0.02, zeroPoint: int8 ? 9 : 131)
             let qo = QuantizationParams(scale: 0.07, zeroPoint: int8 ? -10 : 118)
             var g = Q()
@@ -157,7 +159,7 @@ extension QuantizedKernelTests {
             g.op(op == .add ? "ADD" : (op == .sub ? "SUB" : "MUL"), [a, b], [o]) { $0.activation = .relu6 }
             let x = (0..<Shape.count(shape)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let y = (0..<Shape.count(bShape)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-            let result = try g.run([x, y]).bytes
+            let result = try g.run([x, y], threads: threads).bytes
             func expected<T: QuantizedElement>(_: T.Type) -> [UInt8] {
                 let xs = x.map { T(truncatingIfNeeded: $0) }, ys = y.map { T(truncatingIfNeeded: $0) }
                 let s = QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: .relu6, type: T.self)
@@ -165,8 +167,8 @@ extension QuantizedKernelTests {
                 let f = Self.arithmetic(op, s, m)
                 return Self.naiveBroadcast(xs, shape, ys, bShape, shape, f).map { UInt8(truncatingIfNeeded: $0) }
             }
-            XCTAssertEqual(result, int8 ? expected(Int8.self) : expected(UInt8.self), "\(op)")
-        }
+            XCTAssertEqual(result, int8 ? expected(Int8.self) : expected(UInt8.self), "\(op) \(shape), \(threads) threads")
+        } } }
     }
 
     /// 8-bit → 8-bit QUANTIZE: the table equals `requantize` on all 256 inputs, every type pair.

@@ -8,6 +8,10 @@ package struct QuantizedAddSubParams: Sendable, Equatable {
     package var activationMin: Int32, activationMax: Int32
     /// The three multipliers unpacked for the element loop.
     package var step1: RequantizationStep, step2: RequantizationStep, stepOut: RequantizationStep
+    /// `scaled1` and `scaled2` of each of the 256 input values, indexed by the value's bit
+    /// pattern: each input's rescaling depends on that input alone, so ADD and SUB cost one
+    /// rescaling (`finish`) per element instead of three.
+    package var rescaled1: [Int32], rescaled2: [Int32]
 
     package init<T: QuantizedElement>(input1 q1: QuantizationParams, input2 q2: QuantizationParams,
                                      output qo: QuantizationParams, activation: QuantizedFusedActivation, type: T.Type) {
@@ -23,6 +27,10 @@ package struct QuantizedAddSubParams: Sendable, Equatable {
         step1 = RequantizationStep(input1)
         step2 = RequantizationStep(input2)
         stepOut = RequantizationStep(output)
+        rescaled1 = []; rescaled2 = []
+        let values = (0..<256).map { Int32(T(truncatingIfNeeded: UInt8($0))) }
+        rescaled1 = values.map { scaled1($0) }
+        rescaled2 = values.map { scaled2($0) }
     }
 
     @inlinable @inline(__always)
@@ -48,13 +56,37 @@ package struct QuantizedAddSubParams: Sendable, Equatable {
 
 /// Quantized ADD with numpy broadcasting (TFLite reference `Add` / `BroadcastAdd6DSlow`).
 package enum QuantizedAdd {
+    /// ADD (or SUB) of two same-shape runs of `count` values, from the per-input tables.
+    static func runContiguous<T: QuantizedElement>(_ p: QuantizedAddSubParams, _ x: UnsafePointer<T>, _ y: UnsafePointer<T>,
+                                                   _ output: UnsafeMutablePointer<T>, count: Int, subtract: Bool) {
+        p.rescaled1.withUnsafeBufferPointer { r1 in p.rescaled2.withUnsafeBufferPointer { r2 in
+            guard r1.count == 256, r2.count == 256 else { return }
+            if subtract {
+                for j in 0..<count {
+                    let v = p.finish(r1[Int(UInt8(truncatingIfNeeded: x[j]))] &- r2[Int(UInt8(truncatingIfNeeded: y[j]))])
+                    output[j] = T(truncatingIfNeeded: v)
+                }
+            } else {
+                for j in 0..<count {
+                    let v = p.finish(r1[Int(UInt8(truncatingIfNeeded: x[j]))] &+ r2[Int(UInt8(truncatingIfNeeded: y[j]))])
+                    output[j] = T(truncatingIfNeeded: v)
+                }
+            }
+        } }
+    }
+
     package static func run<T: QuantizedElement>(_ p: QuantizedAddSubParams, plan: BroadcastPlan,
                                                 input1: UnsafePointer<T>, input2: UnsafePointer<T>,
                                                 output: UnsafeMutablePointer<T>) {
-        plan.forEachRow { o, i1, i2, n, s1, s2 in
-            for j in 0..<n {
-                output[o + j] = T(truncatingIfNeeded: p.sum(Int32(input1[i1 + j * s1]), Int32(input2[i2 + j * s2])))
+        p.rescaled1.withUnsafeBufferPointer { r1 in p.rescaled2.withUnsafeBufferPointer { r2 in
+            guard r1.count == 256, r2.count == 256 else { return }
+            plan.forEachRow { o, i1, i2, n, s1, s2 in
+                for j in 0..<n {
+                    let a = r1[Int(UInt8(truncatingIfNeeded: input1[i1 + j * s1]))]
+                    let b = r2[Int(UInt8(truncatingIfNeeded: input2[i2 + j * s2]))]
+                    output[o + j] = T(truncatingIfNeeded: p.finish(a &+ b))
+                }
             }
-        }
+        } }
     }
 }

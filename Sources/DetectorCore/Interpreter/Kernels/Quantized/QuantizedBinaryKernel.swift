@@ -14,9 +14,16 @@ final class QuantizedBinaryKernel: PreparedKernel {
     let operation: Operation
     let plan: BroadcastPlan
     let a: Int, b: Int, out: Int
+    /// The element count when both inputs have the output's shape (one contiguous run).
+    let contiguousCount: Int?
+
+    /// Same-shape ADD/SUB (and their tables) split over the threads from this many elements.
+    static let parallelContiguousCount = 1 << 13
 
     init(int8: Bool, operation: Operation, plan: BroadcastPlan, a: Int, b: Int, out: Int) { self.int8 = int8;
         self.operation = operation; self.plan = plan; self.a = a; self.b = b; self.out = out
+        let single = plan.outputDims.dropLast().allSatisfy { $0 == 1 } && plan.strides1.last == 1 && plan.strides2.last == 1
+        contiguousCount = single ? plan.outputDims.last : nil
     }
 
     func eval(_ e: EvalContext) throws {
@@ -26,6 +33,24 @@ final class QuantizedBinaryKernel: PreparedKernel {
     @inline(__always)
     private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         let x = e.pointer(a, as: T.self), y = e.pointer(b, as: T.self), o = e.pointer(out, as: T.self)
+        if let n = contiguousCount, n >= Self.parallelContiguousCount, e.threadCount > 1 {
+            // Each thread's part is about what the ops before wrote on it.
+            switch operation {
+            case .add(let p), .sub(let p):
+                var subtract = false
+                if case .sub = operation { subtract = true }
+                KernelSupport.parallelElements(n, threads: e.threadCount, minimumPerPart: Self.parallelContiguousCount / 2) { r in
+                    QuantizedAdd.runContiguous(p, x + r.lowerBound, y + r.lowerBound, o + r.lowerBound, count: r.count, subtract: subtract)
+                }
+                return
+            case .table(let t):
+                KernelSupport.parallelElements(n, threads: e.threadCount, minimumPerPart: Self.parallelContiguousCount / 2) { r in
+                    t.applyContiguous(x + r.lowerBound, y + r.lowerBound, o + r.lowerBound, count: r.count)
+                }
+                return
+            default: break
+            }
+        }
         switch operation {
         case .add(let p): QuantizedAdd.run(p, plan: plan, input1: x, input2: y, output: o)
         case .sub(let p): QuantizedSub.run(p, plan: plan, input1: x, input2: y, output: o)

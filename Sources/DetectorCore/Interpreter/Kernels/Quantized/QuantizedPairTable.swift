@@ -28,15 +28,14 @@ package struct QuantizedPairTable: Sendable, Equatable {
     /// for the 256 values of each, and each pair costs one `finish`, not three rescalings.
     /// The entries equal `init(T.self, p.sum)` (`p.difference`).
     package init<T: QuantizedElement>(_: T.Type, addSub p: QuantizedAddSubParams, subtract: Bool) {
-        let values = (0..<256).map { Int32(T(truncatingIfNeeded: UInt8($0))) }
         // a − b as a + (0 − b): the same wrapping Int32 result.
-        let first = values.map(p.scaled1), second = values.map { subtract ? 0 &- p.scaled2($0) : p.scaled2($0) }
+        let first = p.rescaled1, second = p.rescaled2.map { subtract ? 0 &- $0 : $0 }
         var table = [UInt8](repeating: 0, count: 65536)
         table.withUnsafeMutableBufferPointer { t in
             second.withUnsafeBufferPointer { s2 in
-                for i in 0..<256 {
+                for i in 0..<min(256, first.count) {
                     let a = first[i]
-                    for j in 0..<256 { t[i << 8 | j] = UInt8(truncatingIfNeeded: p.finish(a &+ s2[j])) }
+                    for j in 0..<min(256, s2.count) { t[i << 8 | j] = UInt8(truncatingIfNeeded: p.finish(a &+ s2[j])) }
                 }
             }
         }
@@ -51,6 +50,15 @@ package struct QuantizedPairTable: Sendable, Equatable {
             plan.forEachRow { o, i1, i2, n, s1, s2 in
                 Self.row(table, input1 + i1, s1, input2 + i2, s2, output + o, n)
             }
+        }
+    }
+
+    /// The op on two same-shape runs of `count` values.
+    func applyContiguous<T: QuantizedElement>(_ x: UnsafePointer<T>, _ y: UnsafePointer<T>, _ output: UnsafeMutablePointer<T>,
+                                              count: Int) {
+        entries.withUnsafeBufferPointer { buffer in
+            guard let table = buffer.baseAddress, buffer.count == 65536 else { return }
+            Self.row(table, x, 1, y, 1, output, count)
         }
     }
 

@@ -145,15 +145,22 @@ final class ByteGemmTests: XCTestCase {
 
     /// One random convolution at every tier against the reference kernel; at AVX-512 it must take the byte path.
     private func convCase<T: QuantizedElement, W: QuantizedElement>(
-        _ rng: inout TestRandom, _: T.Type, _: W.Type, pointwise: Bool, inputZeroPoint: Int32, filterZeroPoints: [Int32], trial: Int
+        _ rng: inout TestRandom, _: T.Type, _: W.Type, pointwise: Bool, inputZeroPoint: Int32, filterZeroPoints: [Int32], trial: Int,
+        rowsInPlace: Bool = false
     ) throws {
-        let h = rng.int(1...9), w = rng.int(1...9), cout = rng.int(1...35)
-        let cin = pointwise && trial % 2 == 0 ? 4 * rng.int(1...24) : rng.int(1...21)
-        let fh = pointwise ? 1 : rng.int(1...3), fw = pointwise ? 1 : rng.int(1...3)
-        let s = pointwise ? 1 : rng.int(1...2), d = pointwise ? 1 : rng.int(1...2)
-        let g = try XCTUnwrap(QuantizedWindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
-                                                      filterHeight: fh, filterWidth: fw, strideHeight: s, strideWidth: s,
-                                                      dilationHeight: d, dilationWidth: d, samePadding: !pointwise))
+        let h = rng.int(1...(rowsInPlace ? 13 : 9)), w = rng.int(1...(rowsInPlace ? 13 : 9)), cout = rng.int(1...35)
+        // rowsInPlace: dilation 1 and filter rows of a multiple of 4 bytes (the padded-rows path).
+        let cin = rowsInPlace ? [2, 4, 8, 12, 20][rng.below(5)] : (pointwise && trial % 2 == 0 ? 4 * rng.int(1...24) : rng.int(1...21))
+        let fh = pointwise ? 1 : rng.int(1...3)
+        let fw = pointwise ? 1 : (rowsInPlace && cin == 2 ? 2 : rng.int(1...3))
+        let s = pointwise ? 1 : rng.int(1...2), d = pointwise || rowsInPlace ? 1 : rng.int(1...2)
+        let same = rowsInPlace ? trial % 2 == 0 : !pointwise
+        guard let g = QuantizedWindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
+                                              filterHeight: fh, filterWidth: fw, strideHeight: s, strideWidth: s,
+                                              dilationHeight: d, dilationWidth: d, samePadding: same) else {
+            XCTAssertTrue(rowsInPlace && !same, "only a VALID window larger than the input has no geometry")
+            return
+        }
         let input = (0..<g.batches * h * w * cin).map { _ in T(truncatingIfNeeded: rng.int(Int(T.quantizedMin)...Int(T.quantizedMax))) }
         let filter = (0..<cout * fh * fw * cin).map { _ in W(truncatingIfNeeded: rng.int(Int(W.quantizedMin)...Int(W.quantizedMax))) }
         let bias = (0..<cout).map { _ in Int32(rng.int(-20000...20000)) }
@@ -180,6 +187,9 @@ final class ByteGemmTests: XCTestCase {
             let bytePath = tier == .avx512 && (!needsRowSums || fh * fw * cin >= QuantizedByteWeights.minimumDepthWithRowSums)
             XCTAssertEqual(p.byteWeights != nil, bytePath, "byte path at AVX-512, K = \(fh * fw * cin)")
             XCTAssertEqual(p.gemmWeights.isEmpty, bytePath, "one packed weight copy")
+            if rowsInPlace {
+                XCTAssertEqual(QuantizedConv2D.paddedRowGeometry(p) != nil, bytePath && !QuantizedConv2D.isPointwise(g), "padded rows at AVX-512")
+            }
             var fast = [T](repeating: 1, count: count), ref = [T](repeating: 2, count: count)
             input.withUnsafeBufferPointer { x in
                 fast.withUnsafeMutableBufferPointer { QuantizedConv2D.run(p, input: x.baseAddress!, output: $0.baseAddress!, threads: 1 + trial % 2) }
@@ -202,6 +212,21 @@ final class ByteGemmTests: XCTestCase {
             let zx8 = Int32([-128, 127, 0, rng.int(-127...126)][trial % 4])
             let zw8: [Int32] = trial % 2 == 0 ? [0] : [-128, 127, 3, 0, -7]
             try convCase(&rng, Int8.self, Int8.self, pointwise: pointwise, inputZeroPoint: zx8, filterZeroPoints: zw8, trial: trial)
+        }
+    }
+
+    /// Convolutions whose filter rows are a multiple of 4 bytes with dilation 1: at AVX-512 each
+    /// output row reads its filter rows in a padded copy of the input (no im2col).
+    func testConvPaddedRowsPathMatchesReferenceAtEveryTier() throws {
+        var rng = TestRandom(seed: 78)
+        for trial in 0..<30 {
+            let zx = Int32([0, 255, 128, rng.int(1...254)][trial % 4]), zw = Int32([255, 0, 128, rng.int(1...254)][(trial + 1) % 4])
+            try convCase(&rng, UInt8.self, UInt8.self, pointwise: false, inputZeroPoint: zx, filterZeroPoints: [zw], trial: trial,
+                         rowsInPlace: true)
+            let zx8 = Int32([-128, 127, 0, rng.int(-127...126)][trial % 4])
+            let zw8: [Int32] = trial % 2 == 0 ? [0] : [-128, 127, 3, 0, -7]
+            try convCase(&rng, Int8.self, Int8.self, pointwise: false, inputZeroPoint: zx8, filterZeroPoints: zw8, trial: trial,
+                         rowsInPlace: true)
         }
     }
 }

@@ -169,6 +169,10 @@ package enum QuantizedConv2D {
         let k = p.patchSize, kp = IntegerGemm.paddedByteDepth(k), n = p.outputDepth, depth = p.inputDepth
         let pointwise = isPointwise(g)
         let inputPixels = g.batches * g.inputHeight * g.inputWidth
+        if let padded = paddedRowGeometry(p) {
+            runByteRows(p, bytes, padded: padded, input: input, output: output, threads: threads, scratch: scratch)
+            return
+        }
         let direct = readsInputInPlace(p, T.self)
         let rowStride = pointwise ? kp : depth
         let layout = scratchLayout(p, threads: threads)
@@ -222,6 +226,63 @@ package enum QuantizedConv2D {
         } } }
     }
 
+    /// The byte path without im2col: when each filter row (`filterWidth × inputDepth` bytes, a
+    /// multiple of 4) is contiguous (dilation 1), one GEMM per output row reads its pixels'
+    /// filter rows where they lie in a padded copy of `x'` (borders `zx'`), `filterHeight` runs
+    /// per pixel (`IntegerGemm.multiplyBytes`' `runs`): the copy is the input once, where im2col
+    /// rows copied it `filterHeight × filterWidth / strides` times (17% of yolov8n full integer).
+    /// The padded image's height and width; nil when this path does not apply.
+    static func paddedRowGeometry(_ p: QuantizedConvParams) -> (height: Int, width: Int)? {
+        let g = p.geometry
+        guard p.byteWeights != nil, !isPointwise(g), g.dilationHeight == 1, g.dilationWidth == 1,
+              (g.filterWidth * p.inputDepth) % 4 == 0, g.outputHeight > 0, g.outputWidth > 0 else { return nil }
+        return ((g.outputHeight - 1) * g.strideHeight + g.filterHeight, (g.outputWidth - 1) * g.strideWidth + g.filterWidth)
+    }
+
+    static func runByteRows<T: QuantizedElement>(_ p: QuantizedConvParams, _ bytes: QuantizedByteWeights, padded: (height: Int, width: Int),
+                                                 input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, threads: Int,
+                                                 scratch: UnsafeMutableRawPointer) {
+        let g = p.geometry, c = p.inputDepth, n = p.outputDepth, k = p.patchSize
+        let hp = padded.height, wp = padded.width
+        let layout = scratchLayout(p, threads: threads)
+        let x = (scratch + layout.input).assumingMemoryBound(to: UInt8.self)
+        let source = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
+        let flip = bytes.activationFlip, pad = bytes.paddingValue
+        // Padded column x' holds input column x' − padLeft where that exists.
+        let x0 = min(wp, max(0, g.padLeft)), x1 = max(x0, min(wp, g.padLeft + g.inputWidth))
+        let paddedRows = g.batches * hp
+        KernelSupport.parallelChunks(paddedRows, parts: paddedRows * wp * c >= KernelSupport.parallelCopyBytes ? threads : 1) { rows in
+            for r in rows {
+                let b = r / hp, y = r - b * hp, sy = y - g.padTop
+                let row = x + r * wp * c
+                guard sy >= 0, sy < g.inputHeight else { row.update(repeating: pad, count: wp * c); continue }
+                row.update(repeating: pad, count: x0 * c)
+                let src = source + ((b * g.inputHeight + sy) * g.inputWidth + (x0 - g.padLeft)) * c
+                let dst = row + x0 * c
+                for i in 0..<(x1 - x0) * c { dst[i] = src[i] ^ flip }
+                (row + x1 * c).update(repeating: pad, count: (wp - x1) * c)
+            }
+        }
+        let outputRows = g.batches * g.outputHeight
+        bytes.panels.withUnsafeBufferPointer { wb in
+        (bytes.weightZeroPoints ?? []).withUnsafeBufferPointer { rowWeights in
+        VectorRequantization.withRows(p.vectorRequantization) { requantization in
+            guard let w = wb.baseAddress else { return }
+            let parts = min(max(threads, 1), outputRows)
+            KernelSupport.parallelFor(parts, threads: parts) { part in
+                let acc = (scratch + layout.sums(part)).assumingMemoryBound(to: Int32.self)
+                for row in (outputRows * part / parts)..<(outputRows * (part + 1) / parts) {
+                    let b = row / g.outputHeight, oy = row - b * g.outputHeight
+                    IntegerGemm.multiplyBytes(a: x + ((b * hp + oy * g.strideHeight) * wp) * c, lda: g.strideWidth * c, packedB: w,
+                                              m: g.outputWidth, n: n, kPadded: k, runs: g.filterHeight, runStride: wp * c,
+                                              rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
+                                              c: acc, ldc: n, tier: p.gemmTier)
+                    requantizeRows(p, requantization, acc: acc, rows: g.outputWidth, output: output + row * g.outputWidth * n)
+                }
+            }
+        } } }
+    }
+
     /// Where `run` keeps its eval memory in `scratch`: the converted input at `input`, then per
     /// thread part an im2col tile (`patch`) and its sums (`sums`), each 64-byte aligned.
     struct ScratchLayout {
@@ -239,6 +300,13 @@ package enum QuantizedConv2D {
 
     static func scratchLayout(_ p: QuantizedConvParams, threads: Int) -> ScratchLayout {
         let g = p.geometry, bytePath = p.byteWeights != nil, valueSize = bytePath ? 1 : 2
+        if let padded = paddedRowGeometry(p) {
+            // The padded input, then per thread one output row's sums.
+            let inputBytes = (g.batches * padded.height * padded.width * p.inputDepth + 63) / 64 * 64
+            let partStride = (g.outputWidth * p.outputDepth * 4 + 63) / 64 * 64
+            return ScratchLayout(input: 0, partBase: inputBytes, partStride: partStride, patchBytes: 0,
+                                 total: inputBytes + max(threads, 1) * partStride, rowsPerTile: g.outputWidth)
+        }
         let pixels = g.batches * g.outputHeight * g.outputWidth, n = p.outputDepth
         let kp = bytePath ? IntegerGemm.paddedByteDepth(p.patchSize) : IntegerGemm.paddedDepth(p.patchSize)
         let pointwise = isPointwise(g)

@@ -97,38 +97,14 @@ package struct VectorRequantization: Sendable {
         /// Requantizes `count` accumulators (`count ≤` the channel count) of one output row.
         @inline(__always)
         package func apply<T: QuantizedElement>(_ acc: UnsafePointer<Int32>, count: Int, output: UnsafeMutablePointer<T>) {
-            let out = UnsafeMutableRawPointer(output)
-            #if arch(x86_64)
-            switch tier {
-            case .avx512:
-                KernelsAVX512.TierRequantization.apply(acc, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
-                                                       rightShift: rightShift, outputZeroPoint: outputZeroPoint,
-                                                       activationMin: activationMin, activationMax: activationMax, output: out)
-                return
-            case .avx2:
-                KernelsAVX2.TierRequantization.apply(acc, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
-                                                     rightShift: rightShift, outputZeroPoint: outputZeroPoint,
-                                                     activationMin: activationMin, activationMax: activationMax, output: out)
-                return
-            case .baseline:
-                break
-            }
-            #endif
-            // Two loops so the uniform case shifts all lanes by one count.
-            if let uniform = uniformShift {
-                let shift = SIMD4<UInt32>(repeating: uniform)
-                apply(acc, count: count, output: out) { _ in shift }
-            } else {
-                let shifts = rightShift
-                apply(acc, count: count, output: out) { c in UnsafeRawPointer(shifts + c).loadUnaligned(as: SIMD4<UInt32>.self) }
-            }
+            apply(acc, rows: 1, count: count, output: output)
         }
 
         /// `apply` for `rows` rows of `count` sums, stored one after another (sums and outputs).
         @inline(__always)
         package func apply<T: QuantizedElement>(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, output: UnsafeMutablePointer<T>) {
-            #if arch(x86_64)
             let out = UnsafeMutableRawPointer(output)
+            #if arch(x86_64)
             switch tier {
             case .avx512:
                 KernelsAVX512.TierRequantization.apply(acc, rows: rows, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
@@ -144,7 +120,17 @@ package struct VectorRequantization: Sendable {
                 break
             }
             #endif
-            for r in 0..<rows { apply(acc + r * count, count: count, output: output + r * count) }
+            for r in 0..<rows {
+                let a = acc + r * count, o = out + r * count
+                // Two loops so the uniform case shifts all lanes by one count.
+                if let uniform = uniformShift {
+                    let shift = SIMD4<UInt32>(repeating: uniform)
+                    apply(a, count: count, output: o) { _ in shift }
+                } else {
+                    let shifts = rightShift
+                    apply(a, count: count, output: o) { c in UnsafeRawPointer(shifts + c).loadUnaligned(as: SIMD4<UInt32>.self) }
+                }
+            }
         }
 
         /// The loop of `apply` with the right shifts of the four channels at `c` from `shiftAt(c)`.

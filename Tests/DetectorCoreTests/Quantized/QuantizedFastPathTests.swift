@@ -132,11 +132,14 @@ extension QuantizedKernelTests {
             QuantizedAdd.run(s, plan: plan, input1: a, input2: b, output: &expected)
             QuantizedPairTable(T.self, s.sum).apply(plan: plan, input1: a, input2: b, output: &fast)
             XCTAssertEqual(fast, expected, "ADD \(T.self)")
-            QuantizedPairTable(T.self, addSub: s, subtract: false).apply(plan: plan, input1: a, input2: b, output: &fast)
-            XCTAssertEqual(fast, expected, "ADD from per-input rescaling \(T.self)")
-            QuantizedSub.run(s, plan: plan, input1: a, input2: b, output: &expected)
-            QuantizedPairTable(T.self, addSub: s, subtract: true).apply(plan: plan, input1: a, input2: b, output: &fast)
-            XCTAssertEqual(fast, expected, "SUB from per-input rescaling \(T.self)")
+            for tier in TierTesting.tiers {
+                QuantizedAdd.run(s, plan: plan, input1: a, input2: b, output: &expected)
+                QuantizedPairTable(T.self, addSub: s, subtract: false, tier: tier).apply(plan: plan, input1: a, input2: b, output: &fast)
+                XCTAssertEqual(fast, expected, "ADD from per-input rescaling \(T.self) \(tier)")
+                QuantizedSub.run(s, plan: plan, input1: a, input2: b, output: &expected)
+                QuantizedPairTable(T.self, addSub: s, subtract: true, tier: tier).apply(plan: plan, input1: a, input2: b, output: &fast)
+                XCTAssertEqual(fast, expected, "SUB from per-input rescaling \(T.self) \(tier)")
+            }
         }
         for _ in 0..<3 { check(Int8.self); check(UInt8.self) }
     }

@@ -85,10 +85,10 @@ final class QuantizedBinaryKernel: PreparedKernel {
                 switch kind {
                 case .add:
                     let p = QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self)
-                    op = tabulate ? .table(QuantizedPairTable(A.self, addSub: p, subtract: false)) : .add(p)
+                    op = tabulate ? .table(QuantizedPairTable(A.self, addSub: p, subtract: false, tier: c.tier)) : .add(p)
                 case .sub:
                     let p = QuantizedAddSubParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self)
-                    op = tabulate ? .table(QuantizedPairTable(A.self, addSub: p, subtract: true)) : .sub(p)
+                    op = tabulate ? .table(QuantizedPairTable(A.self, addSub: p, subtract: true, tier: c.tier)) : .sub(p)
                 default:
                     let p = QuantizedMulParams(input1: q1, input2: q2, output: qo, activation: act, type: A.self)
                     if let gated = QuantizedGatedProduct(c), let t = gated.table(p, A.self) {

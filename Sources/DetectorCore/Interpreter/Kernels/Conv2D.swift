@@ -630,14 +630,16 @@ final class Conv2DKernel: PreparedKernel {
     static func referenceHybrid(g: ConvGeometry, input: UnsafePointer<Float>, filter: [Int8], scales: [Float], perChannel: Bool,
                                 bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
         let batchSize = g.inH * g.inW * g.inC
-        var q = [Int8](repeating: 0, count: max(1, batchSize))   // never empty: baseAddress is non-nil
+        let q = UnsafeMutablePointer<Int8>.allocate(capacity: max(1, batchSize))
+        q.initialize(repeating: 0, count: max(1, batchSize))
+        defer { q.deallocate() }
         for b in 0..<g.batch {
             var sf: Float, offset: Int32 = 0
             if perChannel {
-                let r = q.withUnsafeMutableBufferPointer { HybridQuantization.asymmetric(input + b * batchSize, count: batchSize, into: $0.baseAddress!) }
+                let r = HybridQuantization.asymmetric(input + b * batchSize, count: batchSize, into: q)
                 sf = r.scale; offset = r.offset
             } else {
-                sf = q.withUnsafeMutableBufferPointer { HybridQuantization.symmetric(input + b * batchSize, count: batchSize, into: $0.baseAddress!) } * scales[0]
+                sf = HybridQuantization.symmetric(input + b * batchSize, count: batchSize, into: q) * scales[0]
             }
             for oy in 0..<g.outH {
                 for ox in 0..<g.outW {

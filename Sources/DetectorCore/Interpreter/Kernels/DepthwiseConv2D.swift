@@ -294,9 +294,11 @@ final class DepthwiseConv2DKernel: PreparedKernel {
     static func referenceHybrid(g: ConvGeometry, multiplier: Int, input: UnsafePointer<Float>, filter: [Int8], scales: [Float],
                                 bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
         let batchSize = g.inH * g.inW * g.inC
-        var q = [Int8](repeating: 0, count: max(1, batchSize))   // never empty: baseAddress is non-nil
+        let q = UnsafeMutablePointer<Int8>.allocate(capacity: max(1, batchSize))
+        q.initialize(repeating: 0, count: max(1, batchSize))
+        defer { q.deallocate() }
         for b in 0..<g.batch {
-            let r = q.withUnsafeMutableBufferPointer { HybridQuantization.asymmetric(input + b * batchSize, count: batchSize, into: $0.baseAddress!) }
+            let r = HybridQuantization.asymmetric(input + b * batchSize, count: batchSize, into: q)
             for oy in 0..<g.outH {
                 for ox in 0..<g.outW {
                     for ic in 0..<g.inC {

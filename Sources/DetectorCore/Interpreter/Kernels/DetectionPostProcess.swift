@@ -223,9 +223,9 @@ final class DetectionPostProcessKernel: PreparedKernel {
             for i in 0..<total { scores[i] = s[i] }
         }
         let r = op.run(boxes: boxes, scores: scores, classesWithBackground: classesWithBackground)
-        r.boxes.withUnsafeBufferPointer { e.floats(outputs[0]).update(from: $0.baseAddress!, count: r.boxes.count) }
-        r.classes.withUnsafeBufferPointer { e.floats(outputs[1]).update(from: $0.baseAddress!, count: r.classes.count) }
-        r.scores.withUnsafeBufferPointer { e.floats(outputs[2]).update(from: $0.baseAddress!, count: r.scores.count) }
+        r.boxes.withUnsafeBufferPointer { if let v = $0.baseAddress { e.floats(outputs[0]).update(from: v, count: $0.count) } }
+        r.classes.withUnsafeBufferPointer { if let v = $0.baseAddress { e.floats(outputs[1]).update(from: v, count: $0.count) } }
+        r.scores.withUnsafeBufferPointer { if let v = $0.baseAddress { e.floats(outputs[2]).update(from: v, count: $0.count) } }
         e.floats(outputs[3])[0] = Float(r.count)
     }
 

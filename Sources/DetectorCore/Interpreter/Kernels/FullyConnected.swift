@@ -82,14 +82,16 @@ final class FullyConnectedKernel: PreparedKernel {
     static func referenceHybrid(rows: Int, depth: Int, units: Int, input: UnsafePointer<Float>, weights: [Int8], scales: [Float],
                                 perChannel: Bool, asymmetric: Bool, bias: UnsafePointer<Float>?,
                                 output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
-        var q = [Int8](repeating: 0, count: max(1, depth))   // never empty: baseAddress is non-nil
+        let q = UnsafeMutablePointer<Int8>.allocate(capacity: max(1, depth))
+        q.initialize(repeating: 0, count: max(1, depth))
+        defer { q.deallocate() }
         for r in 0..<rows {
             var sf: Float, offset: Int32 = 0
             if asymmetric {
-                let res = q.withUnsafeMutableBufferPointer { HybridQuantization.asymmetric(input + r * depth, count: depth, into: $0.baseAddress!) }
+                let res = HybridQuantization.asymmetric(input + r * depth, count: depth, into: q)
                 sf = res.scale; offset = res.offset
             } else {
-                sf = q.withUnsafeMutableBufferPointer { HybridQuantization.symmetric(input + r * depth, count: depth, into: $0.baseAddress!) }
+                sf = HybridQuantization.symmetric(input + r * depth, count: depth, into: q)
             }
             if !perChannel { sf *= scales[0] }
             for u in 0..<units {

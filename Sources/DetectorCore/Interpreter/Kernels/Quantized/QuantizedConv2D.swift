@@ -504,10 +504,13 @@ final class QuantizedGemmKernel: PreparedKernel {
     let int8: Bool
     let params: QuantizedConvParams
     let input: Int, output: Int
-    /// Eval memory shared with the interpreter's other kernels (`scratchByteCount` reserved).
+    /// Eval memory shared with the interpreter's other kernels (`scratchByteCount` reserved for
+    /// `threads`, the thread count the interpreter evaluates with).
     let scratch: SharedScratch
+    let threads: Int
     init(int8: Bool, params: QuantizedConvParams, input: Int, output: Int, threads: Int, scratch: SharedScratch) {
         self.int8 = int8; self.params = params; self.input = input; self.output = output; self.scratch = scratch
+        self.threads = threads
         scratch.reserve(QuantizedConv2D.scratchByteCount(params, threads: threads))
     }
     func eval(_ e: EvalContext) throws {
@@ -517,9 +520,7 @@ final class QuantizedGemmKernel: PreparedKernel {
     @inline(__always)
     private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         QuantizedConv2D.run(params, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
-                            threads: e.threadCount,
-                            scratch: QuantizedConv2D.scratchByteCount(params, threads: e.threadCount) <= scratch.byteCount
-                                ? scratch.pointer : nil)
+                            threads: e.threadCount, scratch: e.threadCount == threads ? scratch.pointer : nil)
     }
 }
 

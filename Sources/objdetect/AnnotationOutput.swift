@@ -48,7 +48,7 @@ enum AnnotationTarget {
         let picture = Self.render(image, objects: objects)
         switch self {
         case .standardOutput:
-            FileHandle.standardOutput.write(Data(PPMEncoder.encode(picture)))
+            try OutputChannel.standardOutput.write(PPMEncoder.encode(picture))
         case let .file(path):
             try Self.writePNG(picture, to: path)
         case let .folder(folder):
@@ -68,10 +68,6 @@ enum AnnotationTarget {
 
     static func writePNG(_ picture: ImageBuffer, to path: String) throws {
         let png = try PNGEncoder.encode(picture)
-        do {
-            try Data(png).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandFailure("cannot write \(path): \((error as NSError).localizedDescription)")
-        }
+        try OutputChannel.writeFile(png, to: path, what: "the annotated picture")
     }
 }

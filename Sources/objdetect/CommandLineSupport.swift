@@ -66,19 +66,9 @@ enum CommonOptions {
 func printJSON(_ value: Any, pretty: Bool = false) throws {
     var opts: JSONSerialization.WritingOptions = [.withoutEscapingSlashes, .sortedKeys]
     if pretty { opts.insert(.prettyPrinted) }
-    let data = try JSONSerialization.data(withJSONObject: value, options: opts)
-    FileHandle.standardOutput.write(data)
-    FileHandle.standardOutput.write(Data([0x0A]))
-}
-
-/// Writes one line to standard error.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}
-
-/// Writes one line to standard output, unbuffered (so stream results appear as each frame ends).
-func writeLine(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    var data = try JSONSerialization.data(withJSONObject: value, options: opts)
+    data.append(0x0A)
+    try OutputChannel.standardOutput.write(data)
 }
 
 /// A message on one line (newlines inside an error description become "; ").

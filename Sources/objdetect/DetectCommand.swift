@@ -151,24 +151,21 @@ struct ResultOutputOptions {
     let pretty: Bool
     let quiet: Bool
     /// nil: results are discarded (standard output carries annotated frames).
-    let handle: FileHandle?
+    let channel: OutputChannel?
 
     init(_ args: ParsedOptions, format: String) throws {
         self.format = format
         pretty = args.flag("--pretty") || (format == "json" && isatty(STDOUT_FILENO) == 1)
         quiet = args.flag("--quiet")
         if let path = args.string("--output"), path != "-" {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-                throw CommandFailure("cannot write the results file \(path)")
-            }
-            handle = h
+            channel = try OutputChannel.create(path: path, what: "results")
         } else if args.string("--annotate") == "-" {
             if args.given("--format") || args.given("--json") || args.given("--output") {
                 throw UsageError("with --annotate -, stdout carries the frames: write the results with --output FILE")
             }
-            handle = nil
+            channel = nil
         } else {
-            handle = .standardOutput
+            channel = .standardOutput
         }
     }
 }

@@ -47,10 +47,10 @@ enum LabelCommand {
         let result = LabelingResult(source: path, width: upright.0, height: upright.1, labels: labels.map(LabelResult.init))
         switch format {
         case "text":
-            if labels.isEmpty { writeLine("\(path): no labels") }
-            for l in result.labels { writeLine("\(path): \(readableLabel(l)) \(String(format: "%.4f", l.confidence)) (index \(l.index))") }
+            if labels.isEmpty { try writeLine("\(path): no labels") }
+            for l in result.labels { try writeLine("\(path): \(readableLabel(l)) \(String(format: "%.4f", l.confidence)) (index \(l.index))") }
         default:
-            writeLine(try JSONLines(pretty: format == "json" && (args.flag("--pretty") || isatty(STDOUT_FILENO) == 1)).encode(result))
+            try writeLine(JSONLines(pretty: format == "json" && (args.flag("--pretty") || isatty(STDOUT_FILENO) == 1)).encode(result))
         }
         return 0
     }

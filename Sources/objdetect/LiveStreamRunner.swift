@@ -21,6 +21,8 @@ struct LiveStreamRunner {
         }
         private let lock = NSLock()
         private var pending: [Int64: Pending] = [:]
+        /// The first failed write: the reading loop stops and the run ends with it.
+        private var writeError: OutputError?
         let writer: ResultWriter
         let progress: ProgressReporter
         let annotate: AnnotationTarget?
@@ -33,16 +35,19 @@ struct LiveStreamRunner {
 
         func submitted(_ frame: Pending, at timestampMs: Int64) { lock.withLock { pending[timestampMs] = frame } }
         func take(_ timestampMs: Int64) -> Pending? { lock.withLock { pending.removeValue(forKey: timestampMs) } }
+        var failedWrite: OutputError? { lock.withLock { writeError } }
 
         /// Called on the detector's delivery queue, one result at a time, in order.
         func deliver(_ result: LiveStreamResult<[DetectedObject]>) {
-            guard let frame = take(result.timestampMs) else { return }
+            guard let frame = take(result.timestampMs), failedWrite == nil else { return }
             do {
                 let objects = try result.result.get()
                 try writer.write(ImageResult(source: frame.name, frameIndex: frame.index, timestampMs: result.timestampMs,
                                              width: frame.upright.width, height: frame.upright.height, objects: objects))
                 try annotate?.write(frame.upright, objects: objects, name: String(format: "frame_%06d.png", frame.index))
                 progress.add(objects: objects.count)
+            } catch let error as OutputError {
+                lock.withLock { if writeError == nil { writeError = error } }
             } catch {
                 progress.clearLine()
                 printError("objdetect: frame \(frame.index) (\(frame.name)) skipped: \(oneLine(String(describing: error)))")
@@ -53,7 +58,7 @@ struct LiveStreamRunner {
 
     func run(_ source: FrameSource) throws -> Int32 {
         try annotate?.prepare()
-        let writer = ResultWriter(format: output.format, pretty: output.pretty, handle: output.handle, asArray: true)
+        let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: true)
         let progress = ProgressReporter(unit: "frames", quiet: output.quiet)
         writer.beforeWrite = progress.clearLine
         let delivery = Delivery(writer: writer, progress: progress, annotate: annotate)
@@ -63,7 +68,7 @@ struct LiveStreamRunner {
         let started = DispatchTime.now().uptimeNanoseconds
         var index = 0
         var lastTimestamp: Int64 = -1
-        while let frame = try source.next() {
+        while !Interruption.requested, delivery.failedWrite == nil, let frame = try source.next() {
             index += 1
             let decoded: DecodedImage
             do {
@@ -85,8 +90,10 @@ struct LiveStreamRunner {
             }
         }
         detector.waitUntilIdle()
-        writer.finish()
-        progress.finish()
+        if let error = delivery.failedWrite { throw error }
+        try writer.finish()
+        progress.finish(interrupted: Interruption.requested)
+        if Interruption.requested { return Interruption.exitStatus }
         return progress.failures > 0 ? 1 : 0
     }
 }

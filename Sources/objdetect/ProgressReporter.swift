@@ -64,7 +64,7 @@ final class ProgressReporter: @unchecked Sendable {
         let text = "\(items) \(items == 1 ? String(unit.dropLast()) : unit), \(String(format: "%.1f", Double(items) / max(elapsedSeconds, 1e-6))) \(unit)/s"
             + (dropped > 0 ? ", \(dropped) dropped" : "") + (failures > 0 ? ", \(failures) failed" : "")
         if inPlace {
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+            printErrorText("\r\u{1B}[K\(text)")
             lineShown = true
         } else {
             printError("objdetect: \(text)")
@@ -78,13 +78,14 @@ final class ProgressReporter: @unchecked Sendable {
 
     private func clearLineLocked() {
         if lineShown {
-            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            printErrorText("\r\u{1B}[K")
             lineShown = false
         }
     }
 
-    /// The final line: "objdetect: 30 frames, 41 objects in 2.13 s (71.0 ms per frame, 14.1 frames/s)".
-    func finish() {
+    /// The final line: "objdetect: 30 frames, 41 objects in 2.13 s (71.0 ms per frame, 14.1 frames/s)",
+    /// ending "interrupted" when a signal stopped the run.
+    func finish(interrupted: Bool = false) {
         lock.lock()
         defer { lock.unlock() }
         clearLineLocked()
@@ -95,6 +96,12 @@ final class ProgressReporter: @unchecked Sendable {
         text += " (\(String(format: "%.1f", per)) ms per \(unit.dropLast()), \(String(format: "%.1f", Double(items) / max(seconds, 1e-6))) \(unit)/s)"
         if dropped > 0 { text += ", \(dropped) dropped (detector busy)" }
         if failures > 0 { text += ", \(failures) failed" }
+        if interrupted { text += "; interrupted" }
         printError(text)
     }
+}
+
+/// Writes text to standard error without a newline (best effort, as `printError`).
+private func printErrorText(_ text: String) {
+    try? OutputChannel.standardError.write(text)
 }

@@ -13,12 +13,12 @@ struct StreamRunner {
         let fps = args.double("--fps") ?? 30
         let detector = try ObjectDetector(options: options)
         try annotate?.prepare()
-        let writer = ResultWriter(format: output.format, pretty: output.pretty, handle: output.handle, asArray: true)
+        let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: true)
         let progress = ProgressReporter(unit: "frames", quiet: output.quiet)
         writer.beforeWrite = progress.clearLine
         var index = 0
         var lastTimestamp: Int64 = -1
-        while let frame = try source.next() {
+        while !Interruption.requested, let frame = try source.next() {
             index += 1
             // Frames closer than 1 ms apart (fps > 1000) still get increasing timestamps.
             let timestamp = max(Int64((Double(index - 1) * 1000 / fps).rounded()), lastTimestamp + 1)
@@ -33,13 +33,15 @@ struct StreamRunner {
                 try annotate?.write(upright, objects: objects, name: String(format: "frame_%06d.png", index))
                 progress.add(objects: objects.count)
             } catch {
+                if error is OutputError { throw error }
                 progress.clearLine()
                 printError("objdetect: frame \(index) (\(frame.name)) skipped: \(oneLine(String(describing: error)))")
                 progress.addFailure()
             }
         }
-        writer.finish()
-        progress.finish()
+        try writer.finish()
+        progress.finish(interrupted: Interruption.requested)
+        if Interruption.requested { return Interruption.exitStatus }
         return progress.failures > 0 ? 1 : 0
     }
 }

@@ -113,12 +113,22 @@ enum DetectInputs {
 /// Frames in order; `next()` throws only when the input as a whole is unusable.
 protocol FrameSource {
     func next() throws -> InputFrame?
+    /// How many frames there are, when known before reading them (progress shows a total and an ETA).
+    var count: Int? { get }
+}
+
+extension FrameSource {
+    var count: Int? { nil }
 }
 
 /// Frames from image files.
 final class PathFrames: FrameSource {
     private var iterator: IndexingIterator<[String]>
-    init(paths: [String]) { iterator = paths.makeIterator() }
+    let count: Int?
+    init(paths: [String]) {
+        iterator = paths.makeIterator()
+        count = paths.count
+    }
     func next() throws -> InputFrame? {
         guard let path = iterator.next() else { return nil }
         return InputFrame(name: path, result: Result { try ImageDecoder.decode(contentsOf: path) })

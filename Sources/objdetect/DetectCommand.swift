@@ -40,9 +40,10 @@ enum DetectCommand {
             CommonOptions.json,
             CommonOptions.pretty,
             OptionSpec("--output", .text, value: "FILE", default: "stdout", help: "write the results to FILE"),
-            OptionSpec("--annotate", .text, value: "FILE.png|DIR|-",
-                       help: "draw the results: one PNG, a folder of PNGs, or - for a PPM stream on stdout"),
+            OptionSpec("--annotate", .text, value: "FILE.png|DIR|-|OUT.mp4",
+                       help: "draw the results: one PNG, a folder of PNGs, - for a PPM stream on stdout, or a video file (stream mode; encoded by ffmpeg)"),
             OptionSpec("--paths-from", .text, value: "FILE|-", help: "read image paths, one per line, from FILE or stdin"),
+            OptionSpec("--video", .flag, help: "the INPUT is a video file or stream URL for ffmpeg, whatever its name (.mp4, .mov, .mkv, … and rtsp:// are recognised without it)"),
             OptionSpec("--quiet", .flag, help: "no progress or summary on stderr"),
             OptionSpec("--fps", .number(min: 0.001, max: 10_000), value: "F", default: "30",
                        help: "frame rate that times the frames", mode: "stream"),
@@ -59,7 +60,8 @@ enum DetectCommand {
             INPUT: image files (PNG, JPEG, PPM/PGM; a quoted pattern such as '*.jpg' is expanded), a folder
             (single: each image file on its own; stream: the frames of one video in natural sort order), or -
             (stream: concatenated PNG, JPEG or PPM/PGM frames on stdin, as ffmpeg -f image2pipe writes them;
-            single: one image on stdin).
+            single: one image on stdin), or a video file or URL (stream mode; decoded by ffmpeg, which must be
+            on PATH; its frame rate times the frames unless --fps is given).
             Progress (streams and batches) and a summary go to stderr; results alone go to stdout.
             """,
         ],
@@ -71,7 +73,11 @@ enum DetectCommand {
     static func formatDefault(_ v: Double) -> String { shortestText((v * 1000).rounded() / 1000) }
 
     static func run(_ args: ParsedOptions) throws -> Int32 {
-        let mode = args.string("--mode") ?? (args.positional == ["-"] ? "stream" : "single")
+        let video = args.flag("--video") || args.positional.contains(where: FFmpeg.isVideo)
+        if video && args.string("--mode") == "single" {
+            throw UsageError("a video is read in --mode stream (its frames are tracked); to detect on single frames, extract them with ffmpeg first")
+        }
+        let mode = args.string("--mode") ?? (args.positional == ["-"] || video ? "stream" : "single")
         try args.rejectOptions(outside: mode)
         try args.rejectBoth("--allow", "--deny")
         if mode == "stream" && args.positional.isEmpty && !args.given("--paths-from") {
@@ -94,7 +100,9 @@ enum DetectCommand {
         try args.rejectBoth("--live", "--fps")
         let annotate = try args.string("--annotate").map { try AnnotationTarget.parse($0, imageCount: nil) }
         let maxFrameBytes = (args.int("--max-frame-mb") ?? ImageLimits.defaultMaxFrameBytes >> 20) << 20
-        let source = try DetectInputs.frames(args.positional, pathsFrom: args.string("--paths-from"), maxFrameBytes: maxFrameBytes)
+        let source = try DetectInputs.frames(args.positional, pathsFrom: args.string("--paths-from"), maxFrameBytes: maxFrameBytes,
+                                             video: args.flag("--video"))
+        defer { source.close() }
         if let t = args.float("--track-iou") { options.tracker.iouThreshold = t }
         if args.flag("--live") {
             return try LiveStreamRunner(options: options, args: args, output: output, annotate: annotate).run(source)

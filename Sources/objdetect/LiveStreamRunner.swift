@@ -57,7 +57,8 @@ struct LiveStreamRunner {
     }
 
     func run(_ source: FrameSource) throws -> Int32 {
-        try annotate?.prepare()
+        try annotate?.prepare(frameRate: source.frameRate ?? 30)
+        defer { annotate?.stop() }
         let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: true)
         let progress = ProgressReporter(unit: "frames", quiet: output.quiet)
         writer.beforeWrite = progress.clearLine
@@ -92,6 +93,7 @@ struct LiveStreamRunner {
         detector.waitUntilIdle()
         if let error = delivery.failedWrite { throw error }
         try writer.finish()
+        try annotate?.finish()
         progress.finish(interrupted: Interruption.requested)
         if Interruption.requested { return Interruption.exitStatus }
         return progress.failures > 0 ? 1 : 0

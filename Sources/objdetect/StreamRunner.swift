@@ -10,9 +10,10 @@ struct StreamRunner {
     let annotate: AnnotationTarget?
 
     func run(_ source: FrameSource) throws -> Int32 {
-        let fps = args.double("--fps") ?? 30
+        let fps = args.double("--fps") ?? source.frameRate ?? 30
         let detector = try ObjectDetector(options: options)
-        try annotate?.prepare()
+        try annotate?.prepare(frameRate: fps)
+        defer { annotate?.stop() }
         let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: true)
         let progress = ProgressReporter(unit: "frames", quiet: output.quiet)
         writer.beforeWrite = progress.clearLine
@@ -40,6 +41,7 @@ struct StreamRunner {
             }
         }
         try writer.finish()
+        try annotate?.finish()
         progress.finish(interrupted: Interruption.requested)
         if Interruption.requested { return Interruption.exitStatus }
         return progress.failures > 0 ? 1 : 0

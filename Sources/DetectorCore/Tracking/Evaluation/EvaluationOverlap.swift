@@ -14,7 +14,7 @@ package enum EvaluationOverlap {
         guard intersection != 0 else { return 0 }
         let areaA = max(ax1 - ax0, 0) * max(ay1 - ay0, 0)
         let areaB = max(bx1 - bx0, 0) * max(by1 - by0, 0)
-        return intersection / (areaA + areaB - intersection)
+        return finite(intersection / (areaA + areaB - intersection))
     }
 
     /// TrackEval's `_calculate_box_ious` (xywh): intersection 0 when either area or the union is
@@ -30,6 +30,11 @@ package enum EvaluationOverlap {
         var union = areaA + areaB - intersection
         if areaA <= epsilon || areaB <= epsilon || union <= epsilon { intersection = 0 }
         if union <= epsilon { union = 1 }
-        return intersection / union
+        return finite(intersection / union)
     }
+
+    /// Boxes near the limits of `Double` (x + w overflowing) give NaN or infinity where the
+    /// references' NumPy gives NaN, which never matches: 0 here, which never matches either.
+    @inline(__always)
+    private static func finite(_ iou: Double) -> Double { iou.isFinite ? iou : 0 }
 }

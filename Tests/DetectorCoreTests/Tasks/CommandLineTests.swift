@@ -5,7 +5,7 @@ import XCTest
 /// The CLI's option layer and help: every subcommand's `--help`, README's command reference,
 /// and each bad invocation of issue 17 with its exit code and one-line message.
 final class CommandLineTests: XCTestCase {
-    static let commands = ["detect", "label", "track", "inspect", "run", "bench", "image-info", "help"]
+    static let commands = ["detect", "label", "track", "eval", "inspect", "run", "bench", "image-info", "help"]
 
     func testEveryCommandHasHelp() throws {
         let top = try CLIRunner.run(["--help"])

@@ -68,7 +68,7 @@ public struct ObjectDetectorOptions: Sendable {
     /// (BGR for YOLOX, whose models are trained on OpenCV's BGR images; RGB otherwise). Set it
     /// for an export that differs, e.g. a YOLOX model retrained on RGB.
     public var channelOrder: ChannelOrder? = nil
-    /// The IoU above which same-class YOLO candidates are suppressed.
+    /// The IoU above which same-class YOLO and YOLOX candidates are suppressed (end-to-end models get no NMS).
     public var yoloIoUThreshold: Float = 0.45
     /// The tracker used in video and live-stream modes.
     public var tracker: TrackerConfiguration = ObjectDetectorOptions.streamTrackerDefaults

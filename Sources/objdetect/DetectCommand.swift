@@ -13,7 +13,8 @@ enum DetectCommand {
                        help: "single: every image on its own; stream: frames of one video, with tracking IDs"),
             CommonOptions.model(default: ModelCatalog.defaultModelName,
                                 help: "detector: embedded \(ModelCatalog.names.joined(separator: ", ")) or a .tflite file"),
-            OptionSpec("--decoder", .choice(ModelFamily.detectorFamilies.map(\.rawValue)), default: "from the model", help: "output decoder family"),
+            OptionSpec("--decoder", .choice(ModelFamily.detectorFamilies.map(\.rawValue)), default: "from the model",
+                       help: "output decoder family, for when the output shapes cannot tell"),
             OptionSpec("--decoder-config", .text, value: "FILE.json", help: "full decoder configuration (anchors, NMS, input)"),
             OptionSpec("--labels", .text, value: "FILE.txt", help: "label names, one per line (for models without metadata)"),
             CommonOptions.scoreThreshold,
@@ -22,11 +23,14 @@ enum DetectCommand {
             CommonOptions.deny,
             OptionSpec("--single-object", .flag, help: "only the most prominent object (ML Kit's single-object mode)"),
             OptionSpec("--nms-iou", .number(min: 0, max: 1, minExcluded: true), value: "T", default: "0.45",
-                       help: "YOLO: IoU above which same-class boxes are suppressed"),
+                       help: "YOLO, YOLOX: IoU above which same-class boxes are suppressed"),
             CommonOptions.taskThreads,
             CommonOptions.orientation,
             CommonOptions.ignoreEXIF,
-            OptionSpec("--resize", .choice(["stretch", "letterbox"]), default: "the family's", help: "how the image is fitted to the model input"),
+            OptionSpec("--resize", .choice(["stretch", "letterbox", "letterbox-top-left"]), default: "the family's",
+                       help: "how the image is fitted to the model input (letterbox-top-left: YOLOX's)"),
+            OptionSpec("--channel-order", .choice(ChannelOrder.allCases.map(\.rawValue)), default: "bgr for yolox, else rgb",
+                       help: "colour channel order of the model input"),
             OptionSpec("--resample", .choice(["mediapipe", "pillow", "bilinear", "area"]), default: "the family's", help: "resampling filter"),
             CommonOptions.locale,
             OptionSpec("--classifier", .text, value: "C.tflite|manifest.json", help: "classify each object with this image classifier"),
@@ -114,13 +118,18 @@ enum DetectCommand {
     /// Builds the detector options from the command line.
     static func detectorOptions(_ args: ParsedOptions) throws -> ObjectDetectorOptions {
         let modelName = args.string("--model") ?? ModelCatalog.defaultModelName
-        var o = ObjectDetectorOptions(model: ModelCatalog.isEmbedded(modelName) ? .embedded(modelName) : .file(modelName))
+        var o = ObjectDetectorOptions(model: try CommonOptions.modelSource(modelName))
         o.decoder = args.string("--decoder").flatMap(ModelFamily.init(rawValue:))
         if let path = args.string("--decoder-config") {
             o.decoderConfig = try DetectorDecoderConfig.load(from: URL(fileURLWithPath: path))
         }
         o.maxResults = args.int("--max-results")
         o.scoreThreshold = args.float("--score-threshold")
+        // Where neither the option nor the model sets a threshold: the TFLite example apps'
+        // 0.5 for the embedded objects model, ultralytics' conf 0.25 for any other detector.
+        o.fallbackScoreThreshold = (ModelCatalog.isEmbedded(modelName) ? ModelCatalog.suggestedScoreThreshold(for: modelName) : nil)
+            ?? ModelCatalog.genericScoreThreshold
+        o.channelOrder = args.string("--channel-order").flatMap(ChannelOrder.init(rawValue:))
         if let t = args.float("--nms-iou") { o.yoloIoUThreshold = t }
         o.categoryAllowlist = args.list("--allow")
         o.categoryDenylist = args.list("--deny")

@@ -22,7 +22,9 @@ import Foundation
 /// let found = try decoder.decode(output, shape: [1, 2100, 85], inputWidth: 320, inputHeight: 320)
 /// ```
 public struct YoloxDecoder: Sendable {
+    /// Number of class columns after objectness (C of `[1, N, 5 + C]`).
     public var numClasses: Int
+    /// Score threshold, NMS IoU, maximum count and class awareness.
     public var options: YoloDecoderOptions
     /// The strides of the grid levels, in row order.
     public var strides: [Int]

@@ -57,7 +57,8 @@ struct LiveStreamRunner {
     }
 
     func run(_ source: FrameSource) throws -> Int32 {
-        try annotate?.prepare()
+        try annotate?.prepare(frameRate: source.frameRate ?? 30)
+        defer { annotate?.stop() }
         let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: true)
         let progress = ProgressReporter(unit: "frames", quiet: output.quiet, total: source.count)
         writer.beforeWrite = progress.clearLine
@@ -93,6 +94,7 @@ struct LiveStreamRunner {
         detector.waitUntilIdle()
         if let error = delivery.failedWrite { throw error }
         try writer.finish()
+        try annotate?.finish()
         stages.task = detector.timings
         progress.finish(interrupted: Interruption.requested, stages: stages)
         if Interruption.requested { return Interruption.exitStatus }

@@ -72,6 +72,15 @@ final class OutputChannel: @unchecked Sendable {
         return OutputChannel(descriptor: fd, target: target, ownsDescriptor: true)
     }
 
+    /// The write end of a pipe to a child process (its standard input); `close()` ends its input.
+    /// The descriptor is duplicated close-on-exec, so no later child inherits it and keeps the
+    /// pipe open, and `handle` is closed.
+    static func pipe(_ handle: FileHandle, target: String) -> OutputChannel {
+        let descriptor = fcntl(handle.fileDescriptor, F_DUPFD_CLOEXEC, 3)
+        try? handle.close()
+        return OutputChannel(descriptor: descriptor, target: target, ownsDescriptor: true)
+    }
+
     /// Writes all of `bytes` to the file at `path` (opened as `create` opens it) and closes it.
     static func writeFile(_ bytes: [UInt8], to path: String, what: String) throws {
         let file = try create(path: path, what: what)
@@ -101,7 +110,7 @@ final class OutputChannel: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        guard !closed else { throw .writeFailed(target: target, code: EBADF) }
+        guard !closed, descriptor >= 0 else { throw .writeFailed(target: target, code: EBADF) }
         var offset = 0
         while offset < bytes.count {
             let n = systemWrite(descriptor, base + offset, bytes.count - offset)
@@ -121,7 +130,7 @@ final class OutputChannel: @unchecked Sendable {
     func close() throws(OutputError) {
         lock.lock()
         defer { lock.unlock() }
-        guard ownsDescriptor, !closed else { return }
+        guard ownsDescriptor, !closed, descriptor >= 0 else { return }
         closed = true
         if systemClose(descriptor) != 0 && errno != EINTR {
             throw .writeFailed(target: target, code: errno)
@@ -129,7 +138,7 @@ final class OutputChannel: @unchecked Sendable {
     }
 
     deinit {
-        if ownsDescriptor && !closed { _ = systemClose(descriptor) }
+        if ownsDescriptor && !closed && descriptor >= 0 { _ = systemClose(descriptor) }
     }
 }
 

@@ -21,10 +21,7 @@ struct SingleRunner {
             if Interruption.requested { break }
             let started = DispatchTime.now().uptimeNanoseconds
             do {
-                let decoded = try stages.decoding {
-                    try path == "-" ? ImageDecoder.decode([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
-                                    : ImageDecoder.decode(contentsOf: path)
-                }
+                let decoded = try stages.decoding { try DetectInputs.decodeImage(path) }
                 let orientation = DetectCommand.orientation(args, decoded: decoded)
                 let objects = try detector.detect(image: decoded.image, orientation: orientation)
                 let upright = orientation == .up ? decoded.image : decoded.image.applyingOrientation(orientation)

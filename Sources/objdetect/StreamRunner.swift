@@ -10,9 +10,10 @@ struct StreamRunner {
     let annotate: AnnotationTarget?
 
     func run(_ source: FrameSource) throws -> Int32 {
-        let fps = args.double("--fps") ?? 30
+        let fps = args.double("--fps") ?? source.frameRate ?? 30
         let detector = try ObjectDetector(options: options)
-        try annotate?.prepare()
+        try annotate?.prepare(frameRate: fps)
+        defer { annotate?.stop() }
         let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: true)
         let progress = ProgressReporter(unit: "frames", quiet: output.quiet, total: source.count)
         writer.beforeWrite = progress.clearLine
@@ -41,6 +42,7 @@ struct StreamRunner {
             }
         }
         try writer.finish()
+        try annotate?.finish()
         stages.task = detector.timings
         progress.finish(interrupted: Interruption.requested, stages: stages)
         if Interruption.requested { return Interruption.exitStatus }

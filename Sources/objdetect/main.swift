@@ -27,6 +27,7 @@ let subcommands: [Subcommand] = [
     DetectCommand.subcommand,
     LabelCommand.subcommand,
     TrackCommand.subcommand,
+    EvalCommand.subcommand,
     InspectCommand.subcommand,
     RunCommand.subcommand,
     BenchCommand.subcommand,

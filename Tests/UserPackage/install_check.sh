@@ -25,6 +25,11 @@ command=${recipe//sudo /}
 command=${command//\/usr\/local/$prefix}
 echo "README's install recipe with prefix $prefix: $command"
 mkdir -p "$prefix/bin"
+if [ ! -x "$root/.build/release/objdetect" ]; then
+    # CI builds the tests into .build/tests; README's install builds .build/release first.
+    echo "building .build/release/objdetect (README: swift build -c release)"
+    (cd "$root" && swift build -c release --product objdetect 2>&1 | tail -1)
+fi
 (cd "$root" && eval "$command")
 [ -d "$prefix/Models" ] && [ ! -L "$prefix/Models" ] || { echo "install_check.sh: $prefix/Models is not a folder" >&2; exit 1; }
 cp "$root/Fixtures/astronaut.png" "$elsewhere/"

@@ -38,7 +38,7 @@ struct ClassificationPlan: Sendable {
         guard facts.family.family == .classifier, let classCount = facts.family.classCount else {
             let kind: String
             switch facts.family.family {
-            case .ssd, .anchors, .yolov5, .yolov8: kind = "a detector's (\(facts.family.family.rawValue))"
+            case .ssd, .anchors, .yolov5, .yolov8, .yolox, .endToEnd: kind = "a detector's (\(facts.family.family.rawValue))"
             default: kind = "not a classifier's"
             }
             throw TaskError.modelMismatch(role.subject + "this model's outputs \(shapes) are \(kind), not one tensor of class scores [1, C]",

@@ -4,11 +4,12 @@ import Foundation
 /// MediaPipe's Object Detector, with any supported `.tflite` detector.
 ///
 /// ```swift
-/// var options = ObjectDetectorOptions(model: .embedded("face"))
+/// var options = ObjectDetectorOptions(model: .embedded("objects"))
+/// options.scoreThreshold = 0.5
 /// let detector = try ObjectDetector(options: options)
 /// let image = try ImageDecoder.decode(contentsOf: "photo.png").image
 /// for object in try detector.detect(image: image) {
-///     print(object.frame, object.labels.first?.text ?? "", object.score)
+///     print(object.frame, object.category.text, object.score)   // e.g. "… dog 0.84"
 /// }
 /// ```
 ///

@@ -63,7 +63,7 @@ public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .missingOption(name, neededBy):
             return "`\(neededBy)` requires the `\(name)` option to be set"
         case let .unknownEmbeddedModel(name, known):
-            return "no embedded model is named '\(name)' (known: \(known.joined(separator: ", ")))"
+            return "no embedded model is named '\(name)' (the embedded models are \(known.joined(separator: ", ")); any other model is a .tflite file, given as ModelSource.file(path))"
         case let .embeddedModelsMissing(searched):
             return "the embedded models folder was not found (looked in \(searched.joined(separator: ", "))); copy the objdetect_DetectorCore.resources folder from the build beside the executable, or set OBJDETECT_MODELS to a Models folder"
         case let .unsupportedModel(message):

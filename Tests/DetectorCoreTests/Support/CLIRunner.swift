@@ -20,8 +20,8 @@ enum CLIRunner {
     }
 
     /// Runs `objdetect arguments…`, feeding `stdin` if given; returns the exit status and both outputs.
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let r = try runCapturingBytes(arguments, stdin: stdin)
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let r = try runCapturingBytes(arguments, stdin: stdin, environment: environment)
         return (r.status, r.stdout, r.stderr)
     }
 
@@ -49,10 +49,11 @@ enum CLIRunner {
     }
 
     /// `run`, keeping standard output as bytes (annotated frames).
-    static func runCapturingBytes(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+    static func runCapturingBytes(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws -> Result {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

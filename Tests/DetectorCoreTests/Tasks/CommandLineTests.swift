@@ -5,7 +5,7 @@ import XCTest
 /// The CLI's option layer and help: every subcommand's `--help`, README's command reference,
 /// and each bad invocation of issue 17 with its exit code and one-line message.
 final class CommandLineTests: XCTestCase {
-    static let commands = ["detect", "label", "track", "inspect", "run", "bench", "image-info", "help"]
+    static let commands = ["detect", "label", "track", "eval", "inspect", "run", "bench", "image-info", "help"]
 
     func testEveryCommandHasHelp() throws {
         let top = try CLIRunner.run(["--help"])
@@ -54,7 +54,7 @@ final class CommandLineTests: XCTestCase {
             ([image, "--model", "face", "--model", "palm"], 2, "--model is given more than once"),
             ([image, "--fps", "10"], 2, "--fps applies to --mode stream only, not --mode single"),
             ([image, "--mode", "stream", "--annotate", "x.png"], 2, "--annotate in stream mode needs a folder or -"),
-            ([image, "--annotate", "x.jpg"], 2, "--annotate writes PNG: give a .png file, a folder or -, got 'x.jpg'"),
+            ([image, "--annotate", "x.jpg"], 2, "--annotate writes PNG: give a .png file, a folder, - or a video file (.mp4, .mkv, .mov), got 'x.jpg'"),
             ([image, "--multiple"], 2, "unknown option --multiple for 'detect'"),
             ([image, "--score-threshold", "2"], 2, "--score-threshold must be a number from 0 to 1, got '2'"),
             ([image, "--score-threshold", "-1"], 2, "--score-threshold must be a number from 0 to 1, got '-1'"),

@@ -186,7 +186,8 @@ final class OutputSafetyTests: XCTestCase {
             XCTAssertLessThan(results.count, 300, "the run stopped early")
             XCTAssertEqual(results.map { $0["frameIndex"] as? Int }, (1...results.count).map { $0 }, "whole frames, in order")
             let summary = try XCTUnwrap(stderr.split(separator: "\n").last.map(String.init))
-            XCTAssertTrue(summary.hasPrefix("objdetect: \(results.count) frames, ") && summary.hasSuffix("; interrupted"), stderr)
+            let frames = "\(results.count) frame\(results.count == 1 ? "" : "s")"
+            XCTAssertTrue(summary.hasPrefix("objdetect: \(frames), ") && summary.hasSuffix("; interrupted"), stderr)
         }
     }
 }

@@ -25,8 +25,8 @@ public enum PNGEncoder {
     /// decodes to the same pixels.
     public enum Compression: Sendable, Equatable {
         /// Every row Paeth-filtered, then DEFLATE with runs of one byte value as distance-1 matches
-        /// and dynamic Huffman codes (zlib's `Z_RLE` strategy): about 20 times faster than level 6
-        /// on photos, files about 1–11 % larger (README, "Annotated output").
+        /// and dynamic Huffman codes (zlib's `Z_RLE` strategy): 12–23 times faster than level 6
+        /// on photos, files 1–18 % larger (README, "Formats and annotated output").
         case fast
         /// zlib level 0 (stored) … 9 (smallest): each row gets the filter with the smallest sum of
         /// absolute differences, then LZ77 with hash chains (lazy matching from level 4) and Huffman codes.

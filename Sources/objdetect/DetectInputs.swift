@@ -135,19 +135,26 @@ protocol FrameSource {
     func next() throws -> InputFrame?
     /// The source's own frame rate (a video's), if it has one.
     var frameRate: Double? { get }
+    /// How many frames there are, when known before reading them (progress shows a total and an ETA).
+    var count: Int? { get }
     /// Stops reading (a child process is stopped and reaped); called on every way out of a run.
     func close()
 }
 
 extension FrameSource {
     var frameRate: Double? { nil }
+    var count: Int? { nil }
     func close() {}
 }
 
 /// Frames from image files.
 final class PathFrames: FrameSource {
     private var iterator: IndexingIterator<[String]>
-    init(paths: [String]) { iterator = paths.makeIterator() }
+    let count: Int?
+    init(paths: [String]) {
+        iterator = paths.makeIterator()
+        count = paths.count
+    }
     func next() throws -> InputFrame? {
         guard let path = iterator.next() else { return nil }
         return InputFrame(name: path, result: Result { try ImageDecoder.decode(contentsOf: path) })

@@ -60,7 +60,7 @@ struct LiveStreamRunner {
         try annotate?.prepare(frameRate: source.frameRate ?? 30)
         defer { annotate?.stop() }
         let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: true)
-        let progress = ProgressReporter(unit: "frames", quiet: output.quiet)
+        let progress = ProgressReporter(unit: "frames", quiet: output.quiet, total: source.count)
         writer.beforeWrite = progress.clearLine
         let delivery = Delivery(writer: writer, progress: progress, annotate: annotate)
         var liveOptions = options
@@ -69,7 +69,8 @@ struct LiveStreamRunner {
         let started = DispatchTime.now().uptimeNanoseconds
         var index = 0
         var lastTimestamp: Int64 = -1
-        while !Interruption.requested, delivery.failedWrite == nil, let frame = try source.next() {
+        var stages = StageSummary()
+        while !Interruption.requested, delivery.failedWrite == nil, let frame = try stages.decodingFrame({ try source.next() }) {
             index += 1
             let decoded: DecodedImage
             do {
@@ -94,7 +95,8 @@ struct LiveStreamRunner {
         if let error = delivery.failedWrite { throw error }
         try writer.finish()
         try annotate?.finish()
-        progress.finish(interrupted: Interruption.requested)
+        stages.task = detector.timings
+        progress.finish(interrupted: Interruption.requested, stages: stages)
         if Interruption.requested { return Interruption.exitStatus }
         return progress.failures > 0 ? 1 : 0
     }

@@ -197,7 +197,7 @@ func readableLabel(_ l: LabelResult) -> String {
 }
 
 
-private func csvField(_ s: String) -> String {
+func csvField(_ s: String) -> String {
     s.contains { $0 == "," || $0 == "\"" || $0 == "\n" } ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 

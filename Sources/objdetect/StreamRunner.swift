@@ -15,11 +15,12 @@ struct StreamRunner {
         try annotate?.prepare(frameRate: fps)
         defer { annotate?.stop() }
         let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: true)
-        let progress = ProgressReporter(unit: "frames", quiet: output.quiet)
+        let progress = ProgressReporter(unit: "frames", quiet: output.quiet, total: source.count)
         writer.beforeWrite = progress.clearLine
         var index = 0
         var lastTimestamp: Int64 = -1
-        while !Interruption.requested, let frame = try source.next() {
+        var stages = StageSummary()
+        while !Interruption.requested, let frame = try stages.decodingFrame({ try source.next() }) {
             index += 1
             // Frames closer than 1 ms apart (fps > 1000) still get increasing timestamps.
             let timestamp = max(Int64((Double(index - 1) * 1000 / fps).rounded()), lastTimestamp + 1)
@@ -42,7 +43,8 @@ struct StreamRunner {
         }
         try writer.finish()
         try annotate?.finish()
-        progress.finish(interrupted: Interruption.requested)
+        stages.task = detector.timings
+        progress.finish(interrupted: Interruption.requested, stages: stages)
         if Interruption.requested { return Interruption.exitStatus }
         return progress.failures > 0 ? 1 : 0
     }

@@ -88,6 +88,11 @@ func looksLikeInput(_ argument: String) -> Bool {
             try writeLine(HelpText.topLevel(subcommands))
             return 0
         }
+        if first == "--version" {
+            guard args.count == 1 else { throw UsageError("--version takes nothing else, got \(args.dropFirst().joined(separator: " "))") }
+            try writeLine(HelpText.version)
+            return 0
+        }
         if let command = subcommands.first(where: { $0.spec.name == first }) {
             commandName = "objdetect \(first)"
             return try command.run(Array(args.dropFirst()))

@@ -27,10 +27,13 @@ final class DetectorPipeline {
     }
 
     /// Runs the model on an upright image; results in that image's pixel coordinates, by descending score.
-    func detect(_ image: ImageBuffer) throws -> [DetectedObject] {
+    /// `clock` closes the preprocess and inference stages (the caller closes postprocess).
+    func detect(_ image: ImageBuffer, clock: inout StageClock) throws -> [DetectedObject] {
         let tensor = try ImageToTensor.convert(image, options: plan.tensorOptions)
         try interpreter.copyInput(tensor.values, at: 0)
+        clock.close(.preprocess)
         try interpreter.invoke()
+        clock.close(.inference)
         let mapping = plan.mapping
         switch plan.decoding {
         case let .ssd(ssd, outputs):

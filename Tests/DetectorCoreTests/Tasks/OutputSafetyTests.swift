@@ -186,8 +186,9 @@ final class OutputSafetyTests: XCTestCase {
             XCTAssertLessThan(results.count, 300, "the run stopped early")
             XCTAssertEqual(results.map { $0["frameIndex"] as? Int }, (1...results.count).map { $0 }, "whole frames, in order")
             let summary = try XCTUnwrap(stderr.split(separator: "\n").last.map(String.init))
-            let frames = "\(results.count) frame\(results.count == 1 ? "" : "s")"
-            XCTAssertTrue(summary.hasPrefix("objdetect: \(frames), ") && summary.hasSuffix("; interrupted"), stderr)
+            // One frame done when the signal came before the second was read (a race the test cannot fix): "1 frame".
+            let counted = results.count == 1 ? "1 frame, " : "\(results.count) frames, "
+            XCTAssertTrue(summary.hasPrefix("objdetect: \(counted)") && summary.hasSuffix("; interrupted"), stderr)
         }
     }
 }

@@ -38,13 +38,13 @@ enum AnnotationTarget {
     }
 
     /// The picture for one result: boxes and labels on the upright image, the best object drawn
-    /// last so its label is on top.
+    /// last so its box is on top and its label gets the place it prefers. A label says what the
+    /// text format does ("#3 cat 0.94 / Pembroke 0.82"); the colour is the detector's category's.
     static func render(_ image: ImageBuffer, objects: [DetectedObject]) -> ImageBuffer {
         let annotations = objects.reversed().map { o -> ImageAnnotation in
-            let top = o.displayedLabel
-            var text = readableLabel(LabelResult(top)) + String(format: " %.2f", Double(top.confidence))
+            var text = ObjectResult(o).summary
             if let id = o.trackingID { text = "#\(id) " + text }
-            return ImageAnnotation(rect: o.frame, label: text, classIndex: top.index, keypoints: o.keypoints)
+            return ImageAnnotation(rect: o.frame, label: text, classIndex: o.category.index, keypoints: o.keypoints)
         }
         let base = image.format == .rgb8 ? image : image.converted(to: .rgb8)
         let picture = ImageAnnotator.draw(annotations, on: base)
@@ -87,8 +87,12 @@ enum AnnotationTarget {
         }
     }
 
+    /// Annotated PNGs keep up with the detector: Paeth rows and run-length DEFLATE, 12–23 times
+    /// faster than zlib level 6 for files 1–18 % larger (README, "Formats and annotated output").
+    static let pngCompression = PNGEncoder.Compression.fast
+
     static func writePNG(_ picture: ImageBuffer, to path: String) throws {
-        let png = try PNGEncoder.encode(picture)
+        let png = try PNGEncoder.encode(picture, compression: pngCompression)
         try OutputChannel.writeFile(png, to: path, what: "the annotated picture")
     }
 }

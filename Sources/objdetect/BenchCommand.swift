@@ -18,13 +18,14 @@ enum BenchCommand {
             CommonOptions.format(["json", "text"], default: "text"),
             CommonOptions.json,
             OptionSpec("--profile", .flag, help: "per-operator times (runs more invokes)", mode: "model"),
-            OptionSpec("--encode", .flag, help: "also time PNG encoding of the decoded pixels", mode: "decode"),
+            OptionSpec("--encode", .flag, help: "also time PNG encoding of the decoded pixels (level 6 and fast)", mode: "decode"),
             OptionSpec("--size", .text, value: "WxH", default: "640x640", help: "output size", mode: "resize"),
             OptionSpec("--resample", .choice(["mediapipe", "pillow", "bilinear", "area"]), default: "pillow", help: "resampling filter", mode: "resize"),
         ],
         notes: ["""
             JSON lines: model {"model", "median_ms", "runs", "threads"}; decode {"file", "width", "height", "runs", "median_ms",
-            "min_ms", "median_cpu_ms"}; resize the same as decode plus "size" and "resample".
+            "min_ms", "median_cpu_ms"} (with --encode also "encode_median_ms", "encode_median_cpu_ms", "encoded_bytes" for level 6
+            and the same with "fast" for PNGEncoder's fast mode); resize the same as decode plus "size" and "resample".
             """],
         modeOption: "--what")
 
@@ -126,7 +127,12 @@ enum BenchCommand {
             var size = 0
             let encoding = try BenchTiming.measure(runs: runs, warmup: 0) { size = try PNGEncoder.encode(rgb).count }
             report["encode_median_ms"] = BenchTiming.milli(encoding.median)
+            report["encode_median_cpu_ms"] = BenchTiming.milli(encoding.medianCPU)
             report["encoded_bytes"] = size
+            let fast = try BenchTiming.measure(runs: runs, warmup: 0) { size = try PNGEncoder.encode(rgb, compression: .fast).count }
+            report["encode_fast_median_ms"] = BenchTiming.milli(fast.median)
+            report["encode_fast_median_cpu_ms"] = BenchTiming.milli(fast.medianCPU)
+            report["encoded_fast_bytes"] = size
         }
         if json {
             try printJSON(report)

@@ -43,7 +43,7 @@ enum EvalCommand {
             try printJSON(["sequences": sequences, "combined": jsonObject(report.combined)],
                           pretty: args.flag("--pretty") || isatty(STDOUT_FILENO) == 1)
         } else {
-            print(table(report), terminator: "")
+            try OutputChannel.standardOutput.write(table(report))
         }
         return 0
     }

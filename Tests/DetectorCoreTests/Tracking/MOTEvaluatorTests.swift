@@ -128,7 +128,7 @@ final class MOTEvaluatorTests: XCTestCase {
     /// Every metric of `mot17_eval.py` per sequence and combined: counts exactly, ratios to
     /// 0.0005 (0.05 percentage points), on the two anchors' outputs for the four shared MOT17
     /// sequences and on one output of ours (`objdetect track` on MOT17-11's det.txt); MOT15 with
-    /// `mot_eval.py` on three of our outputs.
+    /// `mot_eval.py` (and TrackEval with its MOT15 settings for HOTA) on three of our outputs.
     func testEqualsReferenceScripts() throws {
         let shared = try SharedData.require()
         let expected = try JSONSerialization.jsonObject(

@@ -11,10 +11,13 @@ public struct MOTBox: Sendable, Equatable {
     public var frame: Int
     /// Identity: the person (ground truth) or the track (results).
     public var id: Int
-    /// Top-left corner and size, in pixels.
+    /// Left edge of the box, in pixels.
     public var x: Double
+    /// Top edge of the box, in pixels.
     public var y: Double
+    /// Width of the box, in pixels.
     public var width: Double
+    /// Height of the box, in pixels.
     public var height: Double
     /// The 7th column: the 'consider' flag of ground truth (0 = ignored), a tracker's score; 1 when absent.
     public var confidence: Double
@@ -24,6 +27,7 @@ public struct MOTBox: Sendable, Equatable {
     /// world coordinates (or -1), tracker results in -1.
     public var classID: Int?
 
+    /// A box as a file row would give it (`confidence` 1 and no class when the row has none).
     public init(frame: Int, id: Int, x: Double, y: Double, width: Double, height: Double,
                 confidence: Double = 1, classID: Int? = nil) {
         self.frame = frame

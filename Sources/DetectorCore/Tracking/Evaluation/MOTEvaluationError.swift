@@ -13,7 +13,9 @@ public enum MOTEvaluationError: Error, Sendable, Equatable, CustomStringConverti
 
     /// Which of a sequence's two files a problem is in.
     public enum FileRole: String, Sendable, Equatable {
+        /// The sequence's `gt.txt`.
         case groundTruth = "ground truth"
+        /// The tracker's output.
         case results = "results"
     }
 

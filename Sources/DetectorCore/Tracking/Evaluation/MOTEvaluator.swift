@@ -1,12 +1,16 @@
 /// One sequence to score: its ground truth, the tracker's results and, when known, its length.
 public struct MOTSequence: Sendable {
+    /// The sequence's name (`MOT17-02`), unique among the sequences scored together.
     public var name: String
+    /// Every row of its ground truth (the preprocessing picks what is scored).
     public var groundTruth: [MOTBox]
+    /// The tracker's boxes.
     public var results: [MOTBox]
     /// `seqLength` of the sequence's `seqinfo.ini`: frames must lie in 1...length. Nil: the
     /// largest frame of either file.
     public var length: Int?
 
+    /// A sequence to score; `length` is its `seqLength` when known.
     public init(name: String, groundTruth: [MOTBox], results: [MOTBox], length: Int? = nil) {
         self.name = name
         self.groundTruth = groundTruth
@@ -29,6 +33,7 @@ public struct MOTSequence: Sendable {
 public enum MOTEvaluator {
     /// The scores of every sequence, in the order given, and of all of them pooled.
     public struct Report: Sendable {
+        /// Each sequence's name, the conventions its ground truth followed and its scores.
         public var sequences: [(name: String, groundTruthProtocol: MOTGroundTruthProtocol, scores: MOTScores)]
         /// Counts summed over the sequences, ratios recomputed from the sums (py-motmetrics'
         /// OVERALL row); HOTA as TrackEval's COMBINED_SEQ.

@@ -8,34 +8,52 @@ public struct MOTScores: Sendable, Equatable {
     public var motp: Double
     /// The MOTChallenge devkit's MOTP: the mean IoU of matched pairs (1 - `motp`).
     public var motpOverlap: Double { 1 - motp }
-    /// Identity F1, precision and recall (global one-to-one identity matching).
+    /// Identity F1: 2 IDTP / (ground-truth boxes + tracker boxes), IDTP being the boxes matched
+    /// under the best one-to-one pairing of ground-truth and tracker identities over the sequence.
     public var idf1: Double
+    /// Identity precision: IDTP / tracker boxes.
     public var idp: Double
+    /// Identity recall: IDTP / ground-truth boxes.
     public var idr: Double
-    /// Matched boxes over tracker boxes, and over ground-truth boxes.
+    /// Matched boxes over tracker boxes.
     public var precision: Double
+    /// Matched boxes over ground-truth boxes.
     public var recall: Double
+    /// Ground-truth objects matched to another track than at their previous match.
     public var idSwitches: Int
     /// Times a ground-truth trajectory goes from tracked to missed and is tracked again later.
     public var fragmentations: Int
+    /// Tracker boxes matched to no scored ground truth (FP).
     public var falsePositives: Int
+    /// Scored ground-truth boxes matched to no tracker box (FN).
     public var misses: Int
-    /// Ground-truth trajectories tracked in >= 80 %, in [20 %, 80 %), and in < 20 % of their frames.
+    /// Ground-truth trajectories tracked in >= 80 % of their frames.
     public var mostlyTracked: Int
+    /// Ground-truth trajectories tracked in 20 % to 80 % of their frames.
     public var partiallyTracked: Int
+    /// Ground-truth trajectories tracked in < 20 % of their frames.
     public var mostlyLost: Int
-    /// Scored ground-truth boxes, their distinct identities, and tracker boxes (after preprocessing).
+    /// Scored ground-truth boxes.
     public var groundTruthBoxes: Int
+    /// Distinct identities among the scored ground-truth boxes.
     public var groundTruthIDs: Int
+    /// Tracker boxes, after MOT17's preprocessing.
     public var resultBoxes: Int
-    /// HOTA and its parts, each averaged over the 19 thresholds alpha = 0.05…0.95 (TrackEval).
+    /// HOTA = √(DetA · AssA) at each of the 19 thresholds alpha = 0.05…0.95, averaged (TrackEval).
     public var hota: Double
+    /// Detection accuracy TP / (TP + FN + FP), averaged over alpha.
     public var detA: Double
+    /// Association accuracy: for each true positive, how well its two identities overlap over the sequence, averaged.
     public var assA: Double
+    /// Localisation accuracy: the mean IoU of the true positives, averaged over alpha.
     public var locA: Double
+    /// Detection recall TP / (TP + FN), averaged over alpha.
     public var detRe: Double
+    /// Detection precision TP / (TP + FP), averaged over alpha.
     public var detPr: Double
+    /// Association recall, averaged over alpha.
     public var assRe: Double
+    /// Association precision, averaged over alpha.
     public var assPr: Double
     /// Tracker boxes removed by MOT17's preprocessing (matched to distractors); 0 for MOT15.
     public var removedDistractorMatches: Int

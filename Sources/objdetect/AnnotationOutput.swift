@@ -9,6 +9,8 @@ enum AnnotationTarget {
     case file(String)
     case folder(String)
     case standardOutput
+    /// A video file encoded by ffmpeg (stream mode).
+    case video(VideoEncoder)
 
     /// - Parameter imageCount: images in single mode (nil in stream mode).
     static func parse(_ value: String, imageCount: Int?) throws -> AnnotationTarget {
@@ -19,8 +21,14 @@ enum AnnotationTarget {
         if exists && isDirectory.boolValue || ext.isEmpty {
             return .folder(value)
         }
+        if FFmpeg.videoExtensions.contains(ext) && ext != "gif" {
+            guard imageCount == nil else {
+                throw UsageError("--annotate \(value) writes a video: it needs --mode stream (a video or frames as input)")
+            }
+            return .video(VideoEncoder(path: value))
+        }
         guard ext == "png" else {
-            throw UsageError("--annotate writes PNG: give a .png file, a folder or -, got '\(value)'")
+            throw UsageError("--annotate writes PNG: give a .png file, a folder, - or a video file (.mp4, .mkv, .mov), got '\(value)'")
         }
         guard imageCount == 1 else {
             throw UsageError(imageCount == nil ? "--annotate in stream mode needs a folder or -, got '\(value)'"
@@ -48,16 +56,29 @@ enum AnnotationTarget {
         let picture = Self.render(image, objects: objects)
         switch self {
         case .standardOutput:
-            FileHandle.standardOutput.write(Data(PPMEncoder.encode(picture)))
+            try OutputChannel.standardOutput.write(PPMEncoder.encode(picture))
         case let .file(path):
             try Self.writePNG(picture, to: path)
         case let .folder(folder):
             try Self.writePNG(picture, to: (folder as NSString).appendingPathComponent(name))
+        case let .video(encoder):
+            try encoder.write(picture)
         }
     }
 
-    /// Creates the folder if needed.
-    func prepare() throws {
+    /// Ends a video (ffmpeg finishes the file); nothing to do for pictures.
+    func finish() throws {
+        if case let .video(encoder) = self { try encoder.finish() }
+    }
+
+    /// Stops a video encoder left running by an error (always reaped).
+    func stop() {
+        if case let .video(encoder) = self { encoder.stop() }
+    }
+
+    /// Creates the folder if needed; a video is encoded at `frameRate` (the source's).
+    func prepare(frameRate: Double = 30) throws {
+        if case let .video(encoder) = self { try encoder.prepare(frameRate: frameRate) }
         guard case let .folder(folder) = self else { return }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -72,10 +93,6 @@ enum AnnotationTarget {
 
     static func writePNG(_ picture: ImageBuffer, to path: String) throws {
         let png = try PNGEncoder.encode(picture, compression: pngCompression)
-        do {
-            try Data(png).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandFailure("cannot write \(path): \((error as NSError).localizedDescription)")
-        }
+        try OutputChannel.writeFile(png, to: path, what: "the annotated picture")
     }
 }

@@ -86,7 +86,7 @@ enum BenchCommand {
             try printJSON(["model": model, "median_ms": BenchTiming.milli(timing.median), "runs": runs, "threads": threads,
                            "tier": interpreter.tier.description, "load_ms": BenchTiming.milli(loadMs)])
         } else {
-            print(String(format: "%@: min %.3f ms, median %.3f ms, max %.3f ms (%d runs, %d threads, %@ kernels, load %.1f ms)",
+            try writeLine(String(format: "%@: min %.3f ms, median %.3f ms, max %.3f ms (%d runs, %d threads, %@ kernels, load %.1f ms)",
                          model, timing.min, timing.median, timing.max, runs, threads, interpreter.tier.description, loadMs))
         }
         return 0
@@ -100,7 +100,7 @@ enum BenchCommand {
         let ranked = (interpreter.profile ?? []).enumerated().sorted { $0.element > $1.element }.prefix(15)
         for (k, ms) in ranked {
             let out = ops[k].outputs.first.map { interpreter.tensorDescription($0).shape } ?? []
-            print(String(format: "op %4d %-20@ %8.3f ms  out %@", k, ops[k].opName, ms / Double(runs), "\(out)"))
+            try writeLine(String(format: "op %4d %-20@ %8.3f ms  out %@", k, ops[k].opName, ms / Double(runs), "\(out)"))
         }
         var byType: [String: (ms: Double, count: Int)] = [:]
         for (k, ms) in (interpreter.profile ?? []).enumerated() {
@@ -108,7 +108,7 @@ enum BenchCommand {
             byType[ops[k].opName] = (entry.ms + ms, entry.count + 1)
         }
         for (name, entry) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
-            print(String(format: "type %-20@ %8.3f ms  (%d ops)", name, entry.ms / Double(runs), entry.count))
+            try writeLine(String(format: "type %-20@ %8.3f ms  (%d ops)", name, entry.ms / Double(runs), entry.count))
         }
     }
 
@@ -137,7 +137,7 @@ enum BenchCommand {
         if json {
             try printJSON(report)
         } else {
-            print(String(format: "%@: %dx%d, min %.3f ms, median %.3f ms (%d runs)", path, decoded.image.width, decoded.image.height,
+            try writeLine(String(format: "%@: %dx%d, min %.3f ms, median %.3f ms (%d runs)", path, decoded.image.width, decoded.image.height,
                          timing.min, timing.median, runs))
         }
     }
@@ -163,7 +163,7 @@ extension BenchCommand {
                            "resample": method.rawValue, "runs": runs, "median_ms": BenchTiming.milli(timing.median),
                            "min_ms": BenchTiming.milli(timing.min), "median_cpu_ms": BenchTiming.milli(timing.medianCPU)])
         } else {
-            print(String(format: "%@: %dx%d to %dx%d (%@), min %.3f ms, median %.3f ms (%d runs)", path, rgb.width, rgb.height,
+            try writeLine(String(format: "%@: %dx%d to %dx%d (%@), min %.3f ms, median %.3f ms (%d runs)", path, rgb.width, rgb.height,
                          size.width, size.height, method.rawValue, timing.min, timing.median, runs))
         }
     }

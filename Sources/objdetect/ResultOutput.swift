@@ -112,19 +112,19 @@ struct JSONLines {
 final class ResultWriter {
     let format: String
     private let json: JSONLines
-    private let handle: FileHandle?
+    private let channel: OutputChannel?
     /// Called before anything is written to standard output (clears a progress line there).
     var beforeWrite: () -> Void = {}
     private var written = 0
     private let asArray: Bool
 
     /// - Parameters:
-    ///   - handle: nil discards the results (standard output carries annotated frames).
+    ///   - channel: nil discards the results (standard output carries annotated frames).
     ///   - asArray: `json` with several results: one array.
-    init(format: String, pretty: Bool, handle: FileHandle?, asArray: Bool) {
+    init(format: String, pretty: Bool, channel: OutputChannel?, asArray: Bool) {
         self.format = format
         self.json = JSONLines(pretty: pretty)
-        self.handle = handle
+        self.channel = channel
         self.asArray = asArray
     }
 
@@ -155,18 +155,19 @@ final class ResultWriter {
             text = Self.textLines(result)
         }
         written += 1
-        emit(text)
+        try emit(text)
     }
 
-    /// Closes a JSON array (or writes an empty one).
-    func finish() {
-        if format == "json" && asArray { emit(written == 0 ? "[]\n" : "\n]\n") }
+    /// Closes a JSON array (or writes an empty one) and a results file.
+    func finish() throws {
+        if format == "json" && asArray { try emit(written == 0 ? "[]\n" : "\n]\n") }
+        try channel?.close()
     }
 
-    private func emit(_ text: String) {
-        guard let handle, !text.isEmpty else { return }
-        if handle === FileHandle.standardOutput { beforeWrite() }
-        handle.write(Data(text.utf8))
+    private func emit(_ text: String) throws {
+        guard let channel, !text.isEmpty else { return }
+        if channel.isStandardOutput { beforeWrite() }
+        try channel.write(text)
     }
 
     /// `csv`'s columns: the detector's label and score, the box, then the classifier's best label
@@ -196,7 +197,7 @@ func readableLabel(_ l: LabelResult) -> String {
 }
 
 
-private func csvField(_ s: String) -> String {
+func csvField(_ s: String) -> String {
     s.contains { $0 == "," || $0 == "\"" || $0 == "\n" } ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 

@@ -18,13 +18,14 @@ enum BenchCommand {
             CommonOptions.format(["json", "text"], default: "text"),
             CommonOptions.json,
             OptionSpec("--profile", .flag, help: "per-operator times (runs more invokes)", mode: "model"),
-            OptionSpec("--encode", .flag, help: "also time PNG encoding of the decoded pixels", mode: "decode"),
+            OptionSpec("--encode", .flag, help: "also time PNG encoding of the decoded pixels (level 6 and fast)", mode: "decode"),
             OptionSpec("--size", .text, value: "WxH", default: "640x640", help: "output size", mode: "resize"),
             OptionSpec("--resample", .choice(["mediapipe", "pillow", "bilinear", "area"]), default: "pillow", help: "resampling filter", mode: "resize"),
         ],
         notes: ["""
             JSON lines: model {"model", "median_ms", "runs", "threads"}; decode {"file", "width", "height", "runs", "median_ms",
-            "min_ms", "median_cpu_ms"}; resize the same as decode plus "size" and "resample".
+            "min_ms", "median_cpu_ms"} (with --encode also "encode_median_ms", "encode_median_cpu_ms", "encoded_bytes" for level 6
+            and the same with "fast" for PNGEncoder's fast mode); resize the same as decode plus "size" and "resample".
             """],
         modeOption: "--what")
 
@@ -85,7 +86,7 @@ enum BenchCommand {
             try printJSON(["model": model, "median_ms": BenchTiming.milli(timing.median), "runs": runs, "threads": threads,
                            "tier": interpreter.tier.description, "load_ms": BenchTiming.milli(loadMs)])
         } else {
-            print(String(format: "%@: min %.3f ms, median %.3f ms, max %.3f ms (%d runs, %d threads, %@ kernels, load %.1f ms)",
+            try writeLine(String(format: "%@: min %.3f ms, median %.3f ms, max %.3f ms (%d runs, %d threads, %@ kernels, load %.1f ms)",
                          model, timing.min, timing.median, timing.max, runs, threads, interpreter.tier.description, loadMs))
         }
         return 0
@@ -99,7 +100,7 @@ enum BenchCommand {
         let ranked = (interpreter.profile ?? []).enumerated().sorted { $0.element > $1.element }.prefix(15)
         for (k, ms) in ranked {
             let out = ops[k].outputs.first.map { interpreter.tensorDescription($0).shape } ?? []
-            print(String(format: "op %4d %-20@ %8.3f ms  out %@", k, ops[k].opName, ms / Double(runs), "\(out)"))
+            try writeLine(String(format: "op %4d %-20@ %8.3f ms  out %@", k, ops[k].opName, ms / Double(runs), "\(out)"))
         }
         var byType: [String: (ms: Double, count: Int)] = [:]
         for (k, ms) in (interpreter.profile ?? []).enumerated() {
@@ -107,7 +108,7 @@ enum BenchCommand {
             byType[ops[k].opName] = (entry.ms + ms, entry.count + 1)
         }
         for (name, entry) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
-            print(String(format: "type %-20@ %8.3f ms  (%d ops)", name, entry.ms / Double(runs), entry.count))
+            try writeLine(String(format: "type %-20@ %8.3f ms  (%d ops)", name, entry.ms / Double(runs), entry.count))
         }
     }
 
@@ -126,12 +127,17 @@ enum BenchCommand {
             var size = 0
             let encoding = try BenchTiming.measure(runs: runs, warmup: 0) { size = try PNGEncoder.encode(rgb).count }
             report["encode_median_ms"] = BenchTiming.milli(encoding.median)
+            report["encode_median_cpu_ms"] = BenchTiming.milli(encoding.medianCPU)
             report["encoded_bytes"] = size
+            let fast = try BenchTiming.measure(runs: runs, warmup: 0) { size = try PNGEncoder.encode(rgb, compression: .fast).count }
+            report["encode_fast_median_ms"] = BenchTiming.milli(fast.median)
+            report["encode_fast_median_cpu_ms"] = BenchTiming.milli(fast.medianCPU)
+            report["encoded_fast_bytes"] = size
         }
         if json {
             try printJSON(report)
         } else {
-            print(String(format: "%@: %dx%d, min %.3f ms, median %.3f ms (%d runs)", path, decoded.image.width, decoded.image.height,
+            try writeLine(String(format: "%@: %dx%d, min %.3f ms, median %.3f ms (%d runs)", path, decoded.image.width, decoded.image.height,
                          timing.min, timing.median, runs))
         }
     }
@@ -157,7 +163,7 @@ extension BenchCommand {
                            "resample": method.rawValue, "runs": runs, "median_ms": BenchTiming.milli(timing.median),
                            "min_ms": BenchTiming.milli(timing.min), "median_cpu_ms": BenchTiming.milli(timing.medianCPU)])
         } else {
-            print(String(format: "%@: %dx%d to %dx%d (%@), min %.3f ms, median %.3f ms (%d runs)", path, rgb.width, rgb.height,
+            try writeLine(String(format: "%@: %dx%d to %dx%d (%@), min %.3f ms, median %.3f ms (%d runs)", path, rgb.width, rgb.height,
                          size.width, size.height, method.rawValue, timing.min, timing.median, runs))
         }
     }

@@ -30,7 +30,8 @@ enum CommonOptions {
     static let json = OptionSpec("--json", .flag, help: "the same as --format json")
     static let pretty = OptionSpec("--pretty", .flag, help: "indented JSON (the default when stdout is a terminal)")
     static let scoreThreshold = OptionSpec("--score-threshold", .number(min: 0, max: 1), value: "T",
-                                           default: "the model's, else none", help: "drop results scoring below T")
+                                           default: "the model's (metadata, or the face and palm graphs' 0.5), else 0.5 for the embedded objects model and 0.25 for other detectors",
+                                           help: "drop results scoring below T; 0 keeps every result")
     static let maxResults = OptionSpec("--max-results", .int(1...100_000), value: "N", default: "all", help: "keep the N best results")
     static let allow = OptionSpec("--allow", .list, value: "A,B", help: "keep only these categories (exclusive with --deny)")
     static let deny = OptionSpec("--deny", .list, value: "A,B", help: "drop these categories")
@@ -55,9 +56,28 @@ enum CommonOptions {
         if args.flag("--pretty") && format != "json" { throw UsageError("--pretty applies to --format json only, not \(format)") }
     }
 
-    /// An embedded model's file for its name, else the argument as a path.
+    /// An embedded model's file for its name, else the argument as a path (which must exist).
     static func modelPath(_ name: String) throws -> String {
-        ModelCatalog.isEmbedded(name) ? try ModelCatalog.path(for: name) : name
+        ModelCatalog.isEmbedded(name) ? try ModelCatalog.path(for: name) : try existingModelFile(name)
+    }
+
+    /// `--model NAME|PATH` as a model source: an embedded name, else a file that must exist.
+    static func modelSource(_ name: String) throws -> ModelSource {
+        ModelCatalog.isEmbedded(name) ? .embedded(name) : .file(try existingModelFile(name))
+    }
+
+    /// `path` when a file is there; else one line naming the embedded models and saying that
+    /// other models are paths to `.tflite` files.
+    static func existingModelFile(_ path: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue { return path }
+        throw CommandFailure(unknownModelMessage(path))
+    }
+
+    /// The message for a `--model` argument that is neither an embedded name nor a file.
+    static func unknownModelMessage(_ name: String) -> String {
+        "no embedded model is named '\(name)' and no file is at that path: the embedded models are "
+            + "\(ModelCatalog.names.joined(separator: ", ")); any other model is a path to a .tflite file"
     }
 }
 
@@ -66,19 +86,9 @@ enum CommonOptions {
 func printJSON(_ value: Any, pretty: Bool = false) throws {
     var opts: JSONSerialization.WritingOptions = [.withoutEscapingSlashes, .sortedKeys]
     if pretty { opts.insert(.prettyPrinted) }
-    let data = try JSONSerialization.data(withJSONObject: value, options: opts)
-    FileHandle.standardOutput.write(data)
-    FileHandle.standardOutput.write(Data([0x0A]))
-}
-
-/// Writes one line to standard error.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}
-
-/// Writes one line to standard output, unbuffered (so stream results appear as each frame ends).
-func writeLine(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    var data = try JSONSerialization.data(withJSONObject: value, options: opts)
+    data.append(0x0A)
+    try OutputChannel.standardOutput.write(data)
 }
 
 /// A message on one line (newlines inside an error description become "; ").
@@ -94,6 +104,7 @@ enum OptionFlagNames {
         "categoryAllowlist": "--allow", "categoryDenylist": "--deny", "maxResults": "--max-results",
         "maxResultCount": "--max-results", "scoreThreshold": "--score-threshold", "confidenceThreshold": "--score-threshold",
         "yoloIoUThreshold": "--nms-iou", "threadCount": "--threads", "resizeMode": "--resize", "resampler": "--resample",
+        "channelOrder": "--channel-order", "fallbackScoreThreshold": "--score-threshold",
         "displayNamesLocale": "--locale", "classifierModel": "--classifier", "logitHandling": "--logits",
         "classifierLogitHandling": "--classifier-logits", "maxPerObjectLabelCount": "--classifier-max-results",
         "classificationConfidenceThreshold": "--classifier-score-threshold",

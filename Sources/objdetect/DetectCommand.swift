@@ -13,7 +13,8 @@ enum DetectCommand {
                        help: "single: every image on its own; stream: frames of one video, with tracking IDs"),
             CommonOptions.model(default: ModelCatalog.defaultModelName,
                                 help: "detector: embedded \(ModelCatalog.names.joined(separator: ", ")) or a .tflite file"),
-            OptionSpec("--decoder", .choice(ModelFamily.detectorFamilies.map(\.rawValue)), default: "from the model", help: "output decoder family"),
+            OptionSpec("--decoder", .choice(ModelFamily.detectorFamilies.map(\.rawValue)), default: "from the model",
+                       help: "output decoder family, for when the output shapes cannot tell"),
             OptionSpec("--decoder-config", .text, value: "FILE.json", help: "full decoder configuration (anchors, NMS, input)"),
             OptionSpec("--labels", .text, value: "FILE.txt", help: "label names, one per line (for models without metadata)"),
             CommonOptions.scoreThreshold,
@@ -22,11 +23,14 @@ enum DetectCommand {
             CommonOptions.deny,
             OptionSpec("--single-object", .flag, help: "only the most prominent object (ML Kit's single-object mode)"),
             OptionSpec("--nms-iou", .number(min: 0, max: 1, minExcluded: true), value: "T", default: "0.45",
-                       help: "YOLO: IoU above which same-class boxes are suppressed"),
+                       help: "YOLO, YOLOX: IoU above which same-class boxes are suppressed"),
             CommonOptions.taskThreads,
             CommonOptions.orientation,
             CommonOptions.ignoreEXIF,
-            OptionSpec("--resize", .choice(["stretch", "letterbox"]), default: "the family's", help: "how the image is fitted to the model input"),
+            OptionSpec("--resize", .choice(["stretch", "letterbox", "letterbox-top-left"]), default: "the family's",
+                       help: "how the image is fitted to the model input (letterbox-top-left: YOLOX's)"),
+            OptionSpec("--channel-order", .choice(ChannelOrder.allCases.map(\.rawValue)), default: "bgr for yolox, else rgb",
+                       help: "colour channel order of the model input"),
             OptionSpec("--resample", .choice(["mediapipe", "pillow", "bilinear", "area"]), default: "the family's", help: "resampling filter"),
             CommonOptions.locale,
             OptionSpec("--classifier", .text, value: "C.tflite|manifest.json", help: "classify each object with this image classifier"),
@@ -40,9 +44,10 @@ enum DetectCommand {
             CommonOptions.json,
             CommonOptions.pretty,
             OptionSpec("--output", .text, value: "FILE", default: "stdout", help: "write the results to FILE"),
-            OptionSpec("--annotate", .text, value: "FILE.png|DIR|-",
-                       help: "draw the results: one PNG, a folder of PNGs, or - for a PPM stream on stdout"),
+            OptionSpec("--annotate", .text, value: "FILE.png|DIR|-|OUT.mp4",
+                       help: "draw the results: one PNG, a folder of PNGs, - for a PPM stream on stdout, or a video file (stream mode; encoded by ffmpeg)"),
             OptionSpec("--paths-from", .text, value: "FILE|-", help: "read image paths, one per line, from FILE or stdin"),
+            OptionSpec("--video", .flag, help: "the INPUT is a video file or stream URL for ffmpeg, whatever its name (.mp4, .mov, .mkv, … and rtsp:// are recognised without it)"),
             OptionSpec("--quiet", .flag, help: "no progress or summary on stderr"),
             OptionSpec("--fps", .number(min: 0.001, max: 10_000), value: "F", default: "30",
                        help: "frame rate that times the frames", mode: "stream"),
@@ -62,7 +67,8 @@ enum DetectCommand {
             INPUT: image files (PNG, JPEG, PPM/PGM; a quoted pattern such as '*.jpg' is expanded), a folder
             (single: each image file on its own; stream: the frames of one video in natural sort order), or -
             (stream: concatenated PNG, JPEG or PPM/PGM frames on stdin, as ffmpeg -f image2pipe writes them;
-            single: one image on stdin).
+            single: one image on stdin), or a video file or URL (stream mode; decoded by ffmpeg, which must be
+            on PATH; its frame rate times the frames unless --fps is given).
             Progress (streams and batches) and a summary go to stderr; results alone go to stdout.
             """,
         ],
@@ -74,7 +80,11 @@ enum DetectCommand {
     static func formatDefault(_ v: Double) -> String { shortestText((v * 1000).rounded() / 1000) }
 
     static func run(_ args: ParsedOptions) throws -> Int32 {
-        let mode = args.string("--mode") ?? (args.positional == ["-"] ? "stream" : "single")
+        let video = args.flag("--video") || args.positional.contains(where: FFmpeg.isVideo)
+        if video && args.string("--mode") == "single" {
+            throw UsageError("a video is read in --mode stream (its frames are tracked); to detect on single frames, extract them with ffmpeg first")
+        }
+        let mode = args.string("--mode") ?? (args.positional == ["-"] || video ? "stream" : "single")
         try args.rejectOptions(outside: mode)
         try args.rejectBoth("--allow", "--deny")
         if mode == "stream" && args.positional.isEmpty && !args.given("--paths-from") {
@@ -97,7 +107,9 @@ enum DetectCommand {
         try args.rejectBoth("--live", "--fps")
         let annotate = try args.string("--annotate").map { try AnnotationTarget.parse($0, imageCount: nil) }
         let maxFrameBytes = (args.int("--max-frame-mb") ?? ImageLimits.defaultMaxFrameBytes >> 20) << 20
-        let source = try DetectInputs.frames(args.positional, pathsFrom: args.string("--paths-from"), maxFrameBytes: maxFrameBytes)
+        let source = try DetectInputs.frames(args.positional, pathsFrom: args.string("--paths-from"), maxFrameBytes: maxFrameBytes,
+                                             video: args.flag("--video"))
+        defer { source.close() }
         if let t = args.float("--track-iou") { options.tracker.iouThreshold = t }
         if args.flag("--live") {
             if let option = [TrackerStateFile.inOption, TrackerStateFile.outOption].first(where: args.given) {
@@ -112,13 +124,18 @@ enum DetectCommand {
     /// Builds the detector options from the command line.
     static func detectorOptions(_ args: ParsedOptions) throws -> ObjectDetectorOptions {
         let modelName = args.string("--model") ?? ModelCatalog.defaultModelName
-        var o = ObjectDetectorOptions(model: ModelCatalog.isEmbedded(modelName) ? .embedded(modelName) : .file(modelName))
+        var o = ObjectDetectorOptions(model: try CommonOptions.modelSource(modelName))
         o.decoder = args.string("--decoder").flatMap(ModelFamily.init(rawValue:))
         if let path = args.string("--decoder-config") {
             o.decoderConfig = try DetectorDecoderConfig.load(from: URL(fileURLWithPath: path))
         }
         o.maxResults = args.int("--max-results")
         o.scoreThreshold = args.float("--score-threshold")
+        // Where neither the option nor the model sets a threshold: the TFLite example apps'
+        // 0.5 for the embedded objects model, ultralytics' conf 0.25 for any other detector.
+        o.fallbackScoreThreshold = (ModelCatalog.isEmbedded(modelName) ? ModelCatalog.suggestedScoreThreshold(for: modelName) : nil)
+            ?? ModelCatalog.genericScoreThreshold
+        o.channelOrder = args.string("--channel-order").flatMap(ChannelOrder.init(rawValue:))
         if let t = args.float("--nms-iou") { o.yoloIoUThreshold = t }
         o.categoryAllowlist = args.list("--allow")
         o.categoryDenylist = args.list("--deny")
@@ -157,24 +174,21 @@ struct ResultOutputOptions {
     let pretty: Bool
     let quiet: Bool
     /// nil: results are discarded (standard output carries annotated frames).
-    let handle: FileHandle?
+    let channel: OutputChannel?
 
     init(_ args: ParsedOptions, format: String) throws {
         self.format = format
         pretty = args.flag("--pretty") || (format == "json" && isatty(STDOUT_FILENO) == 1)
         quiet = args.flag("--quiet")
         if let path = args.string("--output"), path != "-" {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-                throw CommandFailure("cannot write the results file \(path)")
-            }
-            handle = h
+            channel = try OutputChannel.create(path: path, what: "results")
         } else if args.string("--annotate") == "-" {
             if args.given("--format") || args.given("--json") || args.given("--output") {
                 throw UsageError("with --annotate -, stdout carries the frames: write the results with --output FILE")
             }
-            handle = nil
+            channel = nil
         } else {
-            handle = .standardOutput
+            channel = .standardOutput
         }
     }
 }

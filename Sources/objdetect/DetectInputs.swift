@@ -31,8 +31,14 @@ enum DetectInputs {
     }
 
     /// Stream mode: the frame source for the arguments; a frame on stdin above `maxFrameBytes` is refused.
-    static func frames(_ arguments: [String], pathsFrom: String?, maxFrameBytes: Int) throws -> FrameSource {
+    static func frames(_ arguments: [String], pathsFrom: String?, maxFrameBytes: Int, video: Bool = false) throws -> FrameSource {
         if arguments == ["-"], pathsFrom == nil { return StandardInputFrames(maxFrameBytes: maxFrameBytes) }
+        if video || arguments.contains(where: FFmpeg.isVideo) {
+            guard arguments.count == 1, pathsFrom == nil else {
+                throw UsageError("a video must be the only input (run one objdetect per video)")
+            }
+            return try VideoFrames(input: arguments[0], maxFrameBytes: maxFrameBytes)
+        }
         if arguments.contains("-") { throw UsageError("'-' (frames on standard input) must be the only input") }
         var paths: [String] = []
         if arguments.count == 1, pathsFrom == nil {
@@ -49,6 +55,20 @@ enum DetectInputs {
         if let pathsFrom { paths += try pathList(pathsFrom) }
         guard !paths.isEmpty else { throw UsageError("detect needs an INPUT: a folder of frames, - or --paths-from FILE") }
         return PathFrames(paths: paths)
+    }
+
+    /// Decodes one image file (or standard input for "-"); a video given as an image gets a
+    /// message saying how to feed it.
+    static func decodeImage(_ path: String) throws -> DecodedImage {
+        do {
+            return try path == "-" ? ImageDecoder.decode([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
+                                   : ImageDecoder.decode(contentsOf: path)
+        } catch {
+            guard case let .unknownFormat(first) = error, ImageDecoder.videoFormat(first) != nil else { throw error }
+            let hint = path == "-" ? "for a video on standard input, let ffmpeg decode it: ffmpeg -i - -f image2pipe -c:v ppm - | objdetect -"
+                                   : "to detect in a video, run objdetect \(path) --video (ffmpeg decodes it)"
+            throw CommandFailure("\(ImageDecodeError.unknownFormat(firstBytes: first)); \(hint)")
+        }
     }
 
     /// The files one argument names: itself, a folder's files (`inFolder`), or a pattern's matches.
@@ -113,12 +133,28 @@ enum DetectInputs {
 /// Frames in order; `next()` throws only when the input as a whole is unusable.
 protocol FrameSource {
     func next() throws -> InputFrame?
+    /// The source's own frame rate (a video's), if it has one.
+    var frameRate: Double? { get }
+    /// How many frames there are, when known before reading them (progress shows a total and an ETA).
+    var count: Int? { get }
+    /// Stops reading (a child process is stopped and reaped); called on every way out of a run.
+    func close()
+}
+
+extension FrameSource {
+    var frameRate: Double? { nil }
+    var count: Int? { nil }
+    func close() {}
 }
 
 /// Frames from image files.
 final class PathFrames: FrameSource {
     private var iterator: IndexingIterator<[String]>
-    init(paths: [String]) { iterator = paths.makeIterator() }
+    let count: Int?
+    init(paths: [String]) {
+        iterator = paths.makeIterator()
+        count = paths.count
+    }
     func next() throws -> InputFrame? {
         guard let path = iterator.next() else { return nil }
         return InputFrame(name: path, result: Result { try ImageDecoder.decode(contentsOf: path) })
@@ -130,15 +166,7 @@ final class StandardInputFrames: FrameSource {
     private let reader: ImageStreamReader
 
     init(maxFrameBytes: Int) {
-        reader = ImageStreamReader(source: {
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if n > 0 { return Array(chunk[0..<n]) }
-                if n < 0 && errno == EINTR { continue }
-                return nil
-            }
-        }, maxFrameBytes: maxFrameBytes)
+        reader = ImageStreamReader(source: { readChunk(STDIN_FILENO) }, maxFrameBytes: maxFrameBytes)
     }
 
     func next() throws -> InputFrame? {

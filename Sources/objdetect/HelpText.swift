@@ -1,3 +1,5 @@
+import DetectorCore
+
 /// The help texts, generated from the command declarations: `objdetect --help`,
 /// `objdetect COMMAND --help`, and the Markdown command reference in README.md
 /// (`objdetect help --reference`; a test checks that README holds exactly this).
@@ -8,6 +10,7 @@ enum HelpText {
             "usage: objdetect [detect] INPUT... [options]   detect objects (the default command)",
             "       objdetect COMMAND [options]",
             "       objdetect COMMAND --help                every option of COMMAND",
+            "       objdetect --version                     the version and the kernels this CPU runs",
             "",
             "commands:",
         ]
@@ -51,6 +54,11 @@ enum HelpText {
             lines.append(note)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `objdetect --version`: "objdetect 0.7.0-dev (kernels: avx512+vbmi, x86_64)".
+    static var version: String {
+        "objdetect \(DetectorCoreInfo.version) (kernels: \(DetectorCoreInfo.kernels), \(DetectorCoreInfo.architecture))"
     }
 
     static let helpOption = OptionSpec("--help", .flag, help: "print this help and exit (also -h)")

@@ -40,13 +40,13 @@ enum ImageInfoCommand {
             ]
             try printJSON(info, pretty: args.flag("--pretty"))
         } else {
-            print("format:       \(decoded.format.rawValue)")
-            print("size:         \(decoded.image.width)x\(decoded.image.height)")
-            print("bit depth:    \(decoded.bitDepth)")
-            print("colour type:  \(decoded.colorType)")
-            print("orientation:  \(decoded.orientation.map { "\($0.name) (EXIF \($0.exifValue))" } ?? "none")")
-            print("rgba8_sha256: \(hash)")
-            print("upright:      \(upright.width)x\(upright.height), rgba8_sha256 \(uprightHash)")
+            try writeLine("format:       \(decoded.format.rawValue)")
+            try writeLine("size:         \(decoded.image.width)x\(decoded.image.height)")
+            try writeLine("bit depth:    \(decoded.bitDepth)")
+            try writeLine("colour type:  \(decoded.colorType)")
+            try writeLine("orientation:  \(decoded.orientation.map { "\($0.name) (EXIF \($0.exifValue))" } ?? "none")")
+            try writeLine("rgba8_sha256: \(hash)")
+            try writeLine("upright:      \(upright.width)x\(upright.height), rgba8_sha256 \(uprightHash)")
         }
         return 0
     }

@@ -29,7 +29,7 @@ enum InspectCommand {
         if format == "json" {
             try printJSON(report.json(), pretty: args.flag("--pretty"))
         } else {
-            print(report.text())
+            try writeLine(report.text())
         }
         return 0
     }

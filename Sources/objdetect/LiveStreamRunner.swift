@@ -21,6 +21,8 @@ struct LiveStreamRunner {
         }
         private let lock = NSLock()
         private var pending: [Int64: Pending] = [:]
+        /// The first failed write: the reading loop stops and the run ends with it.
+        private var writeError: OutputError?
         let writer: ResultWriter
         let progress: ProgressReporter
         let annotate: AnnotationTarget?
@@ -33,16 +35,19 @@ struct LiveStreamRunner {
 
         func submitted(_ frame: Pending, at timestampMs: Int64) { lock.withLock { pending[timestampMs] = frame } }
         func take(_ timestampMs: Int64) -> Pending? { lock.withLock { pending.removeValue(forKey: timestampMs) } }
+        var failedWrite: OutputError? { lock.withLock { writeError } }
 
         /// Called on the detector's delivery queue, one result at a time, in order.
         func deliver(_ result: LiveStreamResult<[DetectedObject]>) {
-            guard let frame = take(result.timestampMs) else { return }
+            guard let frame = take(result.timestampMs), failedWrite == nil else { return }
             do {
                 let objects = try result.result.get()
                 try writer.write(ImageResult(source: frame.name, frameIndex: frame.index, timestampMs: result.timestampMs,
                                              width: frame.upright.width, height: frame.upright.height, objects: objects))
                 try annotate?.write(frame.upright, objects: objects, name: String(format: "frame_%06d.png", frame.index))
                 progress.add(objects: objects.count)
+            } catch let error as OutputError {
+                lock.withLock { if writeError == nil { writeError = error } }
             } catch {
                 progress.clearLine()
                 printError("objdetect: frame \(frame.index) (\(frame.name)) skipped: \(oneLine(String(describing: error)))")
@@ -52,9 +57,10 @@ struct LiveStreamRunner {
     }
 
     func run(_ source: FrameSource) throws -> Int32 {
-        try annotate?.prepare()
-        let writer = ResultWriter(format: output.format, pretty: output.pretty, handle: output.handle, asArray: true)
-        let progress = ProgressReporter(unit: "frames", quiet: output.quiet)
+        try annotate?.prepare(frameRate: source.frameRate ?? 30)
+        defer { annotate?.stop() }
+        let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: true)
+        let progress = ProgressReporter(unit: "frames", quiet: output.quiet, total: source.count)
         writer.beforeWrite = progress.clearLine
         let delivery = Delivery(writer: writer, progress: progress, annotate: annotate)
         var liveOptions = options
@@ -63,7 +69,8 @@ struct LiveStreamRunner {
         let started = DispatchTime.now().uptimeNanoseconds
         var index = 0
         var lastTimestamp: Int64 = -1
-        while let frame = try source.next() {
+        var stages = StageSummary()
+        while !Interruption.requested, delivery.failedWrite == nil, let frame = try stages.decodingFrame({ try source.next() }) {
             index += 1
             let decoded: DecodedImage
             do {
@@ -85,8 +92,12 @@ struct LiveStreamRunner {
             }
         }
         detector.waitUntilIdle()
-        writer.finish()
-        progress.finish()
+        if let error = delivery.failedWrite { throw error }
+        try writer.finish()
+        try annotate?.finish()
+        stages.task = detector.timings
+        progress.finish(interrupted: Interruption.requested, stages: stages)
+        if Interruption.requested { return Interruption.exitStatus }
         return progress.failures > 0 ? 1 : 0
     }
 }

@@ -49,7 +49,7 @@ struct ParsedOptions {
                 value = inline
             } else {
                 guard i < arguments.count else {
-                    throw UsageError("\(option.name) needs a value (\(option.expectation))")
+                    throw UsageError("\(option.name) needs a value (\(option.missingValueHint))")
                 }
                 let next = arguments[i]
                 if looksLikeOption(next) {

@@ -74,6 +74,13 @@ struct OptionSpec: Sendable {
         }
     }
 
+    /// What to give when the value is missing: the value's name for free text ("NAME|PATH"),
+    /// else what it must be ("a number from 0 to 1").
+    var missingValueHint: String {
+        if case .text = kind, !valueName.isEmpty { return valueName }
+        return expectation
+    }
+
     /// Checks one value; the message shape is the same for every option:
     /// "--score-threshold must be a number from 0 to 1, got '2'".
     func validate(_ value: String) throws {

@@ -25,7 +25,8 @@ struct ImageResult: Encodable {
 }
 
 /// One detected object; `trackingID` only in stream mode. `category` is the detector's class
-/// (its confidence is the detection score); `labels` are the classifier's, with `--classify`.
+/// (its confidence is the detection score); `labels` are the classifier's, each with its own
+/// confidence, with `--classifier`.
 struct ObjectResult: Encodable {
     var trackingID: Int?
     /// The detector's raw box.
@@ -47,9 +48,20 @@ struct ObjectResult: Encodable {
         keypoints = o.keypoints.map { PointResult(x: rounded($0.x), y: rounded($0.y)) }
     }
 
-    /// What text output shows: the classifier's top label when classified, else the detector's category.
-    var displayedLabel: LabelResult { labels.first ?? category }
+    /// The classifier's best label (nil without `--classifier`, or when it kept no label for this object).
+    var bestLabel: LabelResult? { labels.first }
+
+    /// What `text`, the annotation (and, split into columns, `csv`) show: the detector's category and
+    /// score, then the classifier's best label and its own confidence: "cat 0.94 / Pembroke 0.82".
+    var summary: String {
+        var text = "\(readableLabel(category)) \(twoDecimals(score))"
+        if let best = bestLabel { text += " / \(readableLabel(best)) \(twoDecimals(best.confidence))" }
+        return text
+    }
 }
+
+/// "0.94": a score as text and the annotation print it.
+func twoDecimals(_ v: Double) -> String { String(format: "%.2f", v) }
 
 struct BoxResult: Encodable {
     var x, y, width, height: Double
@@ -104,19 +116,19 @@ struct JSONLines {
 final class ResultWriter {
     let format: String
     private let json: JSONLines
-    private let handle: FileHandle?
+    private let channel: OutputChannel?
     /// Called before anything is written to standard output (clears a progress line there).
     var beforeWrite: () -> Void = {}
     private var written = 0
     private let asArray: Bool
 
     /// - Parameters:
-    ///   - handle: nil discards the results (standard output carries annotated frames).
+    ///   - channel: nil discards the results (standard output carries annotated frames).
     ///   - asArray: `json` with several results: one array.
-    init(format: String, pretty: Bool, handle: FileHandle?, asArray: Bool) {
+    init(format: String, pretty: Bool, channel: OutputChannel?, asArray: Bool) {
         self.format = format
         self.json = JSONLines(pretty: pretty)
-        self.handle = handle
+        self.channel = channel
         self.asArray = asArray
     }
 
@@ -129,11 +141,12 @@ final class ResultWriter {
         case "jsonl":
             text = try JSONLines(pretty: false).encode(result) + "\n"
         case "csv":
-            text = written == 0 ? "source,frameIndex,trackingID,label,score,x,y,width,height\n" : ""
+            text = written == 0 ? Self.csvHeader + "\n" : ""
             for o in result.objects {
                 let fields: [String] = [csvField(result.source), result.frameIndex.map(String.init) ?? "",
-                                        o.trackingID.map(String.init) ?? "", csvField(readableLabel(o.displayedLabel)),
-                                        shortestText(o.score), shortestText(o.box.x), shortestText(o.box.y), shortestText(o.box.width), shortestText(o.box.height)]
+                                        o.trackingID.map(String.init) ?? "", csvField(readableLabel(o.category)),
+                                        shortestText(o.score), shortestText(o.box.x), shortestText(o.box.y), shortestText(o.box.width), shortestText(o.box.height),
+                                        o.bestLabel.map { csvField(readableLabel($0)) } ?? "", o.bestLabel.map { shortestText($0.confidence) } ?? ""]
                 text += fields.joined(separator: ",") + "\n"
             }
         case "mot":
@@ -146,30 +159,35 @@ final class ResultWriter {
             text = Self.textLines(result)
         }
         written += 1
-        emit(text)
+        try emit(text)
     }
 
-    /// Closes a JSON array (or writes an empty one).
-    func finish() {
-        if format == "json" && asArray { emit(written == 0 ? "[]\n" : "\n]\n") }
+    /// Closes a JSON array (or writes an empty one) and a results file.
+    func finish() throws {
+        if format == "json" && asArray { try emit(written == 0 ? "[]\n" : "\n]\n") }
+        try channel?.close()
     }
 
-    private func emit(_ text: String) {
-        guard let handle, !text.isEmpty else { return }
-        if handle === FileHandle.standardOutput { beforeWrite() }
-        handle.write(Data(text.utf8))
+    private func emit(_ text: String) throws {
+        guard let channel, !text.isEmpty else { return }
+        if channel.isStandardOutput { beforeWrite() }
+        try channel.write(text)
     }
 
-    /// `text`: one line per object, "SOURCE: LABEL SCORE at x,y WxH", with "frame N" and "#ID" in
-    /// stream mode; "SOURCE: no objects" for an empty result.
+    /// `csv`'s columns: the detector's label and score, the box, then the classifier's best label
+    /// and its confidence (empty without `--classifier`).
+    static let csvHeader = "source,frameIndex,trackingID,label,score,x,y,width,height,classifierLabel,classifierScore"
+
+    /// `text`: one line per object, "SOURCE: LABEL SCORE at x,y WxH" ("SOURCE: LABEL SCORE / CLASS
+    /// CONFIDENCE at …" with `--classifier`), with "frame N" and "#ID" in stream mode; "SOURCE: no
+    /// objects" for an empty result.
     static func textLines(_ r: ImageResult) -> String {
         let place = r.frameIndex.map { "frame \($0) (\(r.source))" } ?? r.source
         if r.objects.isEmpty { return "\(place): no objects\n" }
         var text = ""
         for o in r.objects {
             let id = o.trackingID.map { "#\($0) " } ?? ""
-            let name = readableLabel(o.displayedLabel)
-            text += "\(place): \(id)\(name) \(String(format: "%.2f", o.score)) at \(fixed(o.box.x)),\(fixed(o.box.y)) \(fixed(o.box.width))x\(fixed(o.box.height))\n"
+            text += "\(place): \(id)\(o.summary) at \(fixed(o.box.x)),\(fixed(o.box.y)) \(fixed(o.box.width))x\(fixed(o.box.height))\n"
         }
         return text
     }
@@ -183,7 +201,7 @@ func readableLabel(_ l: LabelResult) -> String {
 }
 
 
-private func csvField(_ s: String) -> String {
+func csvField(_ s: String) -> String {
     s.contains { $0 == "," || $0 == "\"" || $0 == "\n" } ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 

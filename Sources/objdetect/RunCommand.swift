@@ -48,7 +48,7 @@ enum RunCommand {
         for (i, output) in interpreter.outputs.enumerated() {
             let file = "output_\(i).bin"
             let bytes = try interpreter.outputBytes(at: i)
-            try Data(bytes).write(to: dir.appendingPathComponent(file))
+            try OutputChannel.writeFile(bytes, to: dir.appendingPathComponent(file).path, what: "output \(i)")
             entries.append(["index": i, "name": output.name, "dtype": output.type.name, "shape": output.shape, "file": file])
         }
         if let dumpDir {
@@ -56,11 +56,13 @@ enum RunCommand {
             let d = URL(fileURLWithPath: dumpDir)
             try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
             for t in 0..<interpreter.graph.tensors.count {
-                if let (_, bytes) = interpreter.tensorBytes(t) { try Data(bytes).write(to: d.appendingPathComponent("tensor_\(t).bin")) }
+                if let (_, bytes) = interpreter.tensorBytes(t) {
+                    try OutputChannel.writeFile(bytes, to: d.appendingPathComponent("tensor_\(t).bin").path, what: "tensor \(t)")
+                }
             }
         }
         let json = try JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
-        try json.write(to: dir.appendingPathComponent("outputs.json"))
+        try OutputChannel.writeFile([UInt8](json), to: dir.appendingPathComponent("outputs.json").path, what: "the output list")
         return 0
     }
 

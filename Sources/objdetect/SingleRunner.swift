@@ -12,15 +12,16 @@ struct SingleRunner {
     func run(_ paths: [String]) throws -> Int32 {
         let detector = try ObjectDetector(options: options)
         try annotate?.prepare()
-        let writer = ResultWriter(format: output.format, pretty: output.pretty, handle: output.handle, asArray: paths.count > 1)
-        let progress = ProgressReporter(unit: "images", quiet: output.quiet || paths.count == 1)
+        let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: paths.count > 1)
+        let progress = ProgressReporter(unit: "images", quiet: output.quiet || paths.count == 1, total: paths.count)
         writer.beforeWrite = progress.clearLine
         var names = Set<String>()
+        var stages = StageSummary()
         for path in paths {
+            if Interruption.requested { break }
             let started = DispatchTime.now().uptimeNanoseconds
             do {
-                let decoded = try path == "-" ? ImageDecoder.decode([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
-                                              : ImageDecoder.decode(contentsOf: path)
+                let decoded = try stages.decoding { try DetectInputs.decodeImage(path) }
                 let orientation = DetectCommand.orientation(args, decoded: decoded)
                 let objects = try detector.detect(image: decoded.image, orientation: orientation)
                 let upright = orientation == .up ? decoded.image : decoded.image.applyingOrientation(orientation)
@@ -29,18 +30,22 @@ struct SingleRunner {
                 progress.add(objects: objects.count)
                 if paths.count == 1 && !output.quiet {
                     let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-                    printError("objdetect: \(path == "-" ? "stdin" : path): \(objects.count) object\(objects.count == 1 ? "" : "s") in \(String(format: "%.1f", ms)) ms")
+                    stages.task = detector.timings
+                    printError("objdetect: \(path == "-" ? "stdin" : path): \(objects.count) object\(objects.count == 1 ? "" : "s") in \(String(format: "%.1f", ms)) ms (\(stages.text))")
                 }
             } catch {
-                // One image: its error is the command's error. Several: report it and go on.
-                if paths.count == 1 { throw error }
+                // One image: its error is the command's error. Several: report it and go on;
+                // a failed write ends the run.
+                if paths.count == 1 || error is OutputError { throw error }
                 progress.clearLine()
                 printError("objdetect: \(path): \(oneLine(String(describing: error)))")
                 progress.addFailure()
             }
         }
-        writer.finish()
-        if paths.count > 1 { progress.finish() }
+        try writer.finish()
+        stages.task = detector.timings
+        if paths.count > 1 { progress.finish(interrupted: Interruption.requested, stages: stages) }
+        if Interruption.requested { return Interruption.exitStatus }
         return progress.failures > 0 ? 1 : 0
     }
 

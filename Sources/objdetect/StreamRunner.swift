@@ -10,7 +10,7 @@ struct StreamRunner {
     let annotate: AnnotationTarget?
 
     func run(_ source: FrameSource) throws -> Int32 {
-        let fps = args.double("--fps") ?? 30
+        let fps = args.double("--fps") ?? source.frameRate ?? 30
         let detector = try ObjectDetector(options: options)
         // A resumed tracker continues its clock: the first frame comes one frame after the
         // state's last update.
@@ -20,13 +20,15 @@ struct StreamRunner {
             try detector.restoreTrackerState(state)
             if let last = state.lastTimestampMs { firstTimestamp = last + max(Int64((1000 / fps).rounded()), 1) }
         }
-        try annotate?.prepare()
-        let writer = ResultWriter(format: output.format, pretty: output.pretty, handle: output.handle, asArray: true)
-        let progress = ProgressReporter(unit: "frames", quiet: output.quiet)
+        try annotate?.prepare(frameRate: fps)
+        defer { annotate?.stop() }
+        let writer = ResultWriter(format: output.format, pretty: output.pretty, channel: output.channel, asArray: true)
+        let progress = ProgressReporter(unit: "frames", quiet: output.quiet, total: source.count)
         writer.beforeWrite = progress.clearLine
         var index = 0
         var lastTimestamp: Int64 = firstTimestamp - 1
-        while let frame = try source.next() {
+        var stages = StageSummary()
+        while !Interruption.requested, let frame = try stages.decodingFrame({ try source.next() }) {
             index += 1
             // Frames closer than 1 ms apart (fps > 1000) still get increasing timestamps.
             let timestamp = max(firstTimestamp + Int64((Double(index - 1) * 1000 / fps).rounded()), lastTimestamp + 1)
@@ -41,13 +43,17 @@ struct StreamRunner {
                 try annotate?.write(upright, objects: objects, name: String(format: "frame_%06d.png", index))
                 progress.add(objects: objects.count)
             } catch {
+                if error is OutputError { throw error }
                 progress.clearLine()
                 printError("objdetect: frame \(index) (\(frame.name)) skipped: \(oneLine(String(describing: error)))")
                 progress.addFailure()
             }
         }
-        writer.finish()
-        progress.finish()
+        try writer.finish()
+        try annotate?.finish()
+        stages.task = detector.timings
+        progress.finish(interrupted: Interruption.requested, stages: stages)
+        if Interruption.requested { return Interruption.exitStatus }
         if let path = args.string(TrackerStateFile.outOption), let state = detector.trackerState() {
             try TrackerStateFile.write(state, to: path)
         }

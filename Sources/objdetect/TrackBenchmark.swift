@@ -57,7 +57,7 @@ enum TrackBenchmark {
         }
         let cpu = Double(threadCPUNanoseconds() - cpuStart) / 1e6
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        print(String(format: "tracker benchmark: %d boxes/frame, %d frames: %.4f ms/frame CPU, %.4f ms/frame wall (%d objects reported, %d IDs)",
+        try writeLine(String(format: "tracker benchmark: %d boxes/frame, %d frames: %.4f ms/frame CPU, %.4f ms/frame wall (%d objects reported, %d IDs)",
                      boxes, frames, cpu / Double(frames), elapsed / Double(frames), reported, tracker.nextTrackID - 1))
         return 0
     }

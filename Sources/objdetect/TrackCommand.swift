@@ -97,11 +97,17 @@ enum TrackCommand {
             throw CommandFailure("detections file '\(detectionsPath)' is not UTF-8 text")
         }
         let rows = try MOTFormat.parse(text)
+        guard !rows.isEmpty else {
+            throw CommandFailure("detections file '\(detectionsPath)' holds no detection rows: nothing to track")
+        }
         let frames = MOTFormat.groupByFrame(rows)
 
         var output = ""
         output.reserveCapacity(rows.count * 48)
+        var tracked = 0
         for (offset, frameRows) in frames.enumerated() {
+            if Interruption.requested { break }
+            tracked += 1
             let frame = offset + 1
             let detections = frameRows.map { TrackerDetection(box: $0.box, score: $0.score, classIndex: nil) }
             // Frames closer than 1 ms apart (fps > 1000) still need increasing timestamps.
@@ -111,10 +117,12 @@ enum TrackCommand {
             output += MOTFormat.resultLines(frame: frame, objects: objects)
         }
 
-        if let outputPath = args.string("--output") {
-            try CheckedFile.write(Data(output.utf8), to: outputPath)
-        } else {
-            FileHandle.standardOutput.write(Data(output.utf8))
+        let channel = try args.string("--output").map { try OutputChannel.create(path: $0, what: "results") } ?? .standardOutput
+        try channel.write(output)
+        try channel.close()
+        if Interruption.requested {
+            printError("objdetect: \(tracked) of \(frames.count) frames tracked; interrupted")
+            return Interruption.exitStatus
         }
         if let path = args.string(TrackerStateFile.outOption) { try TrackerStateFile.write(tracker.state, to: path) }
         return 0

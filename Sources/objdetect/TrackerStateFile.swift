@@ -40,39 +40,6 @@ enum TrackerStateFile {
         } catch {
             throw CommandFailure("cannot encode the tracker state: \(error.localizedDescription)")
         }
-        try CheckedFile.write(data, to: path)
-    }
-}
-
-/// Writes a whole file with `open(O_WRONLY | O_CREAT | O_TRUNC)`, checking every `write` and
-/// the `close`, so a full disk or a closed pipe is an error, never a silently short file.
-/// (A small stand-in until the CLI's shared checked-output type lands on main.)
-enum CheckedFile {
-    static func write(_ data: Data, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else {
-            throw CommandFailure("cannot open '\(path)' for writing: \(String(cString: strerror(errno)))")
-        }
-        var failure: String?
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(fd, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                if written == 0 {
-                    failure = "no bytes were written"
-                    return
-                }
-                offset += written
-            }
-        }
-        let closed = close(fd)
-        if let failure { throw CommandFailure("cannot write '\(path)': \(failure)") }
-        guard closed == 0 else { throw CommandFailure("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+        try OutputChannel.writeFile([UInt8](data), to: path, what: "the tracker state")
     }
 }

@@ -13,7 +13,7 @@ struct Subcommand: Sendable {
         self.run = { arguments in
             switch try ParsedOptions.parse(arguments, spec: spec) {
             case .help:
-                print(HelpText.command(spec))
+                try writeLine(HelpText.command(spec))
                 return 0
             case let .options(parsed):
                 return try handler(parsed)
@@ -27,6 +27,7 @@ let subcommands: [Subcommand] = [
     DetectCommand.subcommand,
     LabelCommand.subcommand,
     TrackCommand.subcommand,
+    EvalCommand.subcommand,
     InspectCommand.subcommand,
     RunCommand.subcommand,
     BenchCommand.subcommand,
@@ -43,22 +44,25 @@ enum HelpCommand {
 
     static let subcommand = Subcommand(spec: spec) { args in
         if args.flag("--reference") {
-            print(HelpText.reference(subcommands))
+            try writeLine(HelpText.reference(subcommands))
             return 0
         }
         guard let name = args.positional.first else {
-            print(HelpText.topLevel(subcommands))
+            try writeLine(HelpText.topLevel(subcommands))
             return 0
         }
         guard args.positional.count == 1 else { throw UsageError("help takes one COMMAND, got \(args.positional.count)") }
-        guard let command = subcommands.first(where: { $0.spec.name == name }) else { throw unknownCommand(name) }
-        print(HelpText.command(command.spec))
+        guard let command = subcommands.first(where: { $0.spec.name == name }) else { throw unknownCommand(name, couldBeInput: false) }
+        try writeLine(HelpText.command(command.spec))
         return 0
     }
 
-    static func unknownCommand(_ name: String) -> UsageError {
-        let hint = ParsedOptions.closest(to: name, among: subcommands.map(\.spec.name)).map { "; did you mean '\($0)'?" }
-            ?? " (and no file or folder of that name)"
+    /// - Parameter couldBeInput: the word stood where `detect` also takes an input file, so
+    ///   the message says no file of that name exists either (not so after `help`).
+    static func unknownCommand(_ name: String, couldBeInput: Bool = true) -> UsageError {
+        let closest = ParsedOptions.closest(to: name, among: subcommands.map(\.spec.name))
+        let hint = closest.map { "; did you mean '\($0)'?" }
+            ?? (couldBeInput ? " (and no file or folder of that name)" : "; the commands are \(subcommands.map(\.spec.name).joined(separator: ", "))")
         return UsageError("unknown command '\(name)'\(hint)")
     }
 }
@@ -81,7 +85,12 @@ func looksLikeInput(_ argument: String) -> Bool {
             return 2
         }
         if first == "--help" || first == "-h" {
-            print(HelpText.topLevel(subcommands))
+            try writeLine(HelpText.topLevel(subcommands))
+            return 0
+        }
+        if first == "--version" {
+            guard args.count == 1 else { throw UsageError("--version takes nothing else, got \(args.dropFirst().joined(separator: " "))") }
+            try writeLine(HelpText.version)
             return 0
         }
         if let command = subcommands.first(where: { $0.spec.name == first }) {
@@ -92,6 +101,9 @@ func looksLikeInput(_ argument: String) -> Bool {
         guard looksLikeInput(first) else { throw HelpCommand.unknownCommand(first) }
         commandName = "objdetect detect"
         return try DetectCommand.subcommand.run(args)
+    } catch OutputError.closedPipe {
+        // The reader has all it wanted (`objdetect … | head -1`): end quietly, as cat does.
+        return OutputError.closedPipeExitStatus
     } catch let error as UsageError {
         printError("objdetect: \(error.description)")
         printError("run '\(commandName) --help' for usage")
@@ -102,4 +114,5 @@ func looksLikeInput(_ argument: String) -> Bool {
     }
 }
 
+Interruption.install()
 exit(runMain())

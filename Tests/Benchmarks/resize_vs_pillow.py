@@ -5,7 +5,7 @@ Prints one JSON line per image and case with the median time of Pillow doing the
 plus cv2 where it is the reference (MediaPipe's warpPerspective, cv2.resize INTER_LINEAR /
 INTER_AREA) if OpenCV is installed. Run on the same machine right after the Swift benchmark:
 
-    OBJDETECT_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter ResizeBenchmarkTests
+    OBJDETECT_BENCH=1 swift test -c release -Xswiftc -enable-testing --scratch-path .build/tests --filter ResizeBenchmarkTests
     python3 Tests/Benchmarks/resize_vs_pillow.py
 """
 import json, sys, time

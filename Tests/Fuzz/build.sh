@@ -27,7 +27,7 @@ else
 fi
 extra="" module DetectorCore $(find "$root/Sources/DetectorCore" -name '*.swift' | sort)
 # The CLI's sources without the call to exit(runMain()) that ends main.swift.
-sed '/^exit(runMain())$/d' "$root/Sources/objdetect/main.swift" > "$build/cli_main.swift"
+sed -e '/^exit(runMain())$/d' -e '/^Interruption.install()$/d' "$root/Sources/objdetect/main.swift" > "$build/cli_main.swift"
 cli=$(find "$root/Sources/objdetect" -name '*.swift' ! -name main.swift | sort)
 binary="$here/out/objdetect_fuzz"
 if [ -f "$binary" ] && [ -z "$(find -L "$here"/Targets "$root/Sources/objdetect" "$build"/*.a -newer "$binary" | head -1)" ]; then

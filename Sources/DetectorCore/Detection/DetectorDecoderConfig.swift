@@ -115,10 +115,14 @@ public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
     public var decoding: RawAnchorDecoderOptions?
     /// NMS after decoding (raw-anchor SSD).
     public var nms: NmsOptions?
-    /// Undo the letterbox on the decoded boxes (default: `resize == .letterbox`).
+    /// Undo the letterbox on the decoded boxes (default: when `resize` is a letterbox).
     public var removeLetterbox: Bool?
-    /// YOLO options (`.yolov5` / `.yolov8`).
+    /// YOLO options (`.yolov5`, `.yolov8`, `.yolox`). Their `scoreThreshold` (0.25 when the key
+    /// is absent from JSON) applies when neither `ObjectDetectorOptions.scoreThreshold` nor the
+    /// model's metadata sets a threshold; without a config YOLO models get no threshold.
     public var yolo: YoloDecoderOptions?
+    /// The channel order of the input tensor (nil: the family's, BGR for `.yolox`, else RGB).
+    public var channelOrder: ChannelOrder?
     /// Class names when the model carries none (e.g. `["face"]`).
     public var labels: [String]?
     /// Names of the keypoints, in output order.
@@ -127,7 +131,8 @@ public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
     public init(family: ModelFamily, inputWidth: Int, inputHeight: Int, resize: ResizeMode,
                 letterboxFill: Int? = nil, inputRange: InputRange? = nil, anchors: SsdAnchorOptions? = nil, decoding: RawAnchorDecoderOptions? = nil,
                 nms: NmsOptions? = nil, removeLetterbox: Bool? = nil, yolo: YoloDecoderOptions? = nil,
-                labels: [String]? = nil, keypointNames: [String]? = nil) {
+                labels: [String]? = nil, keypointNames: [String]? = nil, channelOrder: ChannelOrder? = nil) {
+        self.channelOrder = channelOrder
         self.family = family
         self.inputWidth = inputWidth
         self.inputHeight = inputHeight
@@ -144,7 +149,7 @@ public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
     }
 
     /// Whether decoded boxes are mapped back through the letterbox.
-    public var appliesLetterboxRemoval: Bool { removeLetterbox ?? (resize == .letterbox) }
+    public var appliesLetterboxRemoval: Bool { removeLetterbox ?? resize.isLetterbox }
 
     /// Largest decoder-config file accepted (1 MiB).
     public static let maxFileBytes = 1 << 20
@@ -229,14 +234,17 @@ public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
             guard count == decoding.numBoxes else {
                 throw bad("the anchors give \(count) boxes but decoding.numBoxes is \(decoding.numBoxes)")
             }
-        case .yolov5, .yolov8:
+        case .yolov5, .yolov8, .yolox:
             if let y = yolo, y.maxDetections <= 0 || y.iouThreshold.isNaN || y.scoreThreshold.isNaN {
                 throw bad("yolo.maxDetections must be positive and the thresholds numbers")
             }
-        case .ssd:
+            if family == .yolox, ModelFamily.gridCellCount(inputWidth: inputWidth, inputHeight: inputHeight) == nil {
+                throw bad("a yolox input must be a multiple of 32 on each side (strides 8, 16, 32), got \(inputWidth)x\(inputHeight)")
+            }
+        case .ssd, .endToEnd:
             break
         case .classifier, .unknown:
-            throw bad("family must be ssd, anchors, yolov5 or yolov8 (a detector's output decoder), got \"\(family.rawValue)\"")
+            throw bad("family must be \(ModelFamily.detectorFamilyList) (a detector's output decoder), got \"\(family.rawValue)\"")
         }
         if let nms, nms.iouThreshold.isNaN { throw bad("nms.iouThreshold must be a number") }
     }
@@ -272,6 +280,17 @@ public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
             }
             if family == .yolov8, s[1] < 5 {
                 throw DetectionError.tensorMismatch(tensor: "output 0", expected: "[1, 4 + C, N] with C ≥ 1", actual: shapeText(s))
+            }
+        case .yolox:
+            let cells = ModelFamily.gridCellCount(inputWidth: inputWidth, inputHeight: inputHeight) ?? -1
+            guard let s = outputShapes.first, s.count == 3, s[0] == 1, s[1] == cells, s[2] >= 6 else {
+                throw DetectionError.tensorMismatch(tensor: "output 0", expected: "[1, \(cells), 5 + C] (a YOLOX row per grid cell of strides 8, 16, 32)",
+                                                    actual: outputShapes.first.map(shapeText) ?? "none")
+            }
+        case .endToEnd:
+            guard let s = outputShapes.first, s.count == 3, s[0] == 1, s[2] >= 5 else {
+                throw DetectionError.tensorMismatch(tensor: "output 0", expected: "[1, N, 6] (x1, y1, x2, y2, score, class) or [1, N, 4 + C]",
+                                                    actual: outputShapes.first.map(shapeText) ?? "none")
             }
         case .ssd:
             guard outputShapes.count == 4 else {
@@ -380,6 +399,20 @@ extension DetectorDecoderConfig {
         case "palm": return palm
         default: return nil
         }
+    }
+
+    /// YOLOX settings (YOLOX's `preproc` and demo): letterbox to the top-left corner with fill 114,
+    /// BGR, values 0…255 (no normalization), Pillow's bilinear resize (the conformance goldens'), class-aware NMS IoU 0.45, max 100.
+    public static func yolox(inputWidth: Int = 640, inputHeight: Int = 640) -> DetectorDecoderConfig {
+        DetectorDecoderConfig(family: .yolox, inputWidth: inputWidth, inputHeight: inputHeight, resize: .letterboxTopLeft,
+                              letterboxFill: 114, inputRange: InputRange(min: 0, max: 255),
+                              yolo: YoloDecoderOptions(), channelOrder: .bgr)
+    }
+
+    /// End-to-end settings: letterbox with fill 114 (ultralytics' exports), input [0, 1], no NMS.
+    public static func endToEnd(inputWidth: Int = 640, inputHeight: Int = 640) -> DetectorDecoderConfig {
+        DetectorDecoderConfig(family: .endToEnd, inputWidth: inputWidth, inputHeight: inputHeight, resize: .letterbox,
+                              letterboxFill: 114, inputRange: .zeroToOne)
     }
 
     /// YOLO settings: letterbox with fill 114 by default (stretch reproduces the goldens), input [0, 1], score ≥ 0.25, class-aware NMS IoU 0.45, max 100).

@@ -17,8 +17,12 @@ public enum YoloBoxUnits: String, Sendable, Codable {
     case pixels
 }
 
-/// Options of the YOLO decoders; the defaults are the YOLO reference's
-/// (`reference/detection_goldens.py`): score ≥ 0.25, class-aware NMS at IoU 0.45, at most 100.
+/// Options of the YOLO decoders (`YoloDecoder`, `YoloxDecoder`); the defaults are the YOLO
+/// reference's (`reference/detection_goldens.py`): score ≥ 0.25, class-aware NMS at IoU 0.45, at
+/// most 100. `ObjectDetector` does not take the 0.25 from here: it sets `scoreThreshold` from
+/// `ObjectDetectorOptions` (explicit, else the model's metadata, else a given decoder config's
+/// `yolo.scoreThreshold`, else `fallbackScoreThreshold`, else none: every candidate goes into the
+/// NMS and the best `maxDetections` come out).
 public struct YoloDecoderOptions: Sendable, Equatable, Codable {
     public var scoreThreshold: Double
     public var iouThreshold: Double

@@ -38,7 +38,7 @@ struct ClassificationPlan: Sendable {
         guard facts.family.family == .classifier, let classCount = facts.family.classCount else {
             let kind: String
             switch facts.family.family {
-            case .ssd, .anchors, .yolov5, .yolov8: kind = "a detector's (\(facts.family.family.rawValue))"
+            case .ssd, .anchors, .yolov5, .yolov8, .yolox, .endToEnd: kind = "a detector's (\(facts.family.family.rawValue))"
             default: kind = "not a classifier's"
             }
             throw TaskError.modelMismatch(role.subject + "this model's outputs \(shapes) are \(kind), not one tensor of class scores [1, C]",
@@ -55,8 +55,13 @@ struct ClassificationPlan: Sendable {
             case .raw: break
             }
         }
-        let names = manifestLabels ?? facts.labels ?? []
+        let given = options.labels.flatMap { $0.isEmpty ? nil : $0 }
+        let names = given ?? manifestLabels ?? facts.labels ?? []
         if !names.isEmpty, names.count < classCount {
+            if given != nil {
+                throw TaskError.modelMismatch(role.subject + "the model scores \(classCount) classes but only \(names.count) labels were given",
+                                              fix: "set `labels` to the model's \(classCount) class names")
+            }
             throw TaskError.modelMismatch(role.subject + "the model scores \(classCount) classes but its labels name only \(names.count)",
                                           fix: "give the labels file made for this model")
         }

@@ -13,6 +13,10 @@ struct DetectionPlan: Sendable {
         case anchors(AnchorDetectionPipeline, boxes: Int, scores: Int)
         /// YOLOv5/v8: the single output, dequantized when integer.
         case yolo(YoloDecoder, output: Int)
+        /// YOLOX: the single output, grid-decoded.
+        case yolox(YoloxDecoder, output: Int)
+        /// End-to-end: the single output already holds the final detections.
+        case endToEnd(EndToEndDecoder, output: Int)
     }
 
     let family: ModelFamily
@@ -52,23 +56,30 @@ struct DetectionPlan: Sendable {
         var names = options.labels ?? config.labels ?? []
         if names.isEmpty, let fromMetadata = facts.labels { names = fromMetadata }
         let classCount = try classCount(family: family, facts: facts, config: config)
-        if names.isEmpty, family == .yolov5 || family == .yolov8, classCount == 80 { names = CocoClassNames.yolo80 }
+        // YOLOX's COCO_CLASSES are the same 80 names in the same order.
+        if names.isEmpty, family == .yolov5 || family == .yolov8 || family == .yolox || family == .endToEnd, classCount == 80 {
+            names = CocoClassNames.yolo80
+        }
         try checkLabels(names, classCount: classCount, family: family, fromOptions: options.labels != nil)
         let labels = LabelMap(names: names, displayNames: facts.displayNames)
         let categoryFilter = try categoryFilter(options: options, labels: labels)
-        let threshold = options.scoreThreshold ?? facts.scoreThreshold
+        // Explicit, else the model's (metadata; a given config's YOLO threshold), else the
+        // caller's fallback, else none.
+        let userConfigThreshold = options.decoderConfig?.yolo.map { Float($0.scoreThreshold) }
+        let threshold = options.scoreThreshold ?? facts.scoreThreshold ?? userConfigThreshold ?? options.fallbackScoreThreshold
         let maxResults = options.maxResults.flatMap { $0 > 0 ? $0 : nil }
 
         // Input conversion: fit, resampler, letterbox colour and values.
         let resize = options.resizeMode ?? config.resize
         let resampler = options.resampler ?? defaultResampler(family: family, resize: resize)
         // MediaPipe pads with black (its image-to-tensor border is zero); ultralytics with 114 grey.
-        let fill = UInt8(clamping: config.letterboxFill ?? (family == .yolov5 || family == .yolov8 ? 114 : 0))
+        let fill = UInt8(clamping: config.letterboxFill ?? (family.isYoloLike ? 114 : 0))
+        let channelOrder = options.channelOrder ?? config.channelOrder ?? (family == .yolox ? .bgr : .rgb)
         let normalization = inputNormalization(family: family, config: config, facts: facts)
         let inputType = try TensorInputType.forModelInput(input, normalization: normalization)
         let tensorOptions = ImageToTensorOptions(width: inputWidth, height: inputHeight,
                                                  resizeMode: resize, letterboxFill: fill,
-                                                 resampler: resampler, inputType: inputType)
+                                                 resampler: resampler, inputType: inputType, channelOrder: channelOrder)
 
         // The decoder. Score thresholds the reference applies inside decoding (anchors'
         // min_score_thresh, YOLO's conf) stay there; everything else is the shared filter.
@@ -82,7 +93,12 @@ struct DetectionPlan: Sendable {
                             outputs: ssdOutputOrder(names: facts.outputNames, count: facts.outputs.count))
             filterThreshold = threshold
         case .anchors:
-            if let t = options.scoreThreshold { config.decoding?.minScoreThresh = t }
+            // The preset's (graph's) min score is the model's threshold; else metadata, fallback.
+            if let t = options.scoreThreshold {
+                config.decoding?.minScoreThresh = t
+            } else if config.decoding?.minScoreThresh == nil, let t = facts.scoreThreshold ?? options.fallbackScoreThreshold {
+                config.decoding?.minScoreThresh = t
+            }
             let pipeline = try config.makeAnchorPipeline()
             let coords = config.decoding?.numCoords ?? 0
             guard let boxes = outputShapes.firstIndex(where: { $0.last == coords }),
@@ -90,11 +106,18 @@ struct DetectionPlan: Sendable {
                 throw TaskError.unsupportedModel("no output of this model has \(coords) values per anchor, as the decoder config says")
             }
             decoding = .anchors(pipeline, boxes: boxes, scores: scores)
-        case .yolov5, .yolov8:
+        case .yolov5, .yolov8, .yolox:
             var yolo = config.yolo ?? YoloDecoderOptions()
-            if let t = threshold { yolo.scoreThreshold = Double(t) }
+            // No threshold: every candidate goes into the NMS (the best maxDetections are kept).
+            yolo.scoreThreshold = threshold.map(Double.init) ?? -.infinity
             yolo.iouThreshold = Double(options.yoloIoUThreshold)
-            decoding = .yolo(YoloDecoder(layout: family == .yolov5 ? .yolov5 : .yolov8, numClasses: classCount, options: yolo), output: 0)
+            if family == .yolox {
+                decoding = .yolox(YoloxDecoder(numClasses: classCount, options: yolo), output: 0)
+            } else {
+                decoding = .yolo(YoloDecoder(layout: family == .yolov5 ? .yolov5 : .yolov8, numClasses: classCount, options: yolo), output: 0)
+            }
+        case .endToEnd:
+            decoding = .endToEnd(EndToEndDecoder(scoreThreshold: threshold), output: 0)
         case .classifier, .unknown:
             throw notADecoder(family)
         }
@@ -106,18 +129,18 @@ struct DetectionPlan: Sendable {
     }
 
     static func notADecoder(_ family: ModelFamily) -> TaskError {
-        .invalidOption(name: "decoder", reason: "\(family.rawValue) is not a detector's output decoder; use ssd, anchors, yolov5 or yolov8")
+        .invalidOption(name: "decoder", reason: "\(family.rawValue) is not a detector's output decoder; use \(ModelFamily.detectorFamilyList)")
     }
 
     /// The family `ModelFamilyDetector` found, or an error saying which option to set.
     static func detectedFamily(_ info: ModelFamilyInfo) throws -> ModelFamily {
         switch info.family {
-        case .ssd, .anchors, .yolov5, .yolov8: return info.family
+        case .ssd, .anchors, .yolov5, .yolov8, .yolox, .endToEnd: return info.family
         case .classifier:
             throw TaskError.modelMismatch("this model is an image classifier (\(info.reason)), not a detector", fix: "label with it instead (ImageLabeler, or as `classifierModel` to classify detected objects)")
         case .unknown:
             throw TaskError.modelMismatch("cannot tell how to decode this model's outputs (\(info.reason))",
-                                          fix: "set `decoder` to ssd, anchors, yolov5 or yolov8, or give a `decoderConfig`")
+                                          fix: "set `decoder` to \(ModelFamily.detectorFamilyList), or give a `decoderConfig`")
         }
     }
 
@@ -139,6 +162,16 @@ struct DetectionPlan: Sendable {
             if family == .yolov8, !(s[2] > s[1]) {
                 throw TaskError.modelMismatch("the output \(s) has YOLOv5's layout [1, N, 5 + C], not YOLOv8's [1, 4 + C, N]", fix: "set `decoder` to yolov5")
             }
+        case .yolox:
+            let input = facts.input.shape
+            let cells = input.count == 4 ? ModelFamily.gridCellCount(inputWidth: input[2], inputHeight: input[1]) : nil
+            guard shapes.count == 1, let s = shapes.first, s.count == 3, s[0] == 1, s[2] >= 6, let cells, s[1] == cells else {
+                throw TaskError.modelMismatch("a yolox decoder needs one output [1, N, 5 + C] with one row per grid cell of strides 8, 16 and 32 (N = \(cells.map(String.init) ?? "none: the input is not a multiple of 32")), but this model has outputs \(shapes)", fix: fix)
+            }
+        case .endToEnd:
+            guard shapes.count == 1, let s = shapes.first, s.count == 3, s[0] == 1, s[2] >= 5 else {
+                throw TaskError.modelMismatch("an end2end decoder needs one output [1, N, 6] (x1, y1, x2, y2, score, class) or [1, N, 4 + C], but this model has outputs \(shapes)", fix: fix)
+            }
         case .ssd:
             guard shapes.count == 4 else {
                 throw TaskError.modelMismatch("the ssd decoder reads TFLite_Detection_PostProcess outputs (locations, classes, scores, count), but this model has outputs \(shapes)", fix: fix)
@@ -156,10 +189,13 @@ struct DetectionPlan: Sendable {
     static func classCount(family: ModelFamily, facts: ModelFacts, config: DetectorDecoderConfig) throws -> Int {
         let shape = facts.outputs.first?.shape ?? []
         switch family {
-        case .yolov5, .yolov8:
-            let count = shape.count == 3 ? (family == .yolov5 ? shape[2] - 5 : shape[1] - 4) : 0
+        case .yolov5, .yolov8, .yolox:
+            let count = shape.count == 3 ? (family == .yolov8 ? shape[1] - 4 : shape[2] - 5) : 0
             guard count >= 1 else { throw TaskError.unsupportedModel("the YOLO output shape \(shape) has no class columns") }
             return count
+        case .endToEnd:
+            // [1, N, 6] carries class indices (any count); [1, N, 4 + C] C scores.
+            return shape.count == 3 ? EndToEndDecoder.classCount(columns: shape[2]) ?? 0 : 0
         case .anchors:
             return config.decoding?.numClasses ?? 0
         case .ssd:
@@ -175,7 +211,7 @@ struct DetectionPlan: Sendable {
         // SSD label maps often carry a leading background ("???") entry, so one extra is fine there;
         // MediaPipe's own label maps may hold more names than classes (unused ids).
         switch family {
-        case .yolov5, .yolov8:
+        case .yolov5, .yolov8, .yolox, .endToEnd:
             if names.count != classCount {
                 throw TaskError.modelMismatch("the model scores \(classCount) classes but \(names.count) labels were given",
                                               fix: fromOptions ? "set `labels` to the model's \(classCount) class names" : "set `labels` to the model's \(classCount) class names (its own labels do not match its output)")
@@ -217,6 +253,10 @@ struct DetectionPlan: Sendable {
             return found
         case .yolov5, .yolov8:
             return .yolo(family, inputWidth: inputWidth, inputHeight: inputHeight)
+        case .yolox:
+            return .yolox(inputWidth: inputWidth, inputHeight: inputHeight)
+        case .endToEnd:
+            return .endToEnd(inputWidth: inputWidth, inputHeight: inputHeight)
         case .ssd:
             return DetectorDecoderConfig(family: .ssd, inputWidth: inputWidth, inputHeight: inputHeight, resize: .stretch)
         case .classifier, .unknown:
@@ -225,16 +265,19 @@ struct DetectionPlan: Sendable {
     }
 
     /// MediaPipe families use MediaPipe's resampler; YOLO Pillow's bilinear when stretching (its
-    /// goldens' preprocessing) and half-pixel bilinear when letterboxing (OpenCV's, as ultralytics).
+    /// goldens' preprocessing) and half-pixel bilinear when letterboxing (OpenCV's, as ultralytics);
+    /// YOLOX Pillow's bilinear (the YOLOX goldens'; at 320 × 320 most photos are shrunk, where
+    /// Pillow's antialiasing and OpenCV's 2-tap bilinear differ a lot).
     static func defaultResampler(family: ModelFamily, resize: ResizeMode) -> ResizeMethod {
         switch family {
         case .ssd, .anchors, .classifier, .unknown: return .mediaPipe
-        case .yolov5, .yolov8: return resize == .stretch ? .pillowBilinear : .bilinear
+        case .yolox: return .pillowBilinear
+        case .yolov5, .yolov8, .endToEnd: return resize == .stretch ? .pillowBilinear : .bilinear
         }
     }
 
     static func inputNormalization(family: ModelFamily, config: DetectorDecoderConfig, facts: ModelFacts) -> TensorNormalization {
-        if let range = config.inputRange, family == .yolov5 || family == .yolov8, range.min == 0, range.max > 0 {
+        if let range = config.inputRange, family.isYoloLike, range.min == 0, range.max > 0 {
             // YOLO pipelines divide: x / 255 in float32 (multiplying by 1/255 differs by an ulp,
             // which hybrid models' on-the-fly input quantization can amplify).
             return .meanStd(mean: [0], std: [255 / range.max])

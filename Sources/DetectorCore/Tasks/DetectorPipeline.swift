@@ -20,11 +20,20 @@ final class DetectorPipeline {
         self.interpreter = interpreter
     }
 
+    /// A pipeline over an interpreter already made (e.g. from a graph built in memory) and its plan.
+    init(interpreter: Interpreter, plan: DetectionPlan) {
+        self.interpreter = interpreter
+        self.plan = plan
+    }
+
     /// Runs the model on an upright image; results in that image's pixel coordinates, by descending score.
-    func detect(_ image: ImageBuffer) throws -> [DetectedObject] {
+    /// `clock` closes the preprocess and inference stages (the caller closes postprocess).
+    func detect(_ image: ImageBuffer, clock: inout StageClock) throws -> [DetectedObject] {
         let tensor = try ImageToTensor.convert(image, options: plan.tensorOptions)
         try interpreter.copyInput(tensor.values, at: 0)
+        clock.close(.preprocess)
         try interpreter.invoke()
+        clock.close(.inference)
         let mapping = plan.mapping
         switch plan.decoding {
         case let .ssd(ssd, outputs):
@@ -40,6 +49,16 @@ final class DetectorPipeline {
         case let .yolo(yolo, output):
             let found = try yolo.decode(try floats(output), shape: interpreter.outputs[output].shape,
                                         inputWidth: plan.tensorOptions.width, inputHeight: plan.tensorOptions.height)
+            return mapping.objects(fromTensorPixels: found, transform: tensor.transform, labels: plan.labels)
+        case let .yolox(yolox, output):
+            // YOLOX's NMS compares boxes in image pixels.
+            let found = try yolox.decode(try floats(output), shape: interpreter.outputs[output].shape,
+                                         inputWidth: plan.tensorOptions.width, inputHeight: plan.tensorOptions.height,
+                                         imageScaleX: tensor.transform.scaleX, imageScaleY: tensor.transform.scaleY)
+            return mapping.objects(fromTensorPixels: found, transform: tensor.transform, labels: plan.labels)
+        case let .endToEnd(decoder, output):
+            let found = try decoder.decode(try floats(output), shape: interpreter.outputs[output].shape,
+                                           inputWidth: plan.tensorOptions.width, inputHeight: plan.tensorOptions.height)
             return mapping.objects(fromTensorPixels: found, transform: tensor.transform, labels: plan.labels)
         }
     }

@@ -51,6 +51,15 @@ public struct ImageLabelerOptions: Sendable {
     public var categoryDenylist: [String] = []
     /// What to do when the model outputs logits rather than probabilities.
     public var logitHandling: LogitHandling = .reject
+    /// Label names by class index, one per class (a labels file's lines), in place of the
+    /// model's own (its metadata, or an AutoML manifest's labels file): for a classifier
+    /// without metadata, whose results would otherwise carry only an index. Nil or empty: the
+    /// model's. Fewer names than the model has classes is an error.
+    ///
+    /// ```swift
+    /// options.labels = try String(contentsOfFile: "labels.txt", encoding: .utf8).split(separator: "\n").map(String.init)
+    /// ```
+    public var labels: [String]? = nil
     /// Threads the model's heavy kernels may use; the CPU's core count by default.
     public var threadCount: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -108,6 +117,11 @@ public final class ImageLabeler: @unchecked Sendable {
     let categories: CategoryFilter
     let calibration: ScoreCalibration?
     let appliesSoftmax: Bool
+    private let timingRecord = StageTimingsRecord()
+
+    /// Time spent per stage (preprocess, inference, postprocess), summed over every image this
+    /// labeler has returned labels for with `label(image:orientation:)`; see `StageTimings`.
+    public var timings: StageTimings { timingRecord.total }
 
     /// Creates a labeler; every option and the model are checked here.
     public convenience init(options: ImageLabelerOptions) throws(TaskError) {
@@ -154,24 +168,39 @@ public final class ImageLabeler: @unchecked Sendable {
 
     /// Labels an image (orientation applied first), highest confidence first, ties by lower index.
     public func label(image: ImageBuffer, orientation: ImageOrientation = .up) throws(TaskError) -> [Category] {
+        var clock = StageClock()
         let upright = orientation == .up ? image : image.applyingOrientation(orientation)
-        return try TaskError.wrapping { try label(upright: upright, region: nil) }
+        let labels = try TaskError.wrapping { try label(upright: upright, region: nil, clock: &clock) }
+        timingRecord.add(clock.timings)
+        return labels
     }
 
     /// Labels a region (in upright-image pixels) of an upright image; used for detected objects.
     func label(upright: ImageBuffer, region: ImageRect?, maxResults: Int? = nil, threshold: Float? = nil) throws -> [Category] {
+        var clock = StageClock()
+        return try label(upright: upright, region: region, maxResults: maxResults, threshold: threshold, clock: &clock)
+    }
+
+    /// `label(upright:region:…)`, adding its stages to `clock` (it closes each of them).
+    func label(upright: ImageBuffer, region: ImageRect?, maxResults: Int? = nil, threshold: Float? = nil,
+               clock: inout StageClock) throws -> [Category] {
         var o = tensorOptions
         o.region = region
         let tensor = try ImageToTensor.convert(upright, options: o)
-        let scores: [Float] = try {
-            lock.lock()
+        clock.close(.preprocess)
+        lock.lock()
+        let scores: [Float]
+        do {
             defer { lock.unlock() }
             try interpreter.copyInput(tensor.values, at: 0)
             try interpreter.invoke()
-            return try interpreter.dequantizedOutput(at: 0)
-        }()
-        return try rank(appliesSoftmax ? ClassificationPlan.softmax(scores) : scores,
-                        maxResults: maxResults ?? options.maxResultCount, threshold: threshold ?? self.threshold)
+            clock.close(.inference)
+            scores = try interpreter.dequantizedOutput(at: 0)
+        }
+        let result = try rank(appliesSoftmax ? ClassificationPlan.softmax(scores) : scores,
+                              maxResults: maxResults ?? options.maxResultCount, threshold: threshold ?? self.threshold)
+        clock.close(.postprocess)
+        return result
     }
 
     /// MediaPipe's order: calibration, allowlist/denylist, threshold (> 0 only, inclusive), sort, max results.

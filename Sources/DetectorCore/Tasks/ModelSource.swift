@@ -33,16 +33,34 @@ public enum ModelSource: Sendable, Equatable {
 /// the executable (or among an app bundle's resources), then `Models/` beside the executable or
 /// in its parent folder (an installed copy).
 public enum ModelCatalog {
-    /// Embedded model names and their files, default first.
+    /// Embedded model names and their files, default first: `objects` (SSD MobileNet v1, the
+    /// 90 COCO categories), `face` (BlazeFace full range), `face-short` (BlazeFace short
+    /// range), `palm` (MediaPipe's palm detector).
     public static let models: [(name: String, file: String)] = [
+        ("objects", "coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite"),
         ("face", "face_detection_full_range.tflite"),
         ("face-short", "face_detection_short_range.tflite"),
         ("palm", "palm_detection_lite.tflite"),
     ]
 
-    /// The default embedded detector.
-    public static let defaultModelName = "face"
+    /// The default embedded detector: `objects`, a general-purpose COCO detector (people,
+    /// vehicles, animals, everyday things), as `yolo predict` or ML Kit's base detector give.
+    public static let defaultModelName = "objects"
 
+    /// The score threshold the TensorFlow Lite example apps use with an embedded model whose
+    /// file sets none (`objects`: 0.5), or nil. `objdetect` applies it when neither
+    /// `--score-threshold` nor the model sets one; the library does not, unless asked through
+    /// `ObjectDetectorOptions.fallbackScoreThreshold`.
+    public static func suggestedScoreThreshold(for name: String) -> Float? {
+        name == "objects" ? 0.5 : nil
+    }
+
+    /// The score threshold for detectors whose file sets none, as ultralytics' `conf`
+    /// default (0.25); what `objdetect` applies to models other than the embedded ones that
+    /// have a `suggestedScoreThreshold`.
+    public static let genericScoreThreshold: Float = 0.25
+
+    /// The embedded models' names, default first.
     public static var names: [String] { models.map(\.name) }
 
     /// Candidate folders, in search order.

@@ -4,11 +4,12 @@ import Foundation
 /// MediaPipe's Object Detector, with any supported `.tflite` detector.
 ///
 /// ```swift
-/// var options = ObjectDetectorOptions(model: .embedded("face"))
+/// var options = ObjectDetectorOptions(model: .embedded("objects"))
+/// options.scoreThreshold = 0.5
 /// let detector = try ObjectDetector(options: options)
 /// let image = try ImageDecoder.decode(contentsOf: "photo.png").image
 /// for object in try detector.detect(image: image) {
-///     print(object.frame, object.labels.first?.text ?? "", object.score)
+///     print(object.frame, object.category.text, object.score)   // e.g. "… dog 0.84"
 /// }
 /// ```
 ///
@@ -54,6 +55,10 @@ public final class ObjectDetector: @unchecked Sendable {
 
     /// The labels of the model's classes (empty when the model has none).
     public var labels: [String] { engine.labelNames }
+
+    /// Time spent per stage (preprocess, inference, postprocess), summed over every frame
+    /// this detector has returned a result for, in any running mode; see `StageTimings`.
+    public var timings: StageTimings { engine.timings.total }
 
     /// Detects objects in one image (running mode `.image`). No tracking IDs.
     public func detect(image: ImageBuffer, orientation: ImageOrientation = .up) throws(TaskError) -> [DetectedObject] {
@@ -173,6 +178,8 @@ final class DetectionEngine: @unchecked Sendable {
     private let trackerLock = NSLock()
     /// Classifies each detected object when classification is enabled.
     private let classifier: ImageLabeler?
+    /// The stage timings of every frame processed.
+    let timings = StageTimingsRecord()
 
     init(options: ObjectDetectorOptions) throws {
         self.options = options
@@ -204,8 +211,9 @@ final class DetectionEngine: @unchecked Sendable {
     }
 
     func process(_ image: ImageBuffer, orientation: ImageOrientation, timestampMs: Int64?) throws -> [DetectedObject] {
+        var clock = StageClock()
         let upright = orientation == .up ? image : image.applyingOrientation(orientation)
-        var objects = try pipeline.detect(upright)
+        var objects = try pipeline.detect(upright, clock: &clock)
         if !options.shouldEnableMultipleObjects, let top = ProminenceRule.mostProminent(objects, imageWidth: upright.width, imageHeight: upright.height) {
             objects = [top]
         }
@@ -214,7 +222,8 @@ final class DetectionEngine: @unchecked Sendable {
             // its box in the upright image (stretched to the classifier's input); the detector's
             // category and score stay as they are.
             for i in objects.indices where objects[i].frame.width >= 1 && objects[i].frame.height >= 1 {
-                objects[i].labels = try classifier.label(upright: upright, region: objects[i].frame)
+                clock.close(.postprocess)
+                objects[i].labels = try classifier.label(upright: upright, region: objects[i].frame, clock: &clock)
             }
         }
         trackerLock.lock()
@@ -232,6 +241,8 @@ final class DetectionEngine: @unchecked Sendable {
                     x: Double(tr.box.x), y: Double(tr.box.y), width: Double(tr.box.width), height: Double(tr.box.height))
             }
         }
+        clock.close(.postprocess)
+        timings.add(clock.timings)
         return objects
     }
 

@@ -16,8 +16,21 @@ public struct ObjectDetectorOptions: Sendable {
     public var runningMode: RunningMode = .image
     /// The most objects to return; nil or -1 = all; 0 is an error.
     public var maxResults: Int? = nil
-    /// Objects below this score are dropped. nil: the model metadata's score threshold, else none.
+    /// Objects below this score are dropped. nil: the model's threshold (its metadata's, or the
+    /// graph setting of an embedded face/palm preset or a `decoderConfig`), else
+    /// `fallbackScoreThreshold`, else none (MediaPipe's semantics: every detection the model
+    /// gives, e.g. all 10 of an SSD model, or a YOLO model's best 100 after NMS).
     public var scoreThreshold: Float? = nil
+    /// The threshold used when neither `scoreThreshold` nor the model sets one; nil (the
+    /// default): none. `objdetect` sets `ModelCatalog.suggestedScoreThreshold(for:)` for an
+    /// embedded model that has one (0.5 for `objects`), else `ModelCatalog.genericScoreThreshold`
+    /// (0.25, ultralytics' `conf`); set the same to get its results:
+    ///
+    /// ```swift
+    /// var options = ObjectDetectorOptions(model: .file("yolov8n.tflite"))
+    /// options.fallbackScoreThreshold = ModelCatalog.genericScoreThreshold   // as objdetect
+    /// ```
+    public var fallbackScoreThreshold: Float? = nil
     /// Only these category names are kept (a name maps to the first label with that name).
     public var categoryAllowlist: [String] = []
     /// These category names are dropped. Exclusive with `categoryAllowlist`.
@@ -48,9 +61,14 @@ public struct ObjectDetectorOptions: Sendable {
     /// How the image is fitted to the model input; nil: the family's default (SSD: stretch,
     /// MediaPipe anchors and YOLO: letterbox).
     public var resizeMode: ResizeMode? = nil
-    /// The resampler; nil: MediaPipe's (SSD, anchors) or Pillow's bilinear (YOLO).
+    /// The resampler; nil: MediaPipe's (SSD, anchors), Pillow's bilinear (YOLO stretched,
+    /// YOLOX), half-pixel bilinear (YOLO and end-to-end letterboxed).
     public var resampler: ResizeMethod? = nil
-    /// The IoU above which same-class YOLO candidates are suppressed.
+    /// The channel order of the input tensor; nil: the decoder config's, else the family's
+    /// (BGR for YOLOX, whose models are trained on OpenCV's BGR images; RGB otherwise). Set it
+    /// for an export that differs, e.g. a YOLOX model retrained on RGB.
+    public var channelOrder: ChannelOrder? = nil
+    /// The IoU above which same-class YOLO and YOLOX candidates are suppressed (end-to-end models get no NMS).
     public var yoloIoUThreshold: Float = 0.45
     /// The tracker used in video and live-stream modes.
     public var tracker: TrackerConfiguration = ObjectDetectorOptions.streamTrackerDefaults
@@ -106,6 +124,7 @@ public struct ObjectDetectorOptions: Sendable {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
                                          maxResults: maxResults, maxResultsName: "maxResults",
                                          threadCount: threadCount, threshold: scoreThreshold, thresholdName: "scoreThreshold")
+        try TaskOptionChecks.checkFinite(fallbackScoreThreshold, name: "fallbackScoreThreshold")
         try Interpreter.Options.validateLimits(maxArenaBytes: maxArenaBytes, maxMultiplyAccumulates: maxMultiplyAccumulates)
         if shouldEnableClassification && classifierModel == nil {
             throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")

@@ -9,7 +9,7 @@
 /// } catch .model(let error) {
 ///     print("not a usable .tflite file:", error)
 /// } catch {
-///     print(error)   // e.g. "Invalid `maxResults` option: value must be != 0 (or -1 for all)."
+///     print(error)   // e.g. "invalid `maxResults` option: value must be != 0 (or -1 for all)"
 /// }
 /// ```
 public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -59,11 +59,11 @@ public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .conflictingOptions(message):
             return message
         case let .invalidOption(name, reason):
-            return "Invalid `\(name)` option: \(reason)."
+            return "invalid `\(name)` option: \(reason)"
         case let .missingOption(name, neededBy):
-            return "`\(neededBy)` requires the `\(name)` option to be set."
+            return "`\(neededBy)` requires the `\(name)` option to be set"
         case let .unknownEmbeddedModel(name, known):
-            return "no embedded model is named '\(name)' (known: \(known.joined(separator: ", ")))"
+            return "no embedded model is named '\(name)' (the embedded models are \(known.joined(separator: ", ")); any other model is a .tflite file, given as ModelSource.file(path))"
         case let .embeddedModelsMissing(searched):
             return "the embedded models folder was not found (looked in \(searched.joined(separator: ", "))); copy the objdetect_DetectorCore.resources folder from the build beside the executable, or set OBJDETECT_MODELS to a Models folder"
         case let .unsupportedModel(message):

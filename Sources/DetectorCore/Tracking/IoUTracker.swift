@@ -75,7 +75,6 @@ public struct IoUTracker: Sendable {
         var streak = 1              // consecutive matches up to now
         var lastDetection: TrackBox
         var motionAtLastDetection: BoxMotionState
-        var lastScore: Float = 0
     }
 
     /// Most detections one update accepts (more is a `TrackerError.tooManyDetections`); real
@@ -244,8 +243,7 @@ public struct IoUTracker: Sendable {
             let motion = BoxMotionState(model: configuration.motion, box: detection.box)
             tracks.append(Track(
                 id: nil, motion: motion, labels: labels, smoothedClass: labels.smoothedClass, hits: 1,
-                missedUpdates: 0, lastMatchMs: nowMs, lastDetection: detection.box, motionAtLastDetection: motion,
-                lastScore: detection.score))
+                missedUpdates: 0, lastMatchMs: nowMs, lastDetection: detection.box, motionAtLastDetection: motion))
         }
 
         // Confirm tracks with enough consecutive hits, in detection order.
@@ -301,7 +299,6 @@ public struct IoUTracker: Sendable {
         tracks[index].motion.correct(with: detection.box)
         tracks[index].motionAtLastDetection = tracks[index].motion
         tracks[index].lastDetection = detection.box
-        tracks[index].lastScore = detection.score
         tracks[index].labels.add(classIndex: detection.classIndex, score: detection.score)
         tracks[index].smoothedClass = tracks[index].labels.smoothedClass
         tracks[index].hits += 1

@@ -47,7 +47,6 @@ public struct TrackerState: Codable, Sendable, Equatable {
         var missedUpdates: Int
         var lastMatchMs: Double
         var streak: Int
-        var lastScore: Float
     }
 
     struct Vote: Codable, Sendable, Equatable {
@@ -79,7 +78,7 @@ extension IoUTracker {
                     lastDetection: track.lastDetection,
                     votes: track.labels.votes.map { TrackerState.Vote(classIndex: $0.classIndex, score: $0.score) },
                     hits: track.hits, missedUpdates: track.missedUpdates, lastMatchMs: track.lastMatchMs,
-                    streak: track.streak, lastScore: track.lastScore)
+                    streak: track.streak)
             })
     }
 
@@ -112,9 +111,9 @@ extension IoUTracker {
             }
             guard snapshot.hits >= 1, snapshot.hits < Int.max / 2, snapshot.missedUpdates >= 0, snapshot.missedUpdates < Int.max / 2,
                   snapshot.streak >= 0, snapshot.streak < Int.max / 2, snapshot.lastMatchMs.isFinite,
-                  snapshot.lastDetection.isUsable, snapshot.lastScore.isFinite,
+                  snapshot.lastDetection.isUsable,
                   snapshot.votes.count <= state.configuration.labelHistoryLength else {
-                throw TrackerError.invalidState(reason: "track \(index) has a counter, box, score or class history out of range")
+                throw TrackerError.invalidState(reason: "track \(index) has a counter, box or class history out of range")
             }
             guard let motion = BoxMotionState(model: state.configuration.motion, snapshot: snapshot.motion),
                   let atDetection = BoxMotionState(model: state.configuration.motion, snapshot: snapshot.motionAtLastDetection) else {
@@ -127,7 +126,6 @@ extension IoUTracker {
                 missedUpdates: snapshot.missedUpdates, lastMatchMs: snapshot.lastMatchMs,
                 lastDetection: snapshot.lastDetection, motionAtLastDetection: atDetection)
             track.streak = snapshot.streak
-            track.lastScore = snapshot.lastScore
             tracks.append(track)
         }
         self.tracks = tracks

@@ -84,4 +84,23 @@ final class ImageDecoderTests: XCTestCase {
         }
         XCTAssertTrue(PNGError.crcMismatch(offset: 33, type: "IDAT", stored: 1, computed: 2).description.contains("33"))
     }
+
+    /// A video or another image format given as an image says what it is (so the CLI can say
+    /// how to feed a video), and an empty input says it is empty, not "PPM data is empty".
+    func testOtherFormatsAndEmptyDataSayWhatTheyAre() {
+        let mp4: [UInt8] = [0x00, 0x00, 0x00, 0x20] + Array("ftypisom".utf8) + [0, 0, 2, 0]
+        let mkv: [UInt8] = [0x1A, 0x45, 0xDF, 0xA3, 0x01, 0x00, 0x00, 0x00]
+        let gif = Array("GIF89a".utf8) + [1, 0, 1, 0]
+        let cases: [([UInt8], String)] = [
+            (mp4, "not an image objdetect reads: the data is an MP4 or QuickTime video (PNG, JPEG and PPM/PGM/PBM are read)"),
+            (mkv, "not an image objdetect reads: the data is a Matroska or WebM video (PNG, JPEG and PPM/PGM/PBM are read)"),
+            (gif, "not an image objdetect reads: the data is a GIF image (PNG, JPEG and PPM/PGM/PBM are read)"),
+            ([], "the image data is empty (0 bytes): there is no image to decode"),
+        ]
+        for (bytes, message) in cases {
+            XCTAssertThrowsError(try ImageDecoder.decode(bytes)) { XCTAssertEqual(String(describing: $0), message) }
+        }
+        XCTAssertEqual(ImageDecoder.videoFormat(mp4), "an MP4 or QuickTime video")
+        XCTAssertNil(ImageDecoder.videoFormat(gif))
+    }
 }

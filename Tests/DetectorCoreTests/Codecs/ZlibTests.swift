@@ -175,6 +175,39 @@ final class DeflateTests: XCTestCase {
         }
     }
 
+    /// `compressRuns` (the PNG fast mode's DEFLATE): every sample round-trips, runs shrink to
+    /// almost nothing, incompressible data is stored, and inputs of many blocks stay whole.
+    func testRunLengthModeRoundTrips() throws {
+        var rng = SplitMix64(seed: 5)
+        // No byte repeats the one before it: 200,000 literals, four blocks of at most 65,536 symbols.
+        var noRuns: [UInt8] = []
+        for k in 0..<200_000 { noRuns.append(UInt8(truncatingIfNeeded: k % 2 == 0 ? rng.next() % 16 : 16 + rng.next() % 16)) }
+        // Runs of exactly 3, 4 and 5 after a byte: at and around the shortest run that becomes a match.
+        var edges: [UInt8] = []
+        for k in 0..<3000 { edges += [UInt8](repeating: UInt8(k % 250), count: 1 + 3 + k % 3) }
+        for (name, data) in DeflateTests.samples() + [("no runs", noRuns), ("run edges", edges), ("run 259", [UInt8](repeating: 1, count: 259))] {
+            let packed = Zlib.compressRuns(data)
+            if let dir = ProcessInfo.processInfo.environment["ZLIB_OUT"] {
+                try Data(packed).write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name.replacingOccurrences(of: " ", with: "_")).runs.zlib"))
+            }
+            XCTAssertEqual(Array(packed.prefix(2)), [0x78, 0x01], "\(name): deflate, 32 KiB window, fastest")
+            XCTAssertEqual(try Zlib.decompress(packed, maxOutputSize: data.count), data, name)
+            if name == "runs" || name == "long run" {
+                // 70,000 bytes in runs of 300 and 300,000 equal bytes: a literal and a few matches per run.
+                XCTAssertLessThan(packed.count, data.count / 50, name)
+            }
+            if name == "noise" {
+                XCTAssertLessThan(packed.count, data.count + data.count / 100 + 20, "stored, barely any growth")
+                XCTAssertEqual((packed[2] >> 1) & 3, 0, "noise is stored (block type 0)")
+            }
+            if name == "no runs" {
+                // 32 values about equally often: 5 bits a byte with Huffman codes alone (62.5 %).
+                XCTAssertLessThan(packed.count, data.count * 64 / 100)
+                XCTAssertEqual((packed[2] >> 1) & 3, 2, "dynamic Huffman block")
+            }
+        }
+    }
+
     func testCompressorUsesHuffmanBlocks() {
         let (_, text) = DeflateTests.samples()[4]
         let raw = Deflate.compressRaw(text, level: 6)

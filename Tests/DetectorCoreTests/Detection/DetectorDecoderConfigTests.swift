@@ -111,4 +111,23 @@ final class DetectorDecoderConfigTests: XCTestCase {
         XCTAssertNoThrow(try DetectorDecoderConfig.yolo(.yolov8).check(inputShape: [1, 640, 640, 3], outputShapes: [[1, 84, 8400]]))
         XCTAssertThrowsError(try DetectorDecoderConfig.yolo(.yolov5).check(inputShape: [1, 640, 640, 3], outputShapes: [[1, 4]]))
     }
+
+    /// A YOLOX config from JSON: the new resize mode and channel order by their names; an input
+    /// that is no multiple of 32 has no strides-8/16/32 grid and is refused.
+    func testYoloxConfigFromJSON() throws {
+        let json = #"{"family": "yolox", "inputWidth": 416, "inputHeight": 416, "resize": "letterbox-top-left", "letterboxFill": 114, "channelOrder": "rgb"}"#
+        let config = try DetectorDecoderConfig(jsonData: Data(json.utf8))
+        XCTAssertEqual(config.family, .yolox)
+        XCTAssertEqual(config.resize, .letterboxTopLeft)
+        XCTAssertEqual(config.channelOrder, .rgb)
+        XCTAssertTrue(config.appliesLetterboxRemoval)
+        // 52² + 26² + 13² = 3549 rows.
+        XCTAssertNoThrow(try config.check(inputShape: [1, 416, 416, 3], outputShapes: [[1, 3549, 85]]))
+        XCTAssertThrowsError(try config.check(inputShape: [1, 416, 416, 3], outputShapes: [[1, 3 * 3549, 85]]))
+        let odd = #"{"family": "yolox", "inputWidth": 300, "inputHeight": 300, "resize": "letterbox-top-left"}"#
+        XCTAssertThrowsError(try DetectorDecoderConfig(jsonData: Data(odd.utf8))) { e in
+            XCTAssertTrue(String(describing: e).contains("multiple of 32"), String(describing: e))
+        }
+        XCTAssertEqual(try DetectorDecoderConfig(jsonData: Data(#"{"family": "end2end", "inputWidth": 640, "inputHeight": 640, "resize": "letterbox"}"#.utf8)).family, .endToEnd)
+    }
 }

@@ -79,10 +79,10 @@ final class AnnotationTests: XCTestCase {
         for code in 33...126 {
             XCTAssertTrue(BitmapFont.glyph(Character(UnicodeScalar(UInt8(code)))).contains { $0 != 0 }, "\(code)")
         }
-        XCTAssertEqual(BitmapFont.glyph(" "), [0, 0, 0, 0, 0, 0, 0])
+        XCTAssertEqual(BitmapFont.glyph(" "), [0, 0, 0, 0, 0, 0, 0, 0, 0])
         XCTAssertEqual(BitmapFont.glyph("é"), BitmapFont.glyph("?"))
         XCTAssertEqual(BitmapFont.glyphs.count, 95)
-        XCTAssertTrue(BitmapFont.glyphs.allSatisfy { $0.count == 7 && $0.allSatisfy { $0 < 32 } })
+        XCTAssertTrue(BitmapFont.glyphs.allSatisfy { $0.count == 9 && $0.allSatisfy { $0 < 32 } })
     }
 
     func testAnnotatorDrawsBoxLabelAndKeypoints() throws {
@@ -103,14 +103,14 @@ final class AnnotationTests: XCTestCase {
         XCTAssertEqual(px(40, 45), color)       // keypoint centre
         XCTAssertEqual(px(41, 45), color)       // radius 1
         XCTAssertEqual(px(42, 45), .black)
-        // Label box above the box: 7 chars → 41 + 2 wide, 7 + 2 high, at y 21..<30.
-        XCTAssertEqual(px(20, 21), color)
+        // Label box above the box: 7 chars → 41 + 2 wide, 9 + 2 high, at y 19..<30.
+        XCTAssertEqual(px(20, 19), color)
         XCTAssertEqual(px(62, 29), color)
         XCTAssertEqual(px(63, 25), .black)
-        XCTAssertEqual(px(20, 20), .black)
-        // Text inside the label box in the contrasting colour (first column of "c" is set in glyph row 3).
-        XCTAssertEqual(px(21, 22 + 3), color.contrastingText)
-        XCTAssertEqual(px(21, 22 + 2), color)
+        XCTAssertEqual(px(20, 18), .black)
+        // Text inside the label box in the contrasting colour (first column of "c" is set in glyph rows 3-5).
+        XCTAssertEqual(px(21, 20 + 3), color.contrastingText)
+        XCTAssertEqual(px(21, 20 + 2), color)
         // Class colours repeat every 20 and negative indices are safe.
         XCTAssertEqual(RGBColor.forClass(23), color)
         XCTAssertEqual(RGBColor.forClass(-17), color)
@@ -135,10 +135,10 @@ final class AnnotationTests: XCTestCase {
             let o = (y * 40 + x) * 3
             return RGBColor(r: out.pixels[o], g: out.pixels[o + 1], b: out.pixels[o + 2])
         }
-        // "x" is 5 wide + 2 padding = 7, 7 high + 2 = 9: rows 3..<12 (the last 9 rows), columns 5..<12.
-        XCTAssertEqual(px(11, 3), color)
+        // "x" is 5 wide + 2 padding = 7, 9 high + 2 = 11: rows 1..<12 (the last 11 rows), columns 5..<12.
+        XCTAssertEqual(px(11, 1), color)
         XCTAssertEqual(px(11, 11), color)
-        XCTAssertEqual(px(11, 2), .black)
+        XCTAssertEqual(px(11, 0), .black)
         XCTAssertEqual(px(12, 7), .black)
     }
 }

@@ -5,7 +5,7 @@ import XCTest
 /// Timings of the resamplers on real photos, printed as one JSON line per case. Measured, never
 /// asserted: skipped unless `OBJDETECT_BENCH=1`. Compare with `Tests/Benchmarks/resize_vs_pillow.py`.
 ///
-///     OBJDETECT_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter ResizeBenchmarkTests
+///     OBJDETECT_BENCH=1 swift test -c release -Xswiftc -enable-testing --scratch-path .build/tests --filter ResizeBenchmarkTests
 final class ResizeBenchmarkTests: XCTestCase {
     func testResizeTimings() throws {
         guard ProcessInfo.processInfo.environment["OBJDETECT_BENCH"] == "1" else {

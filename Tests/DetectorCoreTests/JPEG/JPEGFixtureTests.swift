@@ -29,6 +29,26 @@ final class JPEGFixtureTests: XCTestCase {
         XCTAssertEqual(SHA256Hash.hexDigest(upright.pixels), "8a5cdc0bccb5ec6eb7fe8f3a860abb052b44ec71df752637dba6267112372b52")
     }
 
+    /// A skipped segment (COM, APPn) whose length field is 0 or 1: libjpeg-turbo reads the two
+    /// length bytes, resynchronises on the next marker with a warning and decodes the image; so
+    /// does Pillow 13.0.0, whose RGBA bytes for each of these three files equal the untouched
+    /// file's (checked with `Image.open(io.BytesIO(data)).tobytes()`). A parsed segment (DQT) with
+    /// such a length stays an error, as in libjpeg-turbo (JERR_BAD_LENGTH).
+    func testSegmentWithLengthBelowTwoIsSkippedAsLibjpegDoes() throws {
+        let bytes = [UInt8](try Data(contentsOf: SharedData.fixture("astronaut_128x128_q90_420_exif6.jpg")))
+        for inserted: [UInt8] in [[0xFF, 0xFE, 0x00, 0x00], [0xFF, 0xE5, 0x00, 0x01], [0xFF, 0xFE, 0x00, 0x00, 0x12, 0x34]] {
+            let file = Array(bytes[..<2]) + inserted + Array(bytes[2...])
+            let decoded = try JPEGDecoder.decode(file)
+            XCTAssertEqual(decoded.orientation, .right)
+            XCTAssertEqual(SHA256Hash.hexDigest(decoded.image.converted(to: .rgba8).pixels),
+                           "de956c3142ca710adfadca26a95f14f8fff974da932c2bdfa6de95b86fd58f98", "\(inserted)")
+        }
+        let badTable = Array(bytes[..<2]) + [0xFF, 0xDB, 0x00, 0x00] + Array(bytes[2...])
+        XCTAssertThrowsError(try JPEGDecoder.decode(badTable)) { error in
+            XCTAssertTrue(String(describing: error).contains("less than 2"), "\(error)")
+        }
+    }
+
     /// The worked example of `../shared/jpeg/README.md`, built by hand: a 1x1 4:4:4 file whose
     /// three blocks hold only DC values -27, -51, 56 with quantizer 3 → RGBA 93 6e 54 ff.
     func testHandBuiltOnePixelFile() throws {

@@ -124,6 +124,8 @@ final class TFLiteMetadataTests: XCTestCase {
             ("yolov5n-fp16.tflite", .yolov5, 80),
             ("yolov8n_int8.tflite", .yolov8, 80),
             ("yolov8n_full_integer_quant.tflite", .yolov8, 80),
+            ("yolox_nano_ti_lite_320_int8.tflite", .yolox, 80),
+            ("yolox_nano_ti_lite_320_fp16.tflite", .yolox, 80),
             ("mobilenet_v1_0.25_224_quant.tflite", .classifier, 1001),
             ("mobilenet_v2_1.0_224_quant.tflite", .classifier, 1001),
             ("automl_labeler_model.tflite", .classifier, 5),

@@ -4,7 +4,7 @@ import XCTest
 
 /// Measures (never asserts) how long opening a model and reading its metadata and labels takes.
 /// Runs only with OBJDETECT_BENCH=1, e.g.
-/// `OBJDETECT_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter TFLiteReaderBenchmark`.
+/// `OBJDETECT_BENCH=1 swift test -c release -Xswiftc -enable-testing --scratch-path .build/tests --filter TFLiteReaderBenchmark`.
 final class TFLiteReaderBenchmark: XCTestCase {
     func testOpenSSDModelWithMetadataAndLabels() throws {
         guard ProcessInfo.processInfo.environment["OBJDETECT_BENCH"] == "1" else {

@@ -5,7 +5,7 @@ import XCTest
 /// The CLI's option layer and help: every subcommand's `--help`, README's command reference,
 /// and each bad invocation of issue 17 with its exit code and one-line message.
 final class CommandLineTests: XCTestCase {
-    static let commands = ["detect", "label", "track", "inspect", "run", "bench", "image-info", "help"]
+    static let commands = ["detect", "label", "track", "eval", "inspect", "run", "bench", "image-info", "help"]
 
     func testEveryCommandHasHelp() throws {
         let top = try CLIRunner.run(["--help"])
@@ -54,7 +54,7 @@ final class CommandLineTests: XCTestCase {
             ([image, "--model", "face", "--model", "palm"], 2, "--model is given more than once"),
             ([image, "--fps", "10"], 2, "--fps applies to --mode stream only, not --mode single"),
             ([image, "--mode", "stream", "--annotate", "x.png"], 2, "--annotate in stream mode needs a folder or -"),
-            ([image, "--annotate", "x.jpg"], 2, "--annotate writes PNG: give a .png file, a folder or -, got 'x.jpg'"),
+            ([image, "--annotate", "x.jpg"], 2, "--annotate writes PNG: give a .png file, a folder, - or a video file (.mp4, .mkv, .mov), got 'x.jpg'"),
             ([image, "--multiple"], 2, "unknown option --multiple for 'detect'"),
             ([image, "--score-threshold", "2"], 2, "--score-threshold must be a number from 0 to 1, got '2'"),
             ([image, "--score-threshold", "-1"], 2, "--score-threshold must be a number from 0 to 1, got '-1'"),
@@ -76,6 +76,8 @@ final class CommandLineTests: XCTestCase {
             (["bench", "--what", "resize", image, "--size", "0x5"], 2, "--size must be WIDTHxHEIGHT, each from 1 to 10000, got '0x5'"),
             (["detect", "--", "--weird-name.png"], 1, "no file at --weird-name.png"),
             (["/nonexistent/*.png"], 1, "no file matches '/nonexistent/*.png'"),
+            ([image, "--model"], 2, "--model needs a value (NAME|PATH)"),
+            (["help", "nope"], 2, "unknown command 'nope'; the commands are detect, label, track"),
         ]
         for (args, status, message) in cases {
             let r = try CLIRunner.run(args)
@@ -84,6 +86,44 @@ final class CommandLineTests: XCTestCase {
             XCTAssertTrue(lines.first?.hasPrefix("objdetect: " + message) ?? false, "\(args): \(r.stderr)")
             XCTAssertEqual(lines.count, status == 2 ? 2 : 1, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stdout.isEmpty, "\(args): \(r.stdout)")
+        }
+    }
+
+    /// Issue 25's message slips: an empty image file and an empty detections file each say so
+    /// in one line (exit 1).
+    func testEmptyInputsSaySo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("objdetect-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("photo.jpg").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let detect = try CLIRunner.run([empty])
+        XCTAssertEqual(detect.status, 1)
+        XCTAssertEqual(detect.stderr, "objdetect: \(empty) is empty (0 bytes): there is no image to decode\n")
+        let track = try CLIRunner.run(["track", "--detections", empty])
+        XCTAssertEqual(track.status, 1)
+        XCTAssertEqual(track.stderr, "objdetect: detections file '\(empty)' holds no detection rows: nothing to track\n")
+        XCTAssertTrue(track.stdout.isEmpty)
+    }
+
+    /// Issue 25: the CLI writes only through `OutputChannel` (open(2) as named, every write
+    /// checked); no unchecked `FileHandle` write, `print`, `try!`, or Foundation file write that
+    /// replaces the target by renaming is left in `Sources/objdetect`.
+    func testTheCLIHasNoUncheckedWrites() throws {
+        let folder = SharedData.repositoryRoot.appendingPathComponent("Sources/objdetect")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        XCTAssertGreaterThan(files.count, 10)
+        let forbidden = [#"(^|[^A-Za-z_.])print\("#, #"try!"#, #"FileHandle\.standard(Output|Error)\.write"#,
+                         #"\.write\(to:"#, #"createFile\(atPath"#, #"\.write\(contentsOf:"#, #"fatalError\("#]
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code.hasPrefix("//") { continue }
+                for pattern in forbidden where code.range(of: pattern, options: .regularExpression) != nil {
+                    XCTFail("Sources/objdetect/\(file):\(n + 1) writes without a check (\(pattern)): \(code)")
+                }
+            }
         }
     }
 

@@ -10,7 +10,7 @@ final class DetectCommandTests: XCTestCase {
     }
 
     func testSingleModeOnTheFixtureFindsTheFace() throws {
-        let result = try CLIRunner.run([SharedData.fixture("astronaut.png").path, "--mode", "single"])
+        let result = try CLIRunner.run([SharedData.fixture("astronaut.png").path, "--mode", "single", "--model", "face"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let d = try json(result.stdout)
         XCTAssertEqual(d["width"] as? Int, 512)
@@ -32,7 +32,7 @@ final class DetectCommandTests: XCTestCase {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("annotated-\(ProcessInfo.processInfo.processIdentifier).png")
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLIRunner.run([SharedData.fixture("astronaut.png").path, "--mode", "single", "--format", "text",
-                                        "--annotate", out.path])
+                                        "--model", "face", "--annotate", out.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         // One line per object: source, label, score, box (x,y WxH), the same numbers as the JSON.
         let lines = result.stdout.split(separator: "\n")

@@ -29,7 +29,7 @@ final class DetectInputOutputTests: XCTestCase {
         try FileManager.default.copyItem(at: jpeg, to: folder.appendingPathComponent("img9.jpg"))
         try FileManager.default.copyItem(at: png, to: folder.appendingPathComponent("img1.png"))
         try Data("not an image".utf8).write(to: folder.appendingPathComponent("notes.txt"))
-        let files = try CLIRunner.run([png.path, jpeg.path, png.path, "--mode", "single", "--format", "jsonl"])
+        let files = try CLIRunner.run([png.path, jpeg.path, png.path, "--mode", "single", "--format", "jsonl", "--model", "face"])
         XCTAssertEqual(files.status, 0, files.stderr)
         let results = try lines(files.stdout).map(object)
         XCTAssertEqual(results.map { $0["source"] as? String }, [png.path, jpeg.path, png.path])

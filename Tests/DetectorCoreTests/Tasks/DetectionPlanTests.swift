@@ -11,6 +11,7 @@ final class DetectionPlanTests: XCTestCase {
         TensorDescription(index: index, name: "t\(index)", type: type, shape: shape, shapeSignature: shape, quantization: nil)
     }
 
+
     /// The facts of a model of `family`, with or without metadata (labels, normalization, threshold).
     static func facts(_ family: Family, metadata: Bool) -> ModelFacts {
         var f: ModelFacts
@@ -86,14 +87,73 @@ final class DetectionPlanTests: XCTestCase {
                     switch plan.decoding {
                     case let .ssd(_, outputs): XCTAssertEqual(outputs, [0, 1, 2, 3], tag)
                     case let .anchors(_, boxes, scores): XCTAssertEqual([boxes, scores], [0, 1], tag)
+                    case .yolox, .endToEnd: XCTFail("no such family in this test", file: #filePath, line: #line)
                     case let .yolo(decoder, output):
                         XCTAssertEqual(output, 0, tag)
                         XCTAssertEqual(decoder.numClasses, 3, tag)
-                        XCTAssertEqual(decoder.options.scoreThreshold, metadata ? Double(Float(0.4)) : 0.25, tag)
+                        // The metadata's threshold, else none (MediaPipe's semantics; the CLI sets a fallback).
+                        XCTAssertEqual(decoder.options.scoreThreshold, metadata ? Double(Float(0.4)) : -.infinity, tag)
                         XCTAssertEqual(decoder.layout, family == .yolov5 ? .yolov5 : .yolov8, tag)
                     }
                 }
             }
+        }
+    }
+
+    /// Explicit, else the model's (metadata), else the caller's fallback, else none — for the
+    /// SSD filter and inside the YOLO decoder; the face preset's graph threshold counts as the model's.
+    func testThresholdPrecedence() throws {
+        func thresholds(_ family: Family, metadata: Bool, explicit: Float?, fallback: Float?) throws -> Double? {
+            var options = ObjectDetectorOptions(model: .file("unused.tflite"))
+            options.scoreThreshold = explicit
+            options.fallbackScoreThreshold = fallback
+            let plan = try DetectionPlan.make(facts: Self.facts(family, metadata: metadata), options: options,
+                                              presetName: family == .anchors ? "face-short" : nil)
+            switch plan.decoding {
+            case .ssd: return plan.mapping.filter.scoreThreshold.map(Double.init)
+            case let .yolo(d, _): return d.options.scoreThreshold
+            case let .anchors(p, _, _): return p.decoder.options.minScoreThresh.map(Double.init)
+            default: return nil
+            }
+        }
+        for family in [Family.ssd, .yolov8] {
+            XCTAssertEqual(try thresholds(family, metadata: true, explicit: 0.7, fallback: 0.25), Double(Float(0.7)))
+            XCTAssertEqual(try thresholds(family, metadata: true, explicit: nil, fallback: 0.25), Double(Float(0.4)))
+            XCTAssertEqual(try thresholds(family, metadata: false, explicit: nil, fallback: 0.25), 0.25)
+            XCTAssertEqual(try thresholds(family, metadata: false, explicit: 0, fallback: 0.25), 0)
+        }
+        XCTAssertNil(try thresholds(.ssd, metadata: false, explicit: nil, fallback: nil))
+        XCTAssertEqual(try thresholds(.yolov8, metadata: false, explicit: nil, fallback: nil), -.infinity)
+        // BlazeFace's graph says 0.5: a fallback does not replace it, an explicit threshold does.
+        XCTAssertEqual(try thresholds(.anchors, metadata: false, explicit: nil, fallback: 0.25), 0.5)
+        XCTAssertEqual(try thresholds(.anchors, metadata: false, explicit: 0.3, fallback: 0.25), Double(Float(0.3)))
+    }
+
+    /// YOLOX (one row per grid cell): YOLOX's preprocessing by default, the channel order overridable.
+    func testYoloxPlan() throws {
+        let input = TensorDescription(index: 0, name: "images", type: .int8, shape: [1, 320, 320, 3], shapeSignature: [1, 320, 320, 3],
+                                      quantization: TensorQuantization(scales: [1], zeroPoints: [-128]))
+        let facts = ModelFacts(input: input,
+                               outputs: [Self.tensor(1, [1, 2100, 85])],
+                               family: ModelFamilyInfo(family: .yolox, reason: "test", classCount: 80))
+        var options = ObjectDetectorOptions(model: .file("unused.tflite"))
+        let plan = try DetectionPlan.make(facts: facts, options: options)
+        XCTAssertEqual(plan.family, .yolox)
+        XCTAssertEqual(plan.tensorOptions.resizeMode, .letterboxTopLeft)
+        XCTAssertEqual(plan.tensorOptions.letterboxFill, 114)
+        XCTAssertEqual(plan.tensorOptions.channelOrder, .bgr)
+        XCTAssertEqual(plan.tensorOptions.resampler, .pillowBilinear)
+        // 0…255 unnormalized: q = x / 1 − 128.
+        XCTAssertEqual(plan.tensorOptions.inputType, .int8(scale: 1, zeroPoint: -128, normalization: .meanStd(mean: [0], std: [1])))
+        XCTAssertEqual(plan.labels.names.first, "person")
+        options.channelOrder = .rgb
+        XCTAssertEqual(try DetectionPlan.make(facts: facts, options: options).tensorOptions.channelOrder, .rgb)
+        // A YOLOX decoder on a YOLOv5-sized output is an error naming the row count it needs.
+        var v5 = facts
+        v5.outputs = [Self.tensor(1, [1, 6300, 85])]
+        options.decoder = .yolox
+        XCTAssertThrowsError(try DetectionPlan.make(facts: v5, options: options)) { e in
+            XCTAssertTrue(String(describing: e).contains("N = 2100"), String(describing: e))
         }
     }
 

@@ -18,7 +18,7 @@ final class ModelCatalogTests: XCTestCase {
             XCTAssertEqual(FileManager.default.contents(atPath: path), FileManager.default.contents(atPath: root.appendingPathComponent("Models/\(file)").path))
         }
         XCTAssertThrowsError(try ModelCatalog.path(for: "no-such-model")) { e in
-            XCTAssertEqual(e as? TaskError, .unknownEmbeddedModel(name: "no-such-model", known: ["face", "face-short", "palm"]))
+            XCTAssertEqual(e as? TaskError, .unknownEmbeddedModel(name: "no-such-model", known: ["objects", "face", "face-short", "palm"]))
         }
     }
 

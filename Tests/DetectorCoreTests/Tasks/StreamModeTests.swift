@@ -263,7 +263,7 @@ final class StreamModeTests: XCTestCase {
     func testOptionErrorsAtCreation() {
         var o = ObjectDetectorOptions(model: .embedded("face"))
         o.maxResults = 0
-        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "Invalid `maxResults` option: value must be != 0 (or -1 for all).") }
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "invalid `maxResults` option: value must be != 0 (or -1 for all)") }
         o = ObjectDetectorOptions(model: .embedded("face"))
         o.shouldEnableClassification = true
         XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertTrue(String(describing: $0).contains("classifierModel")) }

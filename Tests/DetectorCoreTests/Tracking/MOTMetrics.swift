@@ -1,12 +1,10 @@
 import Foundation
 @testable import DetectorCore
 
-/// A small CLEAR-MOT and identity-metrics evaluator for the tests, following the rules of
-/// py-motmetrics as used by `reference/mot_eval.py`: per frame, last frame's correspondences
-/// are kept while their IoU stays >= the threshold, the rest are assigned by minimum total
-/// distance (1 - IoU) among admissible pairs; an ID switch is a ground-truth object matched to
-/// a different hypothesis than at its last match. IDF1 uses the global one-to-one matching of
-/// ground-truth and hypothesis identities that maximises the frames where both match.
+/// The in-test view of the library's evaluator (`ClearMOTAccumulator`, py-motmetrics' rules as
+/// used by `reference/mot_eval.py`: last frame's correspondences kept while their IoU stays
+/// >= the threshold, the rest assigned by the Hungarian algorithm; IDF1 by the global one-to-one
+/// identity matching), plus a measure the tests add on the matches it reports:
 ///
 /// Jitter: over consecutive frames where a ground-truth object is matched to the same
 /// hypothesis in both and its true box barely moves (centre and each side change by at most
@@ -52,86 +50,42 @@ struct MOTMetrics: Equatable {
     /// dropped first, as `mot_eval.py` does (some ETH and KITTI rows are marked 0).
     static func evaluate(groundTruth: [MOTRow], results: [MOTRow], iouThreshold: Float = 0.5,
                          minGroundTruthConfidence: Float = 1) throws -> MOTMetrics {
+        func box(_ row: MOTRow) -> MOTBox {
+            MOTBox(frame: row.frame, id: row.id, x: Double(row.box.x), y: Double(row.box.y),
+                   width: Double(row.box.width), height: Double(row.box.height), confidence: Double(row.score))
+        }
+        let scored = groundTruth.filter { $0.score >= minGroundTruthConfidence }.map(box)
+        let hypotheses = results.map(box)
+        let length = max(scored.reduce(0) { max($0, $1.frame) }, hypotheses.reduce(0) { max($0, $1.frame) })
         var metrics = MOTMetrics()
-        let gtFrames = MOTFormat.groupByFrame(groundTruth.filter { $0.score >= minGroundTruthConfidence })
-        let resFrames = MOTFormat.groupByFrame(results)
-        var lastMatch: [Int: Int] = [:]                  // gt id -> hypothesis id at its last match
-        var coMatched: [Int: [Int: Int]] = [:]           // gt id -> hyp id -> frames with IoU >= t
-        var gtIDs = Set<Int>(), hypIDs = Set<Int>()
         // gt id -> (frame, hypothesis id, true box, hypothesis box) of its last match.
-        var previousMatch: [Int: (frame: Int, hyp: Int, truth: TrackBox, box: TrackBox)] = [:]
-        func recordMatch(frame: Int, _ g: MOTRow, _ h: MOTRow) {
-            if let last = previousMatch[g.id], last.frame == frame - 1, last.hyp == h.id {
-                let limit = 0.02 * Double(g.box.height)
-                let t0 = last.truth, t1 = g.box
-                let trueMove = hypot(Double(t1.x + t1.width / 2 - t0.x - t0.width / 2), Double(t1.y + t1.height / 2 - t0.y - t0.height / 2))
-                if trueMove <= limit, Double(abs(t1.width - t0.width)) <= limit, Double(abs(t1.height - t0.height)) <= limit {
-                    let b0 = last.box, b1 = h.box
+        var previousMatch: [Int: (frame: Int, hyp: Int, truth: MOTBox, box: MOTBox)] = [:]
+        let counts = ClearMOTAccumulator.evaluate(
+            groundTruth: EvaluationPreprocessing.byFrame(scored, length: length),
+            results: EvaluationPreprocessing.byFrame(hypotheses, length: length),
+            iouThreshold: Double(iouThreshold)
+        ) { match in
+            let g = match.groundTruth, h = match.result
+            if let last = previousMatch[g.id], last.frame == match.frame - 1, last.hyp == h.id {
+                let limit = 0.02 * g.height
+                let t0 = last.truth, t1 = g
+                let trueMove = hypot(t1.x + t1.width / 2 - t0.x - t0.width / 2, t1.y + t1.height / 2 - t0.y - t0.height / 2)
+                if trueMove <= limit, abs(t1.width - t0.width) <= limit, abs(t1.height - t0.height) <= limit {
+                    let b0 = last.box, b1 = h
                     metrics.jitterPairs += 1
-                    metrics.jitterCentreSum += hypot(Double(b1.x + b1.width / 2 - b0.x - b0.width / 2), Double(b1.y + b1.height / 2 - b0.y - b0.height / 2))
-                    metrics.jitterSizeSum += Double(abs(b1.width - b0.width) + abs(b1.height - b0.height)) / 2
+                    metrics.jitterCentreSum += hypot(b1.x + b1.width / 2 - b0.x - b0.width / 2, b1.y + b1.height / 2 - b0.y - b0.height / 2)
+                    metrics.jitterSizeSum += (abs(b1.width - b0.width) + abs(b1.height - b0.height)) / 2
                 }
             }
-            previousMatch[g.id] = (frame, h.id, g.box, h.box)
+            previousMatch[g.id] = (match.frame, h.id, g, h)
         }
-        for frame in 0..<max(gtFrames.count, resFrames.count) {
-            let gt = frame < gtFrames.count ? gtFrames[frame] : []
-            let hyp = frame < resFrames.count ? resFrames[frame] : []
-            metrics.objects += gt.count
-            metrics.predictions += hyp.count
-            gt.forEach { gtIDs.insert($0.id) }
-            hyp.forEach { hypIDs.insert($0.id) }
-            var iou = [[Float]](repeating: [Float](repeating: 0, count: hyp.count), count: gt.count)
-            for (i, g) in gt.enumerated() {
-                for (j, h) in hyp.enumerated() {
-                    iou[i][j] = g.box.iou(h.box)
-                    if iou[i][j] >= iouThreshold { coMatched[g.id, default: [:]][h.id, default: 0] += 1 }
-                }
-            }
-            var gtMatched = [Bool](repeating: false, count: gt.count)
-            var hypMatched = [Bool](repeating: false, count: hyp.count)
-            // 1. Keep last frame's correspondences that are still valid.
-            for (i, g) in gt.enumerated() {
-                guard let h = lastMatch[g.id], let j = hyp.firstIndex(where: { $0.id == h }),
-                      !hypMatched[j], iou[i][j] >= iouThreshold else { continue }
-                gtMatched[i] = true
-                hypMatched[j] = true
-                metrics.matches += 1
-                recordMatch(frame: frame, g, hyp[j])
-            }
-            // 2. Optimal assignment of the rest: admissible pairs cost 1 - IoU, others a large
-            //    value, so the number of admissible matches is maximised first.
-            let freeGT = gt.indices.filter { !gtMatched[$0] }
-            let freeHyp = hyp.indices.filter { !hypMatched[$0] }
-            if !freeGT.isEmpty && !freeHyp.isEmpty {
-                var costs: [Double] = []
-                for i in freeGT {
-                    for j in freeHyp { costs.append(iou[i][j] >= iouThreshold ? 1 - Double(iou[i][j]) : 1e6) }
-                }
-                let assignment = try LinearAssignment.solve(costs: costs, rows: freeGT.count, columns: freeHyp.count)
-                for (r, c) in assignment.enumerated() {
-                    guard let c else { continue }
-                    let i = freeGT[r], j = freeHyp[c]
-                    guard iou[i][j] >= iouThreshold else { continue }
-                    gtMatched[i] = true
-                    hypMatched[j] = true
-                    metrics.matches += 1
-                    if let previous = lastMatch[gt[i].id], previous != hyp[j].id { metrics.switches += 1 }
-                    lastMatch[gt[i].id] = hyp[j].id
-                    recordMatch(frame: frame, gt[i], hyp[j])
-                }
-            }
-            metrics.misses += gtMatched.filter { !$0 }.count
-            metrics.falsePositives += hypMatched.filter { !$0 }.count
-        }
-        // Identity matching: maximise the summed co-matched frames over one-to-one pairs.
-        let gtList = gtIDs.sorted(), hypList = hypIDs.sorted()
-        if !gtList.isEmpty && !hypList.isEmpty {
-            var costs: [Double] = []
-            for g in gtList { for h in hypList { costs.append(-Double(coMatched[g]?[h] ?? 0)) } }
-            let assignment = try LinearAssignment.solve(costs: costs, rows: gtList.count, columns: hypList.count)
-            metrics.idTruePositives = Int(-LinearAssignment.totalCost(of: assignment, costs: costs, columns: hypList.count))
-        }
+        metrics.objects = counts.objects
+        metrics.predictions = counts.predictions
+        metrics.matches = counts.matches + counts.switches
+        metrics.misses = counts.misses
+        metrics.falsePositives = counts.falsePositives
+        metrics.switches = counts.switches
+        metrics.idTruePositives = counts.idTruePositives
         return metrics
     }
 }

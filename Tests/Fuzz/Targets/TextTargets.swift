@@ -9,6 +9,17 @@ func fuzzMOT(_ bytes: [UInt8]) {
         _ = MOTFormat.groupByFrame(rows)
     }
     _ = MOTFormat.frameRate(seqinfo: text)
+    // The evaluator (`objdetect eval`): the rows as ground truth against themselves moved and
+    // renumbered as results (small inputs only: its cost grows with frames × boxes²).
+    if let boxes = try? MOTBox.parse(text), boxes.count <= 300, boxes.allSatisfy({ $0.frame <= 2000 }) {
+        let results = boxes.map { box -> MOTBox in
+            var moved = box
+            moved.x += 1
+            moved.id = box.id % 7
+            return moved
+        }
+        _ = try? MOTEvaluator.evaluate([MOTSequence(name: "fuzz", groundTruth: boxes, results: results)])
+    }
 }
 
 func fuzzDecoderConfig(_ bytes: [UInt8]) {

@@ -79,6 +79,13 @@ final class JPEGStreamParser {
             // Every other marker has a length that counts itself.
             let length = try uint16(codeAt + 1, "inside the length of marker 0x\(String(code, radix: 16))")
             guard length >= 2 else {
+                // A segment libjpeg skips (APPn, COM, DNL) with a bogus length 0 or 1: libjpeg-turbo
+                // reads the two length bytes, skips nothing more, and resynchronises on the next
+                // marker (warning of extraneous bytes); segments it parses fail on the length.
+                if (0xE0...0xEF).contains(code) || code == 0xFE || code == 0xDC {
+                    position = try nextMarker(from: codeAt + 3)
+                    continue
+                }
                 throw JPEGError.malformed(offset: codeAt + 1, reason: "segment length \(length) is less than 2")
             }
             let payload = codeAt + 3

@@ -32,6 +32,21 @@ struct BitWriter {
         count = 0
     }
 
+    /// Takes the bits not yet written out (fewer than 32), leaving none pending: a compressor's
+    /// fast loop continues them in its own buffer and gives the rest back with `append(_:bits:count:)`.
+    mutating func takeBits() -> (bits: UInt64, count: Int) {
+        defer { buffer = 0; count = 0 }
+        return (buffer, count)
+    }
+
+    /// Appends whole bytes that continue the bits `takeBits` returned, then leaves `count` (< 32)
+    /// bits pending (the low bits of `bits`; the bits above them must be zero).
+    mutating func append(_ raw: ArraySlice<UInt8>, bits: UInt64, count: Int) {
+        bytes.append(contentsOf: raw)
+        buffer = bits
+        self.count = count
+    }
+
     /// Appends whole bytes (only after `alignToByte`).
     mutating func append<C: Collection>(contentsOf raw: C) where C.Element == UInt8 {
         bytes.append(contentsOf: raw)

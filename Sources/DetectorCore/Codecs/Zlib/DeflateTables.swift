@@ -3,6 +3,12 @@ enum DeflateTables {
     /// Base match length for length symbols 257...285.
     static let lengthBase: [UInt16] = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
                                        35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+    /// The length symbol index (0...28, symbol 257 + index) of each match length 3...258, at `length - 3`.
+    static let lengthSymbolIndex: [UInt8] = (3...258).map { length -> UInt8 in
+        var index = 28
+        while index > 0 && Int(lengthBase[index]) > length { index -= 1 }
+        return UInt8(index)
+    }
     /// Extra bits after length symbols 257...285.
     static let lengthExtra: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
                                        3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]

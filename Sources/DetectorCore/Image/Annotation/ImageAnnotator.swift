@@ -31,14 +31,18 @@ public struct AnnotationStyle: Sendable, Equatable {
     }
 }
 
-/// Draws detection results onto a copy of an image: box outlines in a per-class colour, a filled
-/// label box above each box (inside it when there is no room above, always inside the image)
-/// with the label text in black or white, and keypoints as dots. Annotations are drawn in order,
-/// so the last one is on top.
+/// Draws detection results onto a copy of an image: box outlines in a per-class colour and
+/// keypoints as dots, then a filled label tag per box with its text in black or white. Tags are
+/// drawn after every box and keypoint, so no outline crosses one, and are placed so each is whole:
+/// inside the image (above the box, or inside / below it when there is no room above; moved left
+/// at the right edge) and clear of the other tags (moved to a free row when its place is taken;
+/// `LabelPlacement` has the exact rule). A label wider than the image is shortened to fit, ending
+/// in "..". Boxes are drawn in order, so the last one is on top; tags are placed from the last
+/// annotation to the first, so the last one gets the place it prefers.
 ///
 /// ```swift
 /// let picture = ImageAnnotator.draw([ImageAnnotation(rect: box, label: "dog 0.87", classIndex: 17)], on: image)
-/// let png = try PNGEncoder.encode(picture)
+/// let png = try PNGEncoder.encode(picture, compression: .fast)
 /// ```
 public enum ImageAnnotator {
     public static func draw(_ annotations: [ImageAnnotation], on image: ImageBuffer,
@@ -46,30 +50,39 @@ public enum ImageAnnotator {
         var canvas = ImageCanvas(image)
         let side = min(canvas.width, canvas.height)
         let thickness = max(style.lineThickness ?? max(1, side / 300), 1)
-        let scale = max(style.textScale ?? max(1, (side + 200) / 400), 1)
+        let scale = min(max(style.textScale ?? max(1, (side + 200) / 400), 1), 100)
         let radius = max(style.keypointRadius ?? (thickness + 1), 0)
+        var boxes: [(x0: Int, y0: Int, y1: Int, label: String, color: RGBColor)] = []
         for a in annotations {
             let color = a.color ?? RGBColor.forClass(a.classIndex)
             guard let x0 = pixel(a.rect.minX), let y0 = pixel(a.rect.minY),
                   let x1 = pixel(a.rect.maxX), let y1 = pixel(a.rect.maxY) else { continue }
             canvas.strokeRect(x: x0, y: y0, width: max(x1 - x0, 1), height: max(y1 - y0, 1),
                               thickness: thickness, color: color)
-            if !a.label.isEmpty {
-                let pad = scale
-                let text = BitmapFont.size(of: a.label, scale: scale)
-                let boxW = text.width + 2 * pad, boxH = text.height + 2 * pad
-                // Above the box if it fits, else inside its top edge; kept inside the image both ways.
-                let top = max(min(y0 - boxH >= 0 ? y0 - boxH : y0, canvas.height - boxH), 0)
-                let left = max(min(x0, canvas.width - boxW), 0)
-                canvas.fillRect(x: left, y: top, width: boxW, height: boxH, color: color)
-                canvas.drawText(a.label, x: left + pad, y: top + pad, scale: scale, color: color.contrastingText)
-            }
             for p in a.keypoints {
                 guard let px = pixel(p.x - 0.5), let py = pixel(p.y - 0.5) else { continue }
                 canvas.fillCircle(centerX: px, centerY: py, radius: radius, color: color)
             }
+            if !a.label.isEmpty { boxes.append((x0, y0, y1, a.label, color)) }
+        }
+        let pad = scale
+        var placement = LabelPlacement(imageWidth: canvas.width, imageHeight: canvas.height,
+                                       tagHeight: BitmapFont.glyphHeight * scale + 2 * pad)
+        for box in boxes.reversed() {
+            let text = fitted(box.label, width: canvas.width - 2 * pad, scale: scale)
+            let tag = placement.place(width: BitmapFont.size(of: text, scale: scale).width + 2 * pad,
+                                      boxMinX: box.x0, boxMinY: box.y0, boxMaxY: box.y1)
+            canvas.fillRect(x: tag.x, y: tag.y, width: tag.width, height: tag.height, color: box.color)
+            canvas.drawText(text, x: tag.x + pad, y: tag.y + pad, scale: scale, color: box.color.contrastingText)
         }
         return canvas.image
+    }
+
+    /// `text`, or as many of its first characters as fit in `width` pixels followed by "..".
+    static func fitted(_ text: String, width: Int, scale: Int) -> String {
+        if BitmapFont.size(of: text, scale: scale).width <= width { return text }
+        let fits = max((width / scale + 1) / BitmapFont.advance, 0)   // (n·advance − 1)·scale ≤ width
+        return fits <= 2 ? String(text.prefix(fits)) : String(text.prefix(fits - 2)) + ".."
     }
 
     /// Rounds a coordinate to an integer pixel; nil for NaN or values beyond ±1e9 (never drawable).

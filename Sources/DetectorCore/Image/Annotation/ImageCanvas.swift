@@ -128,7 +128,7 @@ public struct ImageCanvas: Sendable {
         }
     }
 
-    /// Draws `text` with the built-in 5 x 7 font, top-left corner at (`x`, `y`), each font pixel
+    /// Draws `text` with the built-in `BitmapFont` (5 × 9 cells), top-left corner at (`x`, `y`), each font pixel
     /// a `scale x scale` block. Only the glyph pixels are drawn (no background).
     public mutating func drawText(_ text: String, x: Int, y: Int, scale: Int = 1, color: RGBColor) {
         let s = min(max(scale, 1), 100)

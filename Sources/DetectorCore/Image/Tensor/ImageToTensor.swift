@@ -43,7 +43,7 @@ public struct ImageTensor: Sendable {
 public enum ImageToTensor {
     public static func convert(_ image: ImageBuffer, options: ImageToTensorOptions) throws -> ImageTensor {
         let (resized, transform) = try fit(image, options: options)
-        let values = convertValues(resized, inputType: options.inputType)
+        let values = convertValues(resized, inputType: options.inputType, channelOrder: options.channelOrder)
         return ImageTensor(values: values, width: options.width, height: options.height, channels: 3,
                            resized: resized, transform: transform)
     }
@@ -70,7 +70,7 @@ public enum ImageToTensor {
               region.maxX > 0, region.maxY > 0, region.minX < Double(W), region.minY < Double(H) else {
             throw ImageResizeError.invalidRegion(region)
         }
-        if options.resampler == .mediaPipe {
+        if options.resampler == .mediaPipe && options.resizeMode != .letterboxTopLeft {
             // MediaPipe samples the region directly (sub-pixel position, no crop).
             switch options.resizeMode {
             case .stretch:
@@ -82,7 +82,7 @@ public enum ImageToTensor {
                                                scaleX: grid.scaleX, scaleY: grid.scaleY,
                                                offsetX: grid.offsetX, offsetY: grid.offsetY, padding: .zero)
                 return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: out), t)
-            case .letterbox:
+            case .letterbox, .letterboxTopLeft:
                 return mediaPipeLetterbox(rgb, region: region, width: n, height: m, fill: options.letterboxFill)
             }
         }
@@ -110,6 +110,8 @@ public enum ImageToTensor {
                                        offsetX: 0, offsetY: 0, padding: .zero)
         case .letterbox:
             (out, t) = try pasteLetterbox(source, width: n, height: m, fill: options.letterboxFill, method: options.resampler)
+        case .letterboxTopLeft:
+            (out, t) = try pasteLetterboxTopLeft(source, width: n, height: m, fill: options.letterboxFill, method: options.resampler)
         }
         // Back to the coordinates of the whole image.
         let whole = TensorToImageTransform(imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
@@ -176,11 +178,44 @@ public enum ImageToTensor {
         return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: canvas), t)
     }
 
-    /// Element conversion of an rgb8 picture.
+    /// YOLOX's letterbox (`preproc`): `r = min(n/W, m/H)` in `Double`, resized to
+    /// `(Int(W · r), Int(H · r))` (truncated, at least 1), pasted at the top-left corner of a
+    /// canvas of `fill`. Tensor pixels map back to the image as `x / r` (YOLOX divides its boxes by r).
+    static func pasteLetterboxTopLeft(_ rgb: ImageBuffer, width n: Int, height m: Int, fill: UInt8,
+                                      method: ResizeMethod) throws -> (ImageBuffer, TensorToImageTransform) {
+        let W = rgb.width, H = rgb.height
+        let r = min(Double(m) / Double(H), Double(n) / Double(W))
+        let newW = min(max(Int(Double(W) * r), 1), n)
+        let newH = min(max(Int(Double(H) * r), 1), m)
+        let scaled = try rgb.resized(width: newW, height: newH, method: method)
+        var canvas = [UInt8](repeating: fill, count: n * m * 3)
+        scaled.pixels.withUnsafeBufferPointer { s in
+            canvas.withUnsafeMutableBufferPointer { d in
+                guard let sp = s.baseAddress, let dp = d.baseAddress, s.count >= newW * newH * 3 else { return }
+                for y in 0..<newH {
+                    (dp + y * n * 3).update(from: sp + y * newW * 3, count: newW * 3)
+                }
+            }
+        }
+        let t = TensorToImageTransform(
+            imageWidth: W, imageHeight: H, tensorWidth: n, tensorHeight: m,
+            scaleX: 1 / r, scaleY: 1 / r, offsetX: 0, offsetY: 0,
+            padding: TensorPadding(left: 0, top: 0, right: Float(n - newW) / Float(n), bottom: Float(m - newH) / Float(m)))
+        return (ImageBuffer(uncheckedWidth: n, height: m, format: .rgb8, pixels: canvas), t)
+    }
+
+    /// Element conversion of an rgb8 picture, in `channelOrder` (BGR swaps red and blue).
     /// A buffer whose byte count does not match its size (its `pixels` were replaced) gives no values.
-    public static func convertValues(_ rgb: ImageBuffer, inputType: TensorInputType) -> TensorValues {
+    public static func convertValues(_ rgb: ImageBuffer, inputType: TensorInputType, channelOrder: ChannelOrder = .rgb) -> TensorValues {
         let consistent = rgb.pixels.count == rgb.width * rgb.height * rgb.format.bytesPerPixel
-        let px = !consistent ? [] : (rgb.format == .rgb8 ? rgb.pixels : rgb.converted(to: .rgb8).pixels)
+        var px = !consistent ? [] : (rgb.format == .rgb8 ? rgb.pixels : rgb.converted(to: .rgb8).pixels)
+        if channelOrder == .bgr {
+            var i = 0
+            while i + 2 < px.count {
+                px.swapAt(i, i + 2)
+                i += 3
+            }
+        }
         switch inputType {
         case .uint8:
             return .uint8(px)

@@ -12,6 +12,20 @@ public enum ResizeMode: String, Sendable, Equatable, Codable {
     /// Aspect ratio kept, image centred, the rest filled with a grey level (0 for MediaPipe's
     /// face and palm detectors, 114 as YOLO users expect).
     case letterbox
+    /// Aspect ratio kept, image in the top-left corner, the rest filled (YOLOX's `preproc`):
+    /// `r = min(width / W, height / H)`, resized to `(Int(W · r), Int(H · r))` (truncated).
+    case letterboxTopLeft = "letterbox-top-left"
+
+    /// Whether the aspect ratio is kept (either letterbox).
+    public var isLetterbox: Bool { self != .stretch }
+}
+
+/// The order of the colour channels in the input tensor.
+public enum ChannelOrder: String, Sendable, Equatable, Codable, CaseIterable {
+    /// Red, green, blue (MediaPipe, ultralytics and most TFLite models).
+    case rgb
+    /// Blue, green, red (models trained on OpenCV's `imread` images, such as YOLOX).
+    case bgr
 }
 
 /// How uint8 pixels become float values.
@@ -95,9 +109,12 @@ public struct ImageToTensorOptions: Sendable, Equatable {
     /// other resamplers crop the whole pixels it covers first. The transform still maps to
     /// coordinates of the whole image.
     public var region: ImageRect?
+    /// The channel order of the tensor (the `resized` picture stays RGB).
+    public var channelOrder: ChannelOrder
 
     public init(width: Int, height: Int, resizeMode: ResizeMode = .stretch, letterboxFill: UInt8 = 0,
-                resampler: ResizeMethod = .mediaPipe, inputType: TensorInputType, region: ImageRect? = nil) {
+                resampler: ResizeMethod = .mediaPipe, inputType: TensorInputType, region: ImageRect? = nil,
+                channelOrder: ChannelOrder = .rgb) {
         self.width = width
         self.height = height
         self.resizeMode = resizeMode
@@ -105,5 +122,6 @@ public struct ImageToTensorOptions: Sendable, Equatable {
         self.resampler = resampler
         self.inputType = inputType
         self.region = region
+        self.channelOrder = channelOrder
     }
 }

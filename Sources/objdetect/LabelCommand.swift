@@ -94,10 +94,7 @@ struct LabelRunner {
             let started = DispatchTime.now().uptimeNanoseconds
             let source = path == "-" ? "stdin" : path
             do {
-                let decoded = try stages.decoding {
-                    try path == "-" ? ImageDecoder.decode([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
-                                    : ImageDecoder.decode(contentsOf: path)
-                }
+                let decoded = try stages.decoding { try DetectInputs.decodeImage(path) }
                 let orientation = DetectCommand.orientation(args, decoded: decoded)
                 let labels = try labeler.label(image: decoded.image, orientation: orientation)
                 let turned = orientation.exifValue >= 5   // EXIF 5-8 turn by a quarter

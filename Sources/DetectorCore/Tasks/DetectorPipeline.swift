@@ -27,7 +27,12 @@ final class DetectorPipeline {
     }
 
     /// Runs the model on an upright image; results in that image's pixel coordinates, by descending score.
-    /// `clock` closes the preprocess and inference stages (the caller closes postprocess).
+    func detect(_ image: ImageBuffer) throws -> [DetectedObject] {
+        var clock = StageClock()
+        return try detect(image, clock: &clock)
+    }
+
+    /// `detect(_:)`, timing its stages: `clock` closes the preprocess and inference stages (the caller closes postprocess).
     func detect(_ image: ImageBuffer, clock: inout StageClock) throws -> [DetectedObject] {
         let tensor = try ImageToTensor.convert(image, options: plan.tensorOptions)
         try interpreter.copyInput(tensor.values, at: 0)

@@ -150,7 +150,7 @@ final class DetectInputOutputTests: XCTestCase {
         XCTAssertEqual(toFolder.status, 0, toFolder.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
                        (1...4).map { String(format: "frame_%06d.png", $0) })
-        XCTAssertEqual(lines(toFolder.stdout).first, "source,frameIndex,trackingID,label,score,x,y,width,height")
+        XCTAssertEqual(lines(toFolder.stdout).first, "source,frameIndex,trackingID,label,score,x,y,width,height,classifierLabel,classifierScore")
         XCTAssertEqual(lines(toFolder.stdout).count, 5)
     }
 

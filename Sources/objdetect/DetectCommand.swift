@@ -51,6 +51,9 @@ enum DetectCommand {
             OptionSpec("--quiet", .flag, help: "no progress or summary on stderr"),
             OptionSpec("--fps", .number(min: 0.001, max: 10_000), value: "F", default: "30",
                        help: "frame rate that times the frames", mode: "stream"),
+            OptionSpec(TrackerStateFile.inOption, .text, value: "FILE",
+                       help: "resume the tracker from a saved state: IDs carry on, frames are timed after its last one", mode: "stream"),
+            OptionSpec(TrackerStateFile.outOption, .text, value: "FILE", help: "save the tracker state after the last frame", mode: "stream"),
             OptionSpec("--live", .flag, help: "time frames as they arrive and drop those that come while the detector is busy (ML Kit's stream mode)",
                        mode: "stream"),
             OptionSpec("--max-frame-mb", .int(1...65_536), value: "N", default: "\(ImageLimits.defaultMaxFrameBytes >> 20)",
@@ -109,6 +112,9 @@ enum DetectCommand {
         defer { source.close() }
         if let t = args.float("--track-iou") { options.tracker.iouThreshold = t }
         if args.flag("--live") {
+            if let option = [TrackerStateFile.inOption, TrackerStateFile.outOption].first(where: args.given) {
+                throw UsageError("\(option) is for --mode stream without --live (a live stream drops frames as they come)")
+            }
             return try LiveStreamRunner(options: options, args: args, output: output, annotate: annotate).run(source)
         }
         options.runningMode = .video

@@ -29,7 +29,10 @@ struct ImageResult: Encodable {
 /// confidence, with `--classifier`.
 struct ObjectResult: Encodable {
     var trackingID: Int?
+    /// The detector's raw box.
     var box: BoxResult
+    /// The tracker's filtered box (stream mode, objects with a tracking ID).
+    var trackedBox: BoxResult?
     var score: Double
     var category: LabelResult
     var labels: [LabelResult]
@@ -38,6 +41,7 @@ struct ObjectResult: Encodable {
     init(_ o: DetectedObject) {
         trackingID = o.trackingID
         box = BoxResult(o.frame)
+        trackedBox = o.trackedFrame.map(BoxResult.init)
         score = rounded(Double(o.score))
         category = LabelResult(o.category)
         labels = o.labels.map(LabelResult.init)

@@ -16,17 +16,23 @@ enum TrackCommand {
                        help: "frame rate that times the frames"),
             OptionSpec("--track-iou", .number(min: 0, max: 1, minExcluded: true), value: "T", default: "0.2",
                        help: "IoU needed to match a track and a detection", aliases: ["--iou-threshold"]),
-            OptionSpec("--max-age-ms", .int(0...86_400_000), value: "MS", default: "1500", help: "milliseconds an unmatched track survives"),
+            OptionSpec("--max-age-ms", .int(0...86_400_000), value: "MS", default: "1000", help: "milliseconds an unmatched track survives"),
             OptionSpec("--max-age", .int(0...1_000_000), value: "N", help: "... or a number of frames instead"),
             OptionSpec("--min-hits", .int(1...1000), value: "N", default: "3", help: "matches before a track is reported"),
             OptionSpec("--hits-after-gap", .int(1...1000), value: "N", default: "2", help: "matches a re-found track needs before it is reported again"),
             OptionSpec("--no-warm-up", .flag, help: "do not confirm tracks at once during the first min-hits frames"),
             OptionSpec("--motion", .choice(["none", "velocity", "constant-velocity", "kalman"]), default: "kalman",
                        help: "motion model (velocity = constant-velocity)"),
-            OptionSpec("--score-quantile", .number(min: 0, max: 1), value: "Q", default: "0.15",
-                       help: "low-score detections: below the Q-quantile of recent scores; they only continue confirmed tracks (0: none are low)"),
+            OptionSpec("--score-relative", .text, value: "HIGH,LOW,NEW", default: "0.65,0.1,0.85",
+                       help: "score split as fractions of the 0.95-quantile of recent scores: high, low (below: ignored), new track"),
+            OptionSpec("--score-quantile", .number(min: 0, max: 1), value: "Q",
+                       help: "... or low-score detections below the Q-quantile of recent scores (0: none are low)"),
             OptionSpec("--score-split", .text, value: "HIGH,LOW", help: "... or fixed scores: low in [LOW, HIGH), below LOW ignored"),
-            OptionSpec("--low-score-weight", .number(min: 0, max: 1), value: "W", default: "0.5", help: "factor on a low-score detection's matching score"),
+            OptionSpec("--low-score-weight", .number(min: 0, max: 1), value: "W", default: "0.2", help: "factor on a low-score detection's matching score"),
+            OptionSpec("--low-score-iou", .number(min: 0, max: 1, minExcluded: true), value: "T", default: "0.5",
+                       help: "IoU a low-score detection needs to continue a track"),
+            OptionSpec("--no-score-weighting", .flag, help: "do not multiply the matching score by the detection's score"),
+            OptionSpec("--no-hold-size", .flag, help: "let a lost track's box keep growing or shrinking at its last rate"),
             OptionSpec("--centre-weight", .number(min: 0, max: 1000), value: "W", default: "4", help: "weight of the centre distance in the matching score"),
             OptionSpec("--gate", .number(min: 0, max: 1000), value: "G", default: "0.25", help: "re-acquisition gate of a lost track, in box heights (0: off)"),
             OptionSpec("--gate-growth", .number(min: 0, max: 1000), value: "R", default: "1", help: "... widening by R box heights per second lost"),
@@ -37,7 +43,18 @@ enum TrackCommand {
             OptionSpec("--label-history", .int(1...10_000), value: "N", default: "30", help: "detections whose class votes give the label"),
             OptionSpec("--reported-box", .choice(["detection", "filtered"]), default: "filtered", help: "which box is reported"),
             OptionSpec("--benchmark", .int(1...10_000), value: "N", help: "time the tracker on a synthetic scene of N boxes per frame instead"),
+            OptionSpec(TrackerStateFile.inOption, .text, value: "FILE",
+                       help: "resume from a saved tracker state (its settings, tracks and IDs); frames up to its last one are skipped"),
+            OptionSpec(TrackerStateFile.outOption, .text, value: "FILE", help: "save the tracker state after the last frame, to resume with --state-in"),
         ])
+
+    /// Options that set the tracker's configuration (a resumed state carries its own).
+    static let configurationOptions = [
+        "--track-iou", "--max-age-ms", "--max-age", "--min-hits", "--hits-after-gap", "--no-warm-up", "--motion",
+        "--score-relative", "--score-quantile", "--score-split", "--low-score-weight", "--low-score-iou", "--no-score-weighting",
+        "--no-hold-size", "--centre-weight", "--gate", "--gate-growth", "--gate-height-ratio", "--reupdate", "--first-frame",
+        "--class-aware", "--label-history", "--reported-box",
+    ]
 
     static let subcommand = Subcommand(spec: spec, handler: run)
 
@@ -49,13 +66,26 @@ enum TrackCommand {
         guard let detectionsPath = args.string("--detections") else { throw UsageError("track needs --detections FILE") }
         let fps = args.double("--fps") ?? frameRate(nextTo: detectionsPath) ?? 30
 
-        let configuration = try makeConfiguration(args)
         var tracker: IoUTracker
-        do {
-            tracker = try IoUTracker(configuration: configuration)
-        } catch let error as TrackerError {
-            throw UsageError(error.description)
+        if let path = args.string(TrackerStateFile.inOption) {
+            if let option = configurationOptions.first(where: args.given) {
+                throw UsageError("\(option) cannot be combined with \(TrackerStateFile.inOption): the saved state carries the tracker's settings")
+            }
+            do {
+                tracker = try IoUTracker(state: try TrackerStateFile.read(path))
+            } catch let error as TrackerError {
+                throw CommandFailure(error.description)
+            }
+        } else {
+            do {
+                tracker = try IoUTracker(configuration: try makeConfiguration(args))
+            } catch let error as TrackerError {
+                throw UsageError(error.description)
+            }
         }
+        // A resumed tracker continues its clock: frames up to its last update are the earlier
+        // segment's and are skipped.
+        let resumedAfterMs = tracker.lastUpdateTimestampMs
 
         let data: Data
         do {
@@ -80,9 +110,10 @@ enum TrackCommand {
             tracked += 1
             let frame = offset + 1
             let detections = frameRows.map { TrackerDetection(box: $0.box, score: $0.score, classIndex: nil) }
-            let timestamp = Int64((Double(offset) * 1000 / fps).rounded())
             // Frames closer than 1 ms apart (fps > 1000) still need increasing timestamps.
-            let objects = try tracker.update(detections, timestampMs: max(timestamp, Int64(offset)))
+            let timestamp = max(Int64((Double(offset) * 1000 / fps).rounded()), Int64(offset))
+            if let resumedAfterMs, timestamp <= resumedAfterMs { continue }
+            let objects = try tracker.update(detections, timestampMs: timestamp)
             output += MOTFormat.resultLines(frame: frame, objects: objects)
         }
 
@@ -93,6 +124,7 @@ enum TrackCommand {
             printError("objdetect: \(tracked) of \(frames.count) frames tracked; interrupted")
             return Interruption.exitStatus
         }
+        if let path = args.string(TrackerStateFile.outOption) { try TrackerStateFile.write(tracker.state, to: path) }
         return 0
     }
 
@@ -127,6 +159,15 @@ enum TrackCommand {
             }
         }
         try args.rejectBoth("--score-split", "--score-quantile")
+        try args.rejectBoth("--score-relative", "--score-quantile")
+        try args.rejectBoth("--score-relative", "--score-split")
+        if let text = args.string("--score-relative") {
+            let parts = text.split(separator: ",").map { Float(String($0)) }
+            guard parts.count == 3, let high = parts[0], let low = parts[1], let newTrack = parts[2] else {
+                throw UsageError("--score-relative needs HIGH,LOW,NEW fractions, got '\(text)'")
+            }
+            configuration.scoreSplit = .relative(high: high, low: low, newTrack: newTrack)
+        }
         if let split = args.string("--score-split") {
             let parts = split.split(separator: ",").map { Float(String($0)) }
             guard parts.count == 2, let high = parts[0], let low = parts[1] else {
@@ -136,6 +177,9 @@ enum TrackCommand {
         }
         if let q = args.double("--score-quantile") { configuration.scoreSplit = q > 0 ? .adaptive(quantile: Float(q)) : nil }
         if let w = args.double("--low-score-weight") { configuration.lowScoreWeight = Float(w) }
+        if let t = args.float("--low-score-iou") { configuration.lowScoreIoUThreshold = t }
+        if args.flag("--no-score-weighting") { configuration.scoreWeightedMatching = false }
+        if args.flag("--no-hold-size") { configuration.holdsSizeWhileLost = false }
         if let w = args.double("--centre-weight") { configuration.centreDistanceWeight = Float(w) }
         if let g = args.double("--gate") { configuration.reacquisitionGate = g > 0 ? Float(g) : nil }
         if let r = args.double("--gate-growth") { configuration.reacquisitionGrowth = Float(r) }

@@ -24,10 +24,13 @@ public struct Category: Sendable, Equatable {
 /// }
 /// ```
 public struct DetectedObject: Sendable, Equatable {
-    /// The box in upright-image pixels.
+    /// The box in upright-image pixels, as the detector gave it.
     public var frame: ImageRect
     /// The tracking ID (stream modes only; nil in image mode).
     public var trackingID: Int?
+    /// The tracker's filtered estimate of the object's box (stream modes, for objects with a
+    /// tracking ID; nil otherwise): steadier than `frame`, which stays the detector's raw box.
+    public var trackedFrame: ImageRect?
     /// The detector's class for this box and its detection score.
     public var category: Category
     /// The classifier's labels for this box, highest confidence first (empty unless
@@ -35,8 +38,10 @@ public struct DetectedObject: Sendable, Equatable {
     public var labels: [Category]
     /// Keypoints in upright-image pixels (e.g. eyes, nose for faces).
     public var keypoints: [ImagePoint]
-    public init(frame: ImageRect, trackingID: Int? = nil, category: Category, labels: [Category] = [], keypoints: [ImagePoint] = []) {
+    public init(frame: ImageRect, trackingID: Int? = nil, category: Category, labels: [Category] = [], keypoints: [ImagePoint] = [],
+                trackedFrame: ImageRect? = nil) {
         self.frame = frame; self.trackingID = trackingID; self.category = category; self.labels = labels; self.keypoints = keypoints
+        self.trackedFrame = trackedFrame
     }
     /// The detection score (the detector's, also when the object is classified).
     public var score: Float { category.confidence }

@@ -122,6 +122,40 @@ public final class ObjectDetector: @unchecked Sendable {
     /// has been delivered and the result streams have finished. Does nothing in the other modes.
     public func finish() async { await live?.finish() }
 
+    /// The stream tracker's state as a value (video and live-stream modes; nil in image mode),
+    /// to save and give to `restoreTrackerState(_:)` later, in this process or another.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(detector.trackerState())
+    /// // next segment, maybe a new detector:
+    /// try detector.restoreTrackerState(try JSONDecoder().decode(TrackerState.self, from: data))
+    /// ```
+    public func trackerState() -> TrackerState? { engine.trackerState() }
+
+    /// Resumes the stream tracker from a saved state: tracks, clock and the next ID carry on, so
+    /// no ID handed out before the snapshot is given again. Frames after it need timestamps
+    /// later than the state's last one. Throws `TaskError.wrongRunningMode` in image mode and
+    /// `TaskError.tracker` when the state is damaged.
+    public func restoreTrackerState(_ state: TrackerState) throws(TaskError) {
+        guard options.runningMode != .image else {
+            throw TaskError.wrongRunningMode(expected: .video, actual: options.runningMode)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        try TaskError.wrapping { try engine.restoreTracker(state) }
+        gate.reset()
+        if let last = state.lastTimestampMs { try gate.admit(last) }
+    }
+
+    /// Forgets every track and the timestamps seen so far without reloading the model: the next
+    /// frame starts a new stream (any timestamp), and new objects get IDs never given before.
+    public func resetTracker() {
+        lock.lock()
+        defer { lock.unlock() }
+        engine.resetTracker()
+        gate.reset()
+    }
+
     /// Maps an upright-image rectangle back to the raw buffer's coordinates.
     public static func rawFrame(of frame: ImageRect, uprightWidth: Int, uprightHeight: Int,
                                 orientation: ImageOrientation) -> ImageRect {
@@ -140,6 +174,8 @@ final class DetectionEngine: @unchecked Sendable {
     let labelNames: [String]
     let options: ObjectDetectorOptions
     private var tracker: IoUTracker?
+    /// Guards `tracker` (state snapshots may be taken from any thread while a live stream runs).
+    private let trackerLock = NSLock()
     /// Classifies each detected object when classification is enabled.
     private let classifier: ImageLabeler?
     /// The stage timings of every frame processed.
@@ -190,20 +226,43 @@ final class DetectionEngine: @unchecked Sendable {
                 objects[i].labels = try classifier.label(upright: upright, region: objects[i].frame, clock: &clock)
             }
         }
-        if var t = tracker {
+        trackerLock.lock()
+        defer { trackerLock.unlock() }
+        if tracker != nil {
             let input = objects.map { o in
                 TrackerDetection(box: TrackBox(x: Float(o.frame.x), y: Float(o.frame.y), width: Float(o.frame.width), height: Float(o.frame.height)),
                                  score: o.score, classIndex: o.category.index)
             }
-            let tracked = try t.update(input, timestampMs: timestampMs)
-            tracker = t
+            // Updated in place (optional chaining), so the track array is not copied.
+            guard let tracked = try tracker?.update(input, timestampMs: timestampMs) else { return objects }
             for tr in tracked where tr.detectionIndex >= 0 && tr.detectionIndex < objects.count {
                 objects[tr.detectionIndex].trackingID = tr.trackID
+                objects[tr.detectionIndex].trackedFrame = ImageRect(
+                    x: Double(tr.box.x), y: Double(tr.box.y), width: Double(tr.box.width), height: Double(tr.box.height))
             }
         }
         clock.close(.postprocess)
         timings.add(clock.timings)
         return objects
+    }
+
+    func trackerState() -> TrackerState? {
+        trackerLock.lock()
+        defer { trackerLock.unlock() }
+        return tracker?.state
+    }
+
+    func restoreTracker(_ state: TrackerState) throws {
+        trackerLock.lock()
+        defer { trackerLock.unlock() }
+        guard tracker != nil else { return }
+        tracker = try IoUTracker(state: state)
+    }
+
+    func resetTracker() {
+        trackerLock.lock()
+        defer { trackerLock.unlock() }
+        tracker?.reset()
     }
 }
 

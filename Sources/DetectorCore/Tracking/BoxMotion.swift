@@ -1,6 +1,6 @@
 import Foundation
 /// How a track's box is carried from one frame to the next before matching.
-public enum TrackMotionModel: String, Sendable, Equatable, CaseIterable {
+public enum TrackMotionModel: String, Sendable, Equatable, Codable, CaseIterable {
     /// The box stays where it was last seen.
     case none
     /// The box moves by a smoothed per-frame displacement measured between matches.
@@ -69,15 +69,15 @@ struct BoxMotionState: Sendable {
 
     let model: TrackMotionModel
     // Kalman state.
-    private var centreX: KalmanAxis
-    private var centreY: KalmanAxis
-    private var area: KalmanAxis
-    private var aspect: KalmanAxis
+    var centreX: KalmanAxis
+    var centreY: KalmanAxis
+    var area: KalmanAxis
+    var aspect: KalmanAxis
     // Simple models: last corrected box and per-frame displacement of (cx, cy, w, h).
-    private var current: (Double, Double, Double, Double)
-    private var velocity: (Double, Double, Double, Double) = (0, 0, 0, 0)
-    private var framesSinceCorrection: Double = 0
-    private var hasVelocity = false
+    var current: (Double, Double, Double, Double)
+    var velocity: (Double, Double, Double, Double) = (0, 0, 0, 0)
+    var framesSinceCorrection: Double = 0
+    var hasVelocity = false
 
     init(model: TrackMotionModel, box: TrackBox) {
         self.model = model
@@ -105,21 +105,23 @@ struct BoxMotionState: Sendable {
         return TrackBox(x: Float(cx - width / 2), y: Float(cy - height / 2), width: Float(width), height: Float(height))
     }
 
-    /// Moves the estimate `dt` frames forward.
-    mutating func predict(dt: Double) {
+    /// Moves the estimate `dt` frames forward; with `holdingSize` the box keeps its size (its
+    /// size velocity is set to zero first).
+    mutating func predict(dt: Double, holdingSize: Bool = false) {
         switch model {
         case .none:
             break
         case .constantVelocity:
             framesSinceCorrection += dt
             guard hasVelocity else { return }
+            if holdingSize { velocity.2 = 0; velocity.3 = 0 }
             current.0 += velocity.0 * dt
             current.1 += velocity.1 * dt
             current.2 = max(current.2 + velocity.2 * dt, 1e-3)
             current.3 = max(current.3 + velocity.3 * dt, 1e-3)
         case .kalman:
             // A shrinking box must not reach zero area: stop its area velocity instead.
-            if area.value + area.rate * dt <= 0 { area.rate = 0 }
+            if holdingSize || area.value + area.rate * dt <= 0 { area.rate = 0 }
             let q = Self.processStateStd
             centreX.predict(dt: dt, positionNoiseStd: q, rateNoiseStd: Self.processCentreVelocityStd)
             centreY.predict(dt: dt, positionNoiseStd: q, rateNoiseStd: Self.processCentreVelocityStd)

@@ -86,13 +86,19 @@ public struct IoUTracker: Sendable {
     /// Time between two updates that come without a timestamp (30 fps).
     public static let assumedFrameIntervalMs = 1_000.0 / 30
 
+    /// Recent detection scores kept for the score split.
+    static let scoreWindowCapacity = 1_000
+    /// The quantile of recent scores taken as the detector's "confident" score by a
+    /// `.relative` score split.
+    public static let referenceScoreQuantile: Float = 0.95
+
     var tracks: [Track] = []
-    private var nextID = 1
-    private var updateCount = 0
-    private var lastTimestampMs: Int64?
+    var nextID = 1
+    var updateCount = 0
+    var lastTimestampMs: Int64?
     /// The tracker's clock: the last update's time in milliseconds.
-    private(set) var nowMs = 0.0
-    private var recentScores = ScoreWindow(capacity: 1_000)
+    var nowMs = 0.0
+    var recentScores = ScoreWindow(capacity: IoUTracker.scoreWindowCapacity)
 
     /// Creates a tracker; throws `TrackerError.invalidConfiguration` for out-of-range settings.
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) throws {
@@ -106,14 +112,19 @@ public struct IoUTracker: Sendable {
     /// The ID the next confirmed track will get (IDs so far are 1..<nextTrackID).
     public var nextTrackID: Int { nextID }
 
-    /// Forgets every track; IDs keep increasing (they are never reused by one tracker).
+    /// Forgets every track and the clock, keeping the configuration (nothing is reloaded): the
+    /// next update starts a new stream, with any timestamp. IDs keep increasing, so an ID given
+    /// before the reset is never given again.
     public mutating func reset() {
         tracks.removeAll()
         updateCount = 0
         lastTimestampMs = nil
         nowMs = 0
-        recentScores = ScoreWindow(capacity: 1_000)
+        recentScores = ScoreWindow(capacity: Self.scoreWindowCapacity)
     }
+
+    /// The last update's timestamp, when it came with one (a resumed tracker needs later ones).
+    public var lastUpdateTimestampMs: Int64? { lastTimestampMs }
 
     /// Advances the tracker by one frame.
     ///
@@ -143,12 +154,17 @@ public struct IoUTracker: Sendable {
             tracks.removeAll { now - $0.lastMatchMs > Double(limit) + 0.5 }
         }
 
-        for i in tracks.indices { tracks[i].motion.predict(dt: 1) }
+        let holdSize = configuration.holdsSizeWhileLost
+        for i in tracks.indices { tracks[i].motion.predict(dt: 1, holdingSize: holdSize && tracks[i].missedUpdates > 0) }
 
         // Split detections into high and low scores (ByteTrack's idea).
         var high: [Int] = []
         var low: [Int] = []
         let usable = detections.indices.filter { detections[$0].box.isUsable && detections[$0].score.isFinite }
+        // Scores below `newTrackScore` start no track; `scoreScale` turns a score into the
+        // factor of score-weighted matching.
+        var newTrackScore = -Float.infinity
+        var scoreScale: Float = 1
         switch configuration.scoreSplit {
         case nil:
             high = usable
@@ -163,6 +179,20 @@ public struct IoUTracker: Sendable {
             for index in usable {
                 if detections[index].score >= highScore { high.append(index) } else { low.append(index) }
             }
+        case let .relative(highFraction, lowFraction, newTrackFraction)?:
+            for index in usable { recentScores.add(detections[index].score) }
+            let reference = recentScores.quantile(Self.referenceScoreQuantile)
+            if reference > 0, reference.isFinite {
+                let highScore = highFraction * reference, lowScore = lowFraction * reference
+                newTrackScore = newTrackFraction * reference
+                scoreScale = 1 / reference
+                for index in usable {
+                    let score = detections[index].score
+                    if score >= highScore { high.append(index) } else if score >= lowScore { low.append(index) }
+                }
+            } else {
+                high = usable
+            }
         }
 
         // One optimal assignment over every detection: low-score ones count for less and only
@@ -172,7 +202,7 @@ public struct IoUTracker: Sendable {
         var isLow = [Bool](repeating: false, count: detections.count)
         for d in low { isLow[d] = true }
         let candidates = low.isEmpty ? high : (high + low).sorted()
-        associate(detectionIndices: candidates, detections: detections, isLow: isLow,
+        associate(detectionIndices: candidates, detections: detections, isLow: isLow, scoreScale: scoreScale,
                   matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
 
         // Correct matched tracks.
@@ -206,6 +236,7 @@ public struct IoUTracker: Sendable {
         for detectionIndex in starters where trackOfDetection[detectionIndex] == nil {
             guard tracks.count < Self.maxLiveTracks else { break }
             let detection = detections[detectionIndex]
+            guard configuration.reportsFromFirstFrame || detection.score >= newTrackScore else { continue }
             var labels = LabelHistory(capacity: configuration.labelHistoryLength)
             labels.add(classIndex: detection.classIndex, score: detection.score)
             trackOfDetection[detectionIndex] = tracks.count

@@ -60,6 +60,13 @@ struct LabelHistory: Sendable {
         }
     }
 
+    /// The votes in the window, oldest first (what a snapshot stores; adding them again in
+    /// this order to an empty history gives the same smoothed class).
+    var votes: [(classIndex: Int, score: Float)] {
+        guard classes.count == capacity else { return Array(zip(classes, scores)).map { ($0.0, $0.1) } }
+        return (0..<capacity).map { k in let i = (next + k) % capacity; return (classes[i], scores[i]) }
+    }
+
     /// The smoothed class, or nil when no detection so far had a class.
     var smoothedClass: Int? {
         guard !tallyClass.isEmpty else { return nil }

@@ -17,6 +17,12 @@ struct ScoreWindow: Sendable {
         next = (next + 1) % capacity
     }
 
+    /// The scores in the window, oldest first.
+    var chronological: [Float] {
+        guard scores.count == capacity else { return scores }
+        return Array(scores[next...] + scores[..<next])
+    }
+
     /// The `q`-quantile of the window (the lowest score at or above a fraction `q` of the
     /// scores); -infinity when empty, so every detection is then "high". Found by selection
     /// (expected linear time), not by sorting the window every frame.

@@ -3,7 +3,9 @@ extension IoUTracker {
     /// `matchedTrack` and `trackOfDetection`.
     ///
     /// A pair is admissible when its IoU reaches `iouThreshold`, the classes agree (when
-    /// class-aware), a low-score detection (`isLow`) meets a confirmed track and, for a track
+    /// class-aware), a low-score detection (`isLow`) meets a confirmed track matched in the
+    /// previous update with IoU ≥ `lowScoreIoUThreshold` (any track, at `iouThreshold`, with
+    /// `reportsFromFirstFrame`) and, for a track
     /// that missed updates, the detection's centre is inside the re-acquisition gate and its
     /// height within `reacquisitionHeightRatio` of the predicted one. Its
     /// weight is `IoU − centreDistanceWeight · d²/c²` (d: distance of the centres, c: diagonal
@@ -14,7 +16,7 @@ extension IoUTracker {
     /// solver), and memory grows with the admissible pairs and group sizes, not with
     /// tracks × detections.
     func associate(
-        detectionIndices: [Int], detections: [TrackerDetection], isLow: [Bool],
+        detectionIndices: [Int], detections: [TrackerDetection], isLow: [Bool], scoreScale: Float,
         matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
     ) {
         let rows = tracks.count, columns = detectionIndices.count
@@ -37,6 +39,12 @@ extension IoUTracker {
         }
         let centreWeight = configuration.centreDistanceWeight, lowWeight = configuration.lowScoreWeight
         let heightRatio = configuration.reacquisitionHeightRatio
+        // With ML Kit's reporting every detection may start a track, so a low-score one must be
+        // able to continue any track it could have started (else it would start a duplicate):
+        // it then matches like a high-score one, only at `lowScoreWeight`.
+        let lowMatchesAnyTrack = configuration.reportsFromFirstFrame
+        let lowThreshold = lowMatchesAnyTrack ? threshold : configuration.lowScoreIoUThreshold
+        let scoreWeighted = configuration.scoreWeightedMatching
 
         // Detections sorted by left edge: a track only visits those whose left edge lies in
         // (track left − widest detection, track right), so the scan is not tracks × detections.
@@ -59,15 +67,18 @@ extension IoUTracker {
                 k += 1
                 let candidate = candidates[c]
                 let low = lowColumn[c]
-                if low && tentative { continue }
+                if low && !lowMatchesAnyTrack && (tentative || lost) { continue }
                 // Cheap rejection of boxes that do not overlap at all.
                 if candidate.y >= trackBottom || candidate.x + candidate.width <= track.x || candidate.y + candidate.height <= track.y {
                     continue
                 }
                 let iou = track.iou(candidate)
-                guard iou >= threshold else { continue }
-                if lost, let ratio = heightRatio,
-                   candidate.height > track.height * ratio || track.height > candidate.height * ratio { continue }
+                guard iou >= threshold, !low || iou >= lowThreshold else { continue }
+                if lost, let ratio = heightRatio {
+                    let last = tracks[r].lastDetection.height
+                    if candidate.height > track.height * ratio || track.height > candidate.height * ratio
+                        || candidate.height > last * ratio || last > candidate.height * ratio { continue }
+                }
                 var weight = iou
                 if centreWeight > 0 || gate.isFinite {
                     let dx = (candidate.x + candidate.width / 2) - (track.x + track.width / 2)
@@ -80,6 +91,7 @@ extension IoUTracker {
                     if diagonalSquared > 0 { weight -= centreWeight * distanceSquared / diagonalSquared }
                 }
                 if low { weight *= lowWeight }
+                if scoreWeighted { weight *= max(detections[detectionIndices[c]].score * scoreScale, 0) }
                 // Keep admissible pairs worth something, so they still count as matches.
                 pairs.append((r, c, max(weight, 1e-4)))
             }

@@ -1,5 +1,5 @@
 /// An axis-aligned box in pixels as the tracker sees it: top-left corner plus size.
-public struct TrackBox: Sendable, Equatable, Hashable, CustomStringConvertible {
+public struct TrackBox: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
     public var x: Float
     public var y: Float
     public var width: Float

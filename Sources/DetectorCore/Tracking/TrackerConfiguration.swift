@@ -1,6 +1,8 @@
-/// Settings of an `IoUTracker`. The defaults were chosen on the MOT15 benchmark in
-/// `../shared/mot` (see `Tests/DetectorCoreTests/Tracking/README.md` for the numbers and grid)
-/// and are the same for every model family; timestamps make `maxAge` mean the same at any fps.
+/// Settings of an `IoUTracker`. The defaults were chosen on the eleven sequences of
+/// `../shared/mot` (MOT15, Faster R-CNN) and `../shared/mot17` (YOLOX-X), checked leave one
+/// sequence out (see `Tests/DetectorCoreTests/Tracking/README.md` for the numbers and grid),
+/// and are the same for every model family: score thresholds are relative to the detector's
+/// own confident score, and timestamps make `maxAge` mean the same at any fps.
 ///
 /// ```swift
 /// var configuration = TrackerConfiguration()          // the measured defaults
@@ -8,9 +10,9 @@
 /// configuration.maxAge = .milliseconds(3_000)         // keep lost objects longer
 /// var tracker = try IoUTracker(configuration: configuration)
 /// ```
-public struct TrackerConfiguration: Sendable, Equatable {
+public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// How long an unmatched track is kept alive.
-    public enum MaxAge: Sendable, Equatable {
+    public enum MaxAge: Sendable, Equatable, Codable {
         /// Number of consecutive updates without a match after which the track is dropped.
         case frames(Int)
         /// Time since the track's last match after which it is dropped, so 15 fps and 30 fps
@@ -20,7 +22,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
 
     /// How detections are split into high and low scores (ByteTrack's idea): high ones may
     /// start tracks; low ones only continue confirmed tracks, at `lowScoreWeight`.
-    public enum ScoreSplit: Sendable, Equatable {
+    public enum ScoreSplit: Sendable, Equatable, Codable {
         /// Fixed scores: high is `>= highScore`, low is in [`lowScore`, `highScore`), lower ones
         /// are ignored.
         case fixed(highScore: Float, lowScore: Float)
@@ -28,11 +30,20 @@ public struct TrackerConfiguration: Sendable, Equatable {
         /// its score is below the `quantile` of the scores of about the last 1,000 detections
         /// (so with 0.3 the weakest 30 % are low), whatever the model family's score range.
         case adaptive(quantile: Float)
+        /// Thresholds as fractions of the detector's "confident" score, the 0.95-quantile of the
+        /// scores of about the last 1,000 detections (`IoUTracker.referenceScoreQuantile`):
+        /// high is `>= high × reference`, low is in [`low × reference`, `high × reference`),
+        /// lower ones are ignored, and a new track needs `>= newTrack × reference`. With YOLOX
+        /// (confident boxes score about 0.94) the defaults 0.65 / 0.1 / 0.85 are 0.61 / 0.09 / 0.8
+        /// (ByteTrack uses 0.6 / 0.1 / 0.7); with a detector whose confident boxes score 0.5 they
+        /// scale down to 0.33 / 0.05 / 0.43. When
+        /// the reference is not positive (no scores yet, or logits), every detection is high.
+        case relative(high: Float, low: Float, newTrack: Float)
     }
 
     /// Which box a reported object carries in `TrackedObject.box` (the other is always given
     /// too: `TrackedObject.detectionBox` is the matched detection's).
-    public enum ReportedBox: String, Sendable, Equatable, CaseIterable {
+    public enum ReportedBox: String, Sendable, Equatable, Codable, CaseIterable {
         /// The matched detection's own box.
         case detection
         /// The motion model's corrected estimate (smoother; lags a little on fast motion).
@@ -63,6 +74,19 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Factor on the matching score of a low-score detection, so that a high-score detection
     /// wins a close call (ByteTrack matches high ones first; here both are in one assignment).
     public var lowScoreWeight: Float
+    /// IoU a low-score detection needs with a track's predicted box (ByteTrack's second stage
+    /// uses 0.5); low-score detections only continue confirmed tracks matched in the previous
+    /// update, never a track that is already lost. (With `reportsFromFirstFrame`, where a
+    /// low-score detection may start a track, it may also continue any track at `iouThreshold`.)
+    public var lowScoreIoUThreshold: Float
+    /// ByteTrack's score fusion: a pair's matching score is multiplied by the detection's score
+    /// (relative to the reference score with a `.relative` split), so of two boxes that overlap a
+    /// track alike the more confident one wins.
+    public var scoreWeightedMatching: Bool
+    /// A lost track keeps its last size instead of growing or shrinking at its last rate (as
+    /// ByteTrack holds the height velocity of a lost track): a box that grew over its first two
+    /// frames must not coast into a box several times its size.
+    public var holdsSizeWhileLost: Bool
     /// ML Kit's behaviour: every detection is reported with an ID from its first frame (new
     /// tracks are confirmed at once, whatever `minHits`, and low-score detections start tracks
     /// too). The detector's stream modes turn it on; matching and track lifetimes stay the same.
@@ -77,8 +101,8 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// object across the frame (nil: no gate; IoU alone decides).
     public var reacquisitionGate: Float?
     /// A track that missed updates only takes a detection whose height is within this factor
-    /// of its predicted height (either way): after a gap, a box of another size is another
-    /// person, usually at another depth (nil: no limit).
+    /// of its predicted height and of its last detection's height (either way): after a gap, a
+    /// box of another size is another person, usually at another depth (nil: no limit).
     public var reacquisitionHeightRatio: Float?
     /// How fast the re-acquisition gate widens, in box heights per second lost (a walking
     /// person covers about one body height per second).
@@ -95,14 +119,17 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Creates a configuration; the defaults are the measured ones.
     public init(
         iouThreshold: Float = 0.2,
-        maxAge: MaxAge = .milliseconds(1_500),
+        maxAge: MaxAge = .milliseconds(1_000),
         minHits: Int = 3,
         hitsAfterGap: Int = 2,
         confirmImmediatelyAtStart: Bool = true,
         classAware: Bool = false,
         motion: TrackMotionModel = .kalman,
-        scoreSplit: ScoreSplit? = .adaptive(quantile: 0.15),
-        lowScoreWeight: Float = 0.5,
+        scoreSplit: ScoreSplit? = .relative(high: 0.65, low: 0.1, newTrack: 0.85),
+        lowScoreWeight: Float = 0.2,
+        lowScoreIoUThreshold: Float = 0.5,
+        scoreWeightedMatching: Bool = true,
+        holdsSizeWhileLost: Bool = true,
         centreDistanceWeight: Float = 4,
         reacquisitionGate: Float? = 0.25,
         reacquisitionGrowth: Float = 1,
@@ -121,6 +148,9 @@ public struct TrackerConfiguration: Sendable, Equatable {
         self.motion = motion
         self.scoreSplit = scoreSplit
         self.lowScoreWeight = lowScoreWeight
+        self.lowScoreIoUThreshold = lowScoreIoUThreshold
+        self.scoreWeightedMatching = scoreWeightedMatching
+        self.holdsSizeWhileLost = holdsSizeWhileLost
         self.reportsFromFirstFrame = reportsFromFirstFrame
         self.centreDistanceWeight = centreDistanceWeight
         self.reacquisitionGate = reacquisitionGate
@@ -172,6 +202,9 @@ public struct TrackerConfiguration: Sendable, Equatable {
         guard lowScoreWeight.isFinite, lowScoreWeight > 0, lowScoreWeight <= 1 else {
             throw TrackerError.invalidConfiguration(field: "lowScoreWeight", reason: "must be in (0, 1], got \(lowScoreWeight)")
         }
+        guard lowScoreIoUThreshold.isFinite, lowScoreIoUThreshold > 0, lowScoreIoUThreshold <= 1 else {
+            throw TrackerError.invalidConfiguration(field: "lowScoreIoUThreshold", reason: "must be in (0, 1], got \(lowScoreIoUThreshold)")
+        }
         switch scoreSplit {
         case let .fixed(high, low)?:
             guard high.isFinite, low.isFinite, low <= high else {
@@ -181,6 +214,11 @@ public struct TrackerConfiguration: Sendable, Equatable {
         case let .adaptive(quantile)?:
             guard quantile.isFinite, quantile >= 0, quantile < 1 else {
                 throw TrackerError.invalidConfiguration(field: "scoreSplit", reason: "quantile must be in [0, 1), got \(quantile)")
+            }
+        case let .relative(high, low, newTrack)?:
+            guard high.isFinite, low.isFinite, newTrack.isFinite, low >= 0, low <= high, high <= newTrack, newTrack <= 10 else {
+                throw TrackerError.invalidConfiguration(
+                    field: "scoreSplit", reason: "needs finite fractions with 0 <= low <= high <= newTrack <= 10, got \(low), \(high) and \(newTrack)")
             }
         case nil:
             break

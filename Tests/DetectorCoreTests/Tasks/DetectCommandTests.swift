@@ -83,6 +83,39 @@ final class DetectCommandTests: XCTestCase {
         XCTAssertTrue(rows.allSatisfy { $0.id > 0 })
     }
 
+    /// `detect --mode stream --state-out` over frames 1–15 of the pan and `--state-in` over
+    /// frames 16–30 give the IDs and boxes of one run over all 30 (frames timed at 25 fps, so the
+    /// resumed clock lands on the same milliseconds); `--live` refuses the state options.
+    func testStreamModeStateOutThenStateInEqualsOneRun() throws {
+        let folder = try SharedData.url("sequences/pan_cats_and_dogs")
+        let model = try SharedData.url("models/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-state-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let frames = (1...30).map { folder.appendingPathComponent(String(format: "frame_%04d.png", $0)).path }
+        let listA = directory.appendingPathComponent("a.txt"), listB = directory.appendingPathComponent("b.txt")
+        try Data((frames[..<15].joined(separator: "\n") + "\n").utf8).write(to: listA)
+        try Data((frames[15...].joined(separator: "\n") + "\n").utf8).write(to: listB)
+        let state = directory.appendingPathComponent("state.json")
+        let common = ["--mode", "stream", "--model", model, "--score-threshold", "0.3", "--format", "mot", "--fps", "25"]
+        let whole = try CLIRunner.run([folder.path] + common)
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        let first = try CLIRunner.run(common + ["--paths-from", listA.path, "--state-out", state.path])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let second = try CLIRunner.run(common + ["--paths-from", listB.path, "--state-in", state.path])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let expected = try MOTFormat.parse(whole.stdout)
+        let got = try MOTFormat.parse(first.stdout) + MOTFormat.parse(second.stdout).map { row in
+            var row = row
+            row.frame += 15
+            return row
+        }
+        XCTAssertGreaterThan(expected.count, 60)
+        XCTAssertEqual(got, expected)
+        let live = try CLIRunner.run(common + ["--paths-from", listA.path, "--live", "--state-out", state.path].filter { $0 != "--fps" && $0 != "25" })
+        XCTAssertEqual(live.status, 2, live.stderr)
+    }
+
     func testLabelCommandWithTheAutoMLFixture() throws {
         let manifest = SharedData.fixture("automl_flowers/manifest.json").path
         let result = try CLIRunner.run(["label", SharedData.fixture("astronaut.png").path, "--model", manifest, "--max-results", "3"])

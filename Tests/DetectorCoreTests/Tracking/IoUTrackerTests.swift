@@ -253,6 +253,25 @@ final class IoUTrackerTests: XCTestCase {
         }
     }
 
+    /// The default relative split scales with the detector: scores {1, 0.9, 0.5, 0.05} × s.
+    /// The reference (0.95-quantile of 4 scores: the 4th smallest) is s, so high is ≥ 0.65 s,
+    /// low is [0.1 s, 0.65 s), a new track needs ≥ 0.8 s: the first two start tracks, the third
+    /// only continues one, the fourth is ignored, for s = 0.95 (YOLOX-like) as for s = 0.4
+    /// (SSD-like), where a fixed 0.6 split would start none.
+    func testRelativeScoreSplitFollowsTheScoreScale() throws {
+        for s: Float in [0.95, 0.4] {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))
+            let scores: [Float] = [1, 0.9, 0.5, 0.05].map { $0 * s }
+            let first = (0..<4).map { i in det(box(Float(i) * 100, 0), scores[i]) }
+            XCTAssertEqual(try tracker.update(first).map(\.detectionIndex), [0, 1], "scale \(s)")
+            // Next frame: the low one (0.5 s) continues track 1 (IoU 38/42 = 0.90 ≥ 0.5).
+            let next = [det(box(2, 0), scores[2]), det(box(100, 0), scores[1])]
+            XCTAssertEqual(try tracker.update(next).map(\.trackID), [1, 2], "scale \(s)")
+        }
+        var fixed = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, scoreSplit: .fixed(highScore: 0.6, lowScore: 0.1)))
+        XCTAssertEqual(try fixed.update([det(box(0, 0), 0.4), det(box(100, 0), 0.36)]).count, 0)
+    }
+
     /// A tentative track that misses one frame survives (as in SORT), and gets its ID on its
     /// third consecutive match after the gap.
     func testTentativeTrackSurvivesAMiss() throws {
@@ -345,7 +364,8 @@ final class IoUTrackerTests: XCTestCase {
     func testLowScoreWeightFavoursHighScores() throws {
         func matched(weight: Float) throws -> Int? {
             var tracker = try IoUTracker(configuration: TrackerConfiguration(
-                minHits: 1, scoreSplit: .fixed(highScore: 0.6, lowScore: 0.1), lowScoreWeight: weight, centreDistanceWeight: 0))
+                minHits: 1, scoreSplit: .fixed(highScore: 0.6, lowScore: 0.1), lowScoreWeight: weight, scoreWeightedMatching: false,
+                centreDistanceWeight: 0))
             _ = try tracker.update([det(box(0, 0))])
             return try tracker.update([det(box(12, 0), 0.9), det(box(4, 0), 0.3)]).first { $0.trackID == 1 }?.detectionIndex
         }

@@ -46,8 +46,8 @@ final class MOTQualityTests: XCTestCase {
         XCTAssertEqual(m.idf1, 10.0 / 16.0, accuracy: 1e-12)
     }
 
-    /// TUD-Campus with the defaults chosen in issue 16 (Tracking/README.md): MOTA 65.7 %, IDF1
-    /// 77.1 %, 1 ID switch, 16 false positives, 106 misses (bars a box or two below).
+    /// TUD-Campus with the defaults chosen in issue 29 (Tracking/README.md): MOTA 65.2 %, IDF1
+    /// 76.8 %, 1 ID switch (bars a box or two below).
     func testTUDCampusWithDefaults() throws {
         let detections = try rows("mot/TUD-Campus/det.txt")
         let groundTruth = try rows("mot/TUD-Campus/gt.txt")

@@ -37,6 +37,39 @@ final class TrackCommandTests: XCTestCase {
         XCTAssertNotEqual(slower.stdout, result.stdout, "the frame rate changes how long tracks coast")
     }
 
+    /// `track --state-out` on the first half of a detection file and `track --state-in` on the
+    /// second half give the rows of one run over the whole file; a damaged state is refused.
+    func testStateOutThenStateInEqualsOneRun() throws {
+        let detections = try SharedData.url("mot17/MOT17-09/det/det.txt")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("track-state-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try String(contentsOf: detections, encoding: .utf8).split(separator: "\n")
+        let firstHalf = lines.filter { Int($0.split(separator: ",")[0]) ?? 0 <= 130 }
+        let secondHalf = lines.filter { Int($0.split(separator: ",")[0]) ?? 0 > 130 }
+        let a = directory.appendingPathComponent("a.txt"), b = directory.appendingPathComponent("b.txt")
+        try Data((firstHalf.joined(separator: "\n") + "\n").utf8).write(to: a)
+        try Data((secondHalf.joined(separator: "\n") + "\n").utf8).write(to: b)
+        let state = directory.appendingPathComponent("state.json")
+
+        let whole = try run(["track", "--detections", detections.path, "--fps", "30"])
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        let one = try run(["track", "--detections", a.path, "--fps", "30", "--state-out", state.path])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        let two = try run(["track", "--detections", b.path, "--fps", "30", "--state-in", state.path])
+        XCTAssertEqual(two.status, 0, two.stderr)
+        XCTAssertGreaterThan(whole.stdout.count, 10_000)
+        XCTAssertEqual(one.stdout + two.stdout, whole.stdout)
+        XCTAssertEqual(try run(["track", "--detections", b.path, "--state-in", state.path, "--min-hits", "2"]).status, 2,
+                       "the state carries the settings")
+        try Data("{\"formatVersion\": 1}".utf8).write(to: state)
+        let damaged = try run(["track", "--detections", b.path, "--state-in", state.path])
+        XCTAssertEqual(damaged.status, 1)
+        XCTAssertTrue(damaged.stderr.contains("tracker state"), damaged.stderr)
+        let unwritable = try run(["track", "--detections", a.path, "--state-out", directory.appendingPathComponent("no/such/dir.json").path])
+        XCTAssertEqual(unwritable.status, 1, "a state that cannot be written is an error")
+    }
+
     func testBadInputGivesExitCodesNotCrashes() throws {
         _ = try executable()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("track-cli-\(ProcessInfo.processInfo.processIdentifier)")

@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+@testable import DetectorCore
+
+/// Tracker state as a value: snapshot, resume, reset, and refusal of damaged states.
+final class TrackerStateTests: XCTestCase {
+    typealias Frame = [TrackerDetection]
+
+    func frames(_ relative: String) throws -> [Frame] {
+        let rows = try MOTFormat.parse(String(contentsOf: try SharedData.url(relative), encoding: .utf8))
+        return MOTFormat.groupByFrame(rows).map { $0.map { TrackerDetection(box: $0.box, score: $0.score) } }
+    }
+
+    /// (frame, id, box) of every reported object, frames timed at 30 fps from `first`.
+    func run(_ tracker: inout IoUTracker, _ frames: ArraySlice<Frame>) throws -> [String] {
+        var lines: [String] = []
+        for k in frames.indices {
+            for o in try tracker.update(frames[k], timestampMs: Int64(k) * 33) {
+                lines.append("\(k),\(o.trackID),\(o.box),\(o.detectionBox),\(o.hits)")
+            }
+        }
+        return lines
+    }
+
+    /// The round trip the issue asks for: a sequence tracked in one run, and the same sequence
+    /// split in two with the state saved as JSON after the first half and a new tracker made from
+    /// it for the second, give the same tracks (IDs, boxes, frames), on MOT15 and MOT17 data.
+    func testSplitRunResumedFromJSONGivesTheSameTracks() throws {
+        for relative in ["mot17/MOT17-09/det/det.txt", "mot/TUD-Stadtmitte/det.txt"] {
+            let all = try frames(relative)
+            var whole = try IoUTracker()
+            let expected = try run(&whole, all[...])
+            XCTAssertGreaterThan(expected.count, 500, relative)
+
+            let cut = all.count / 2
+            var first = try IoUTracker()
+            var got = try run(&first, all[..<cut])
+            let data = try JSONEncoder().encode(first.state)
+            let decoded = try JSONDecoder().decode(TrackerState.self, from: data)
+            XCTAssertEqual(decoded, first.state, "the state survives JSON unchanged")
+            var second = try IoUTracker(state: decoded)
+            XCTAssertEqual(second.nextTrackID, first.nextTrackID)
+            XCTAssertEqual(second.liveTrackCount, first.liveTrackCount)
+            got += try run(&second, all[cut...])
+            XCTAssertEqual(got, expected, relative)
+        }
+    }
+
+    /// Without shared data: IDs stay unique across a resume, and a resumed tracker refuses a
+    /// timestamp that is not later than the snapshot's.
+    func testResumedIDsStayUniqueAndTimestampsContinue() throws {
+        var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))
+        let a = TrackerDetection(box: TrackBox(x: 0, y: 0, width: 40, height: 80), score: 0.9)
+        let b = TrackerDetection(box: TrackBox(x: 300, y: 0, width: 40, height: 80), score: 0.9)
+        XCTAssertEqual(try tracker.update([a], timestampMs: 0).map(\.trackID), [1])
+        var resumed = try IoUTracker(state: tracker.state)
+        XCTAssertThrowsError(try resumed.update([a], timestampMs: 0))
+        // The old object keeps ID 1; the new one gets 2, never a reused 1.
+        XCTAssertEqual(try resumed.update([a, b], timestampMs: 33).map(\.trackID), [1, 2])
+    }
+
+    /// `reset()` forgets tracks and the clock (a new stream may start at timestamp 0) and keeps
+    /// handing out new IDs.
+    func testResetStartsNewIDsWithoutReloading() throws {
+        var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))
+        let a = TrackerDetection(box: TrackBox(x: 0, y: 0, width: 40, height: 80), score: 0.9)
+        XCTAssertEqual(try tracker.update([a], timestampMs: 100).map(\.trackID), [1])
+        tracker.reset()
+        XCTAssertEqual(tracker.liveTrackCount, 0)
+        XCTAssertNil(tracker.lastUpdateTimestampMs)
+        XCTAssertEqual(try tracker.update([a], timestampMs: 0).map(\.trackID), [2], "same box, new stream, new ID")
+    }
+
+    /// Damaged states are refused with a reason, never trusted (no crash on hand-edited JSON).
+    func testDamagedStatesAreRefused() throws {
+        var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))
+        _ = try tracker.update([TrackerDetection(box: TrackBox(x: 0, y: 0, width: 40, height: 80), score: 0.9, classIndex: 3)], timestampMs: 0)
+        let good = tracker.state
+        XCTAssertEqual(good.tracks.count, 1)
+        var cases: [(String, TrackerState)] = []
+        var s = good; s.formatVersion = 99; cases.append(("version", s))
+        s = good; s.nextTrackID = 1; cases.append(("ID not below next ID", s))
+        s = good; s.tracks.append(good.tracks[0]); cases.append(("duplicate ID", s))
+        s = good; s.tracks[0].motion.kalman = [1, 2]; cases.append(("short filter", s))
+        s = good; s.tracks[0].motion.current[0] = .nan; cases.append(("NaN", s))
+        s = good; s.tracks[0].missedUpdates = -1; cases.append(("negative counter", s))
+        s = good; s.tracks[0].lastDetection.width = 0; cases.append(("empty box", s))
+        s = good; s.configuration.iouThreshold = 2; cases.append(("configuration", s))
+        s = good; s.recentScores = [Float](repeating: 0.5, count: 5_000); cases.append(("score window", s))
+        for (name, state) in cases {
+            XCTAssertThrowsError(try IoUTracker(state: state), name) { error in
+                XCTAssertTrue(error is TrackerError, name)
+                XCTAssertTrue(String(describing: error).hasSuffix("."), "one sentence: \(error)")
+            }
+        }
+        XCTAssertNoThrow(try IoUTracker(state: good))
+        XCTAssertThrowsError(try JSONDecoder().decode(TrackerState.self, from: Data("{\"formatVersion\":1}".utf8)))
+    }
+}

@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// The JPEG decoder's pixel kernels: libjpeg's accurate integer IDCT ("islow", `jidctint.c`)
 /// over a row of blocks and its YCbCr → RGB conversion (`jdcolor.c`), written once and compiled
 /// at every tier: DetectorCore links this file as its baseline (SSE2), `KernelsAVX2` and
@@ -5,8 +9,9 @@
 /// arithmetic is the same at every tier, so the pixels are identical; DetectorCore's
 /// `JPEGIDCT.referenceTransform` and the table-based colour conversion are the test oracles.
 ///
-/// Lane conversions are spelled out lane by lane: the generic SIMD conversions and
-/// `clamped(lowerBound:upperBound:)` were left as outlined calls (7% of a decode).
+/// No generic SIMD conversion or `clamped(lowerBound:upperBound:)` here: the compiler left
+/// them as outlined calls (7% of a decode). Widening and narrowing use SSE2 unpacks and packs
+/// (`widen`, `saturatedBytes`), which every x86-64 tier has; lane-by-lane code was scalarised.
 package enum TierJPEG {
     /// IDCT of `count` blocks stored one after another (64 coefficients each, natural order),
     /// block `i` written to columns `8i...8i+7` of the 8 rows at `output` (`stride` bytes apart).
@@ -25,21 +30,23 @@ package enum TierJPEG {
     @inline(__always)
     package static func idct(_ c: UnsafePointer<Int16>, quant q: UnsafePointer<Int32>,
                              output: UnsafeMutablePointer<UInt8>, stride: Int) {
-        let words = UnsafeRawPointer(c)
-        var acBits = words.loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF_0000
-        for i in 1..<16 { acBits |= words.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self) }
-        if acBits == 0 {
+        let raw = UnsafeRawPointer(c)
+        @inline(__always) func load(_ k: Int) -> SIMD8<Int16> { raw.loadUnaligned(fromByteOffset: 16 &* k, as: SIMD8<Int16>.self) }
+        let c0 = load(0), c1 = load(1), c2 = load(2), c3 = load(3), c4 = load(4), c5 = load(5), c6 = load(6), c7 = load(7)
+        // Whole block DC-only: a flat block.
+        let acTerms = unsafeBitCast((c0 & SIMD8<Int16>(0, -1, -1, -1, -1, -1, -1, -1)) | c1 | c2 | c3 | c4 | c5 | c6 | c7,
+                                    to: SIMD2<UInt64>.self)
+        if acTerms[0] | acTerms[1] == 0 {
             let dc = Int(c[0]) &* Int(q[0])
             let value = rangeLimit(Int32(truncatingIfNeeded: ((dc &* 4) &+ 16) &>> 5))
             let row = UInt64(value) &* 0x0101_0101_0101_0101
             for r in 0..<8 { UnsafeMutableRawPointer(output + r &* stride).storeBytes(of: row, as: UInt64.self) }
             return
         }
-        @inline(__always) func row(_ k: Int) -> SIMD8<Int32> {
-            widen(UnsafeRawPointer(c + 8 &* k).loadUnaligned(as: SIMD8<Int16>.self))
-                &* UnsafeRawPointer(q + 8 &* k).loadUnaligned(as: SIMD8<Int32>.self)
+        @inline(__always) func row(_ v: SIMD8<Int16>, _ k: Int) -> SIMD8<Int32> {
+            widen(v) &* UnsafeRawPointer(q + 8 &* k).loadUnaligned(as: SIMD8<Int32>.self)
         }
-        let y = oneD(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+        let y = oneD(row(c0, 0), row(c1, 1), row(c2, 2), row(c3, 3), row(c4, 4), row(c5, 5), row(c6, 6), row(c7, 7))
         let round1 = SIMD8<Int32>(repeating: 1 << 10)
         let w = transpose((y.0 &+ round1) &>> 11, (y.1 &+ round1) &>> 11, (y.2 &+ round1) &>> 11, (y.3 &+ round1) &>> 11,
                           (y.4 &+ round1) &>> 11, (y.5 &+ round1) &>> 11, (y.6 &+ round1) &>> 11, (y.7 &+ round1) &>> 11)
@@ -50,16 +57,23 @@ package enum TierJPEG {
                           rangeLimit((z.4 &+ round2) &>> 18), rangeLimit((z.5 &+ round2) &>> 18),
                           rangeLimit((z.6 &+ round2) &>> 18), rangeLimit((z.7 &+ round2) &>> 18))
         @inline(__always) func store(_ v: SIMD8<Int32>, _ r: Int) {
-            UnsafeMutableRawPointer(output + r &* stride).storeBytes(of: bytes(v), as: SIMD8<UInt8>.self)
+            UnsafeMutableRawPointer(output + r &* stride).storeBytes(of: saturatedBytes(v), as: SIMD8<UInt8>.self)
         }
         store(o.0, 0); store(o.1, 1); store(o.2, 2); store(o.3, 3)
         store(o.4, 4); store(o.5, 5); store(o.6, 6); store(o.7, 7)
     }
 
-    /// Sign-extends eight 16-bit lanes.
+    /// Sign-extends eight 16-bit lanes (SSE2 unpack + arithmetic shift: lane by lane, the
+    /// compiler rebuilt the vectors from scalar loads).
     @inline(__always)
     package static func widen(_ v: SIMD8<Int16>) -> SIMD8<Int32> {
-        SIMD8<Int32>(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]), Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
+        #if arch(x86_64)
+        let x = unsafeBitCast(v, to: __m128i.self)
+        let low = _mm_srai_epi32(_mm_unpacklo_epi16(x, x), 16), high = _mm_srai_epi32(_mm_unpackhi_epi16(x, x), 16)
+        return unsafeBitCast((low, high), to: SIMD8<Int32>.self)
+        #else
+        return SIMD8<Int32>(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]), Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
+        #endif
     }
 
     /// Zero-extends eight bytes.
@@ -68,12 +82,21 @@ package enum TierJPEG {
         SIMD8<Int32>(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]), Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
     }
 
-    /// The low byte of each lane.
+    /// Each lane clamped to 0...255, as bytes: `packssdw` + `packuswb` (SSE2, so every tier),
+    /// whose two saturations together are exactly that clamp. Lane-by-lane narrowing was
+    /// scalarised by the compiler.
     @inline(__always)
-    package static func bytes(_ v: SIMD8<Int32>) -> SIMD8<UInt8> {
-        SIMD8<UInt8>(UInt8(truncatingIfNeeded: v[0]), UInt8(truncatingIfNeeded: v[1]), UInt8(truncatingIfNeeded: v[2]),
-                     UInt8(truncatingIfNeeded: v[3]), UInt8(truncatingIfNeeded: v[4]), UInt8(truncatingIfNeeded: v[5]),
-                     UInt8(truncatingIfNeeded: v[6]), UInt8(truncatingIfNeeded: v[7]))
+    package static func saturatedBytes(_ v: SIMD8<Int32>) -> SIMD8<UInt8> {
+        #if arch(x86_64)
+        let halves = unsafeBitCast(v, to: (__m128i, __m128i).self)
+        let words = _mm_packs_epi32(halves.0, halves.1)
+        return unsafeBitCast(_mm_packus_epi16(words, words), to: SIMD16<UInt8>.self).lowHalf
+        #else
+        let c = clampByte(v)
+        return SIMD8<UInt8>(UInt8(truncatingIfNeeded: c[0]), UInt8(truncatingIfNeeded: c[1]), UInt8(truncatingIfNeeded: c[2]),
+                            UInt8(truncatingIfNeeded: c[3]), UInt8(truncatingIfNeeded: c[4]), UInt8(truncatingIfNeeded: c[5]),
+                            UInt8(truncatingIfNeeded: c[6]), UInt8(truncatingIfNeeded: c[7]))
+        #endif
     }
 
     /// libjpeg's post-IDCT range limit as arithmetic: with `j = (v + 128) & 1023`, `j` below
@@ -153,29 +176,25 @@ package enum TierJPEG {
     /// fixed-point formulas (16 fractional bits; the same values as its tables):
     /// `R = Y + ((91881·Cr' + 2^15) >> 16)`, `G = Y + ((−22554·Cb' − 46802·Cr' + 2^15) >> 16)`,
     /// `B = Y + ((116130·Cb' + 2^15) >> 16)` with `C' = C − 128`, each clamped to 0...255.
-    /// Eight pixels per step, stored as eight overlapping 4-byte words (so a step runs only
-    /// while a ninth pixel follows), the rest one by one.
+    /// Eight pixels per step, the rest one by one.
     package static func ycbcrToRGB(y: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
                                    out: UnsafeMutablePointer<UInt8>, width: Int) {
         var x = 0
         let half = SIMD8<Int32>(repeating: 32768), center = SIMD8<Int32>(repeating: 128)
-        while x &+ 9 <= width {
+        while x &+ 8 <= width {
             let luma = widen(UnsafeRawPointer(y + x).loadUnaligned(as: SIMD8<UInt8>.self))
             let b = widen(UnsafeRawPointer(cb + x).loadUnaligned(as: SIMD8<UInt8>.self)) &- center
             let r = widen(UnsafeRawPointer(cr + x).loadUnaligned(as: SIMD8<UInt8>.self)) &- center
-            let red = clampByte(luma &+ ((r &* 91881 &+ half) &>> 16))
-            let green = clampByte(luma &+ ((b &* -22554 &+ r &* -46802 &+ half) &>> 16))
-            let blue = clampByte(luma &+ ((b &* 116130 &+ half) &>> 16))
-            let pixels = red | (green &<< 8) | (blue &<< 16)
+            let red = saturatedBytes(luma &+ ((r &* 91881 &+ half) &>> 16))
+            let green = saturatedBytes(luma &+ ((b &* -22554 &+ r &* -46802 &+ half) &>> 16))
+            let blue = saturatedBytes(luma &+ ((b &* 116130 &+ half) &>> 16))
+            // 24 interleaved bytes as one 16-byte and one 8-byte store (constant byte shuffles).
+            let first = SIMD16<UInt8>(red[0], green[0], blue[0], red[1], green[1], blue[1], red[2], green[2],
+                                      blue[2], red[3], green[3], blue[3], red[4], green[4], blue[4], red[5])
+            let last = SIMD8<UInt8>(green[5], blue[5], red[6], green[6], blue[6], red[7], green[7], blue[7])
             let o = UnsafeMutableRawPointer(out + 3 &* x)
-            o.storeBytes(of: UInt32(truncatingIfNeeded: pixels[0]), toByteOffset: 0, as: UInt32.self)
-            o.storeBytes(of: UInt32(truncatingIfNeeded: pixels[1]), toByteOffset: 3, as: UInt32.self)
-            o.storeBytes(of: UInt32(truncatingIfNeeded: pixels[2]), toByteOffset: 6, as: UInt32.self)
-            o.storeBytes(of: UInt32(truncatingIfNeeded: pixels[3]), toByteOffset: 9, as: UInt32.self)
-            o.storeBytes(of: UInt32(truncatingIfNeeded: pixels[4]), toByteOffset: 12, as: UInt32.self)
-            o.storeBytes(of: UInt32(truncatingIfNeeded: pixels[5]), toByteOffset: 15, as: UInt32.self)
-            o.storeBytes(of: UInt32(truncatingIfNeeded: pixels[6]), toByteOffset: 18, as: UInt32.self)
-            o.storeBytes(of: UInt32(truncatingIfNeeded: pixels[7]), toByteOffset: 21, as: UInt32.self)
+            o.storeBytes(of: first, as: SIMD16<UInt8>.self)
+            o.storeBytes(of: last, toByteOffset: 16, as: SIMD8<UInt8>.self)
             x &+= 8
         }
         while x < width {

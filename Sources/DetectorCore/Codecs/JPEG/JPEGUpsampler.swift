@@ -119,7 +119,7 @@ struct JPEGUpsampler {
     /// SIMD conversion stayed an outlined call.
     @inline(__always)
     static func interleave(_ even: SIMD8<Int32>, _ odd: SIMD8<Int32>) -> SIMD16<UInt8> {
-        let e = TierJPEG.bytes(even), o = TierJPEG.bytes(odd)
+        let e = TierJPEG.saturatedBytes(even), o = TierJPEG.saturatedBytes(odd)
         return SIMD16<UInt8>(e[0], o[0], e[1], o[1], e[2], o[2], e[3], o[3], e[4], o[4], e[5], o[5], e[6], o[6], e[7], o[7])
     }
 }

@@ -1,3 +1,8 @@
+#if arch(x86_64)
+import KernelsAVX2
+import KernelsAVX512
+#endif
+
 /// The colour models a JPEG frame can hold, decided as libjpeg does (JFIF, Adobe APP14,
 /// component ids).
 enum JPEGColorModel: String {
@@ -46,42 +51,35 @@ struct JPEGColorConverter {
         UInt8(truncatingIfNeeded: min(max(v, 0), 255))
     }
 
-    /// Converts `width` pixels of Y, Cb, Cr rows into interleaved RGB.
+    /// Converts `width` pixels of Y, Cb, Cr rows into interleaved RGB at the decoder's tier
+    /// (`TierJPEG.ycbcrToRGB`; the same bytes at every tier).
     @inline(__always)
     static func ycbcrToRGB(y: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
-                           out: UnsafeMutablePointer<UInt8>, width: Int,
-                           crToR: UnsafePointer<Int32>, cbToB: UnsafePointer<Int32>,
-                           crToG: UnsafePointer<Int32>, cbToG: UnsafePointer<Int32>) {
-        // Eight pixels at a time with the same fixed-point formulas as the tables (the
-        // products fit in 32 bits), then the tail through the tables.
-        var x = 0
-        let half = SIMD8<Int32>(repeating: 32768)
-        let center = SIMD8<Int32>(repeating: 128)
-        let zero = SIMD8<Int32>(repeating: 0), top = SIMD8<Int32>(repeating: 255)
-        while x &+ 8 <= width {
-            let luma = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(y + x).loadUnaligned(as: SIMD8<UInt8>.self))
-            let b = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(cb + x).loadUnaligned(as: SIMD8<UInt8>.self)) &- center
-            let r = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(cr + x).loadUnaligned(as: SIMD8<UInt8>.self)) &- center
-            let red = (luma &+ ((r &* 91881 &+ half) &>> 16)).clamped(lowerBound: zero, upperBound: top)
-            let green = (luma &+ ((b &* -22554 &+ r &* -46802 &+ half) &>> 16)).clamped(lowerBound: zero, upperBound: top)
-            let blue = (luma &+ ((b &* 116130 &+ half) &>> 16)).clamped(lowerBound: zero, upperBound: top)
-            let o = out + 3 &* x
-            for i in 0..<8 {
-                o[3 &* i] = UInt8(truncatingIfNeeded: red[i])
-                o[3 &* i &+ 1] = UInt8(truncatingIfNeeded: green[i])
-                o[3 &* i &+ 2] = UInt8(truncatingIfNeeded: blue[i])
-            }
-            x &+= 8
+                           out: UnsafeMutablePointer<UInt8>, width: Int, tier: InstructionSetTier = JPEGIDCT.tier) {
+        #if arch(x86_64)
+        switch tier {
+        case .avx512: KernelsAVX512.TierJPEG.ycbcrToRGB(y: y, cb: cb, cr: cr, out: out, width: width)
+        case .avx2: KernelsAVX2.TierJPEG.ycbcrToRGB(y: y, cb: cb, cr: cr, out: out, width: width)
+        case .baseline: TierJPEG.ycbcrToRGB(y: y, cb: cb, cr: cr, out: out, width: width)
         }
-        var o = out + 3 &* x
-        while x < width {
+        #else
+        TierJPEG.ycbcrToRGB(y: y, cb: cb, cr: cr, out: out, width: width)
+        #endif
+    }
+
+    /// The plain table version of `ycbcrToRGB` (libjpeg's `ycc_rgb_convert`): the test oracle.
+    static func referenceYCbCrToRGB(y: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
+                                    out: UnsafeMutablePointer<UInt8>, width: Int,
+                                    crToR: UnsafePointer<Int32>, cbToB: UnsafePointer<Int32>,
+                                    crToG: UnsafePointer<Int32>, cbToG: UnsafePointer<Int32>) {
+        var o = out
+        for x in 0..<width {
             let luma = Int32(y[x])
             let b = Int(cb[x]), r = Int(cr[x])
             o[0] = clamp(luma &+ crToR[r])
             o[1] = clamp(luma &+ ((cbToG[b] &+ crToG[r]) &>> 16))
             o[2] = clamp(luma &+ cbToB[b])
             o += 3
-            x &+= 1
         }
     }
 

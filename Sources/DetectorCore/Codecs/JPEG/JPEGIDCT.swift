@@ -1,3 +1,8 @@
+#if arch(x86_64)
+import KernelsAVX2
+import KernelsAVX512
+#endif
+
 /// libjpeg's post-IDCT range limit, indexed by `value & 1023`: 0...127 → 128...255,
 /// 128...511 → 255, 512...895 → 0, 896...1023 → 0...127 (i.e. `clamp(v + 128)` for
 /// -512...511, wrapping outside as libjpeg does).
@@ -14,82 +19,47 @@ let jpegIDCTRangeLimit: [UInt8] = (0..<1024).map { i -> UInt8 in
 /// `coefficients` are 64 quantized values in natural order, `quant` the 64 quantizers in
 /// natural order; the 8x8 result goes to `output` with `stride` bytes per row.
 ///
-/// `transform` runs both passes on `SIMD8<Int32>` (eight columns, then eight rows at once, with
-/// two 8x8 transposes); `referenceTransform` is the plain scalar version kept as its test
-/// oracle. All arithmetic wraps, so corrupt input cannot trap; valid 8-bit data stays far
+/// `transform` / `transformBlocks` run the tier kernel `TierJPEG.idct` (both passes on
+/// `SIMD8<Int32>`); `referenceTransform` is the plain scalar version kept as its test oracle. All arithmetic wraps, so corrupt input cannot trap; valid 8-bit data stays far
 /// inside 32 bits, as in libjpeg's own 32-bit builds and SIMD code.
 enum JPEGIDCT {
+    /// The islow IDCT of one block (`TierJPEG.idct`, the baseline build of the tier kernel).
     @inline(__always)
     static func transform(coefficients c: UnsafePointer<Int16>, quant q: UnsafePointer<Int32>,
                           output: UnsafeMutablePointer<UInt8>, stride: Int) {
-        // Whole block DC-only: a flat block.
-        let words = UnsafeRawPointer(c)
-        var acBits = words.loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF_0000
-        for i in 1..<16 { acBits |= words.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self) }
-        if acBits == 0 {
-            let dc = Int(c[0]) &* Int(q[0])
-            let value = rangeLimit(Int32(truncatingIfNeeded: ((dc &* 4) &+ 16) &>> 5))
-            let row = UInt64(value) &* 0x0101_0101_0101_0101
-            for r in 0..<8 { UnsafeMutableRawPointer(output + r &* stride).storeBytes(of: row, as: UInt64.self) }
-            return
-        }
-        // Pass 1: columns, eight at a time (lane u = column u).
-        @inline(__always) func row(_ k: Int) -> SIMD8<Int32> {
-            let coefficients = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(c + 8 &* k).loadUnaligned(as: SIMD8<Int16>.self))
-            return coefficients &* UnsafeRawPointer(q + 8 &* k).loadUnaligned(as: SIMD8<Int32>.self)
-        }
-        let y = oneD(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
-        let round1 = SIMD8<Int32>(repeating: 1 << 10)
-        // Workspace rows r (lane u), transposed so that vector k holds column k (lane r).
-        let w = transpose((y.0 &+ round1) &>> 11, (y.1 &+ round1) &>> 11, (y.2 &+ round1) &>> 11, (y.3 &+ round1) &>> 11,
-                          (y.4 &+ round1) &>> 11, (y.5 &+ round1) &>> 11, (y.6 &+ round1) &>> 11, (y.7 &+ round1) &>> 11)
-        // Pass 2: rows, eight at a time (lane r = row r); result vector u = output column u.
-        let z = oneD(w.0, w.1, w.2, w.3, w.4, w.5, w.6, w.7)
-        let round2 = SIMD8<Int32>(repeating: 1 << 17)
-        let o = transpose(rangeLimit((z.0 &+ round2) &>> 18), rangeLimit((z.1 &+ round2) &>> 18),
-                          rangeLimit((z.2 &+ round2) &>> 18), rangeLimit((z.3 &+ round2) &>> 18),
-                          rangeLimit((z.4 &+ round2) &>> 18), rangeLimit((z.5 &+ round2) &>> 18),
-                          rangeLimit((z.6 &+ round2) &>> 18), rangeLimit((z.7 &+ round2) &>> 18))
-        @inline(__always) func store(_ v: SIMD8<Int32>, _ r: Int) {
-            UnsafeMutableRawPointer(output + r &* stride).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
-        }
-        store(o.0, 0); store(o.1, 1); store(o.2, 2); store(o.3, 3)
-        store(o.4, 4); store(o.5, 5); store(o.6, 6); store(o.7, 7)
+        TierJPEG.idct(c, quant: q, output: output, stride: stride)
     }
 
-    /// libjpeg's range limit as arithmetic: with `j = (v + 128) & 1023`, `j` below 256, 255
-    /// below 640, else 0 (the same values as `jpegIDCTRangeLimit[v & 1023]`).
-    @inline(__always)
-    static func rangeLimit(_ v: SIMD8<Int32>) -> SIMD8<Int32> {
-        // Only shifts and masks (no generic mask API), so it stays in vector registers:
-        // `above255` / `above639` are all-ones lanes where j >= 256 / j >= 640.
-        let j = (v &+ 128) & 1023
-        let above255 = (255 &- j) &>> 31
-        let above639 = (639 &- j) &>> 31
-        return ((j & ~above255) | (255 & above255)) & ~above639
+    /// IDCT of `count` consecutive blocks (one block row) into columns `8i...8i+7`, at the best
+    /// tier this CPU runs (the arithmetic, so the pixels, are the same at every tier).
+    static func transformBlocks(_ c: UnsafePointer<Int16>, count: Int, quant q: UnsafePointer<Int32>,
+                                output: UnsafeMutablePointer<UInt8>, stride: Int, tier: InstructionSetTier = JPEGIDCT.tier) {
+        #if arch(x86_64)
+        switch tier {
+        case .avx512: KernelsAVX512.TierJPEG.idctBlocks(c, count: count, quant: q, output: output, stride: stride)
+        case .avx2: KernelsAVX2.TierJPEG.idctBlocks(c, count: count, quant: q, output: output, stride: stride)
+        case .baseline: TierJPEG.idctBlocks(c, count: count, quant: q, output: output, stride: stride)
+        }
+        #else
+        TierJPEG.idctBlocks(c, count: count, quant: q, output: output, stride: stride)
+        #endif
     }
+
+    /// The tier the decoder's pixel kernels run at (`InstructionSetTier.best`, which
+    /// `OBJDETECT_ISA` can lower).
+    static let tier = InstructionSetTier.best
 
     @inline(__always)
-    static func rangeLimit(_ v: Int32) -> UInt8 {
-        let j = (v &+ 128) & 1023
-        return j < 256 ? UInt8(truncatingIfNeeded: j) : (j < 640 ? 255 : 0)
-    }
+    static func rangeLimit(_ v: SIMD8<Int32>) -> SIMD8<Int32> { TierJPEG.rangeLimit(v) }
 
-    /// Transposes an 8x8 matrix held as 8 row vectors: three perfect unshuffles of the 64
-    /// elements (each rotates the 6-bit element index right by one bit; three swap row and column).
+    @inline(__always)
+    static func rangeLimit(_ v: Int32) -> UInt8 { TierJPEG.rangeLimit(v) }
+
     @inline(__always)
     static func transpose(_ v0: SIMD8<Int32>, _ v1: SIMD8<Int32>, _ v2: SIMD8<Int32>, _ v3: SIMD8<Int32>,
                           _ v4: SIMD8<Int32>, _ v5: SIMD8<Int32>, _ v6: SIMD8<Int32>, _ v7: SIMD8<Int32>)
         -> (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>) {
-        @inline(__always) func unshuffle(_ a: (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>,
-                                               SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>))
-            -> (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>) {
-            (SIMD8(lowHalf: a.0.evenHalf, highHalf: a.1.evenHalf), SIMD8(lowHalf: a.2.evenHalf, highHalf: a.3.evenHalf),
-             SIMD8(lowHalf: a.4.evenHalf, highHalf: a.5.evenHalf), SIMD8(lowHalf: a.6.evenHalf, highHalf: a.7.evenHalf),
-             SIMD8(lowHalf: a.0.oddHalf, highHalf: a.1.oddHalf), SIMD8(lowHalf: a.2.oddHalf, highHalf: a.3.oddHalf),
-             SIMD8(lowHalf: a.4.oddHalf, highHalf: a.5.oddHalf), SIMD8(lowHalf: a.6.oddHalf, highHalf: a.7.oddHalf))
-        }
-        return unshuffle(unshuffle(unshuffle((v0, v1, v2, v3, v4, v5, v6, v7))))
+        TierJPEG.transpose(v0, v1, v2, v3, v4, v5, v6, v7)
     }
 
     /// The plain scalar version (64-bit arithmetic, libjpeg's column and row shortcuts): the
@@ -162,39 +132,6 @@ enum JPEGIDCT {
             out[7] = rl[((y.7 &+ round) &>> 18) & 1023]
             out += stride
         }
-    }
-
-    /// One 1-D pass of the islow IDCT on eight columns at once (32-bit lanes, wrapping: valid
-    /// 8-bit data stays far inside the range, as in libjpeg's 32-bit builds and SIMD code).
-    @inline(__always)
-    static func oneD(_ x0: SIMD8<Int32>, _ x1: SIMD8<Int32>, _ x2: SIMD8<Int32>, _ x3: SIMD8<Int32>,
-                     _ x4: SIMD8<Int32>, _ x5: SIMD8<Int32>, _ x6: SIMD8<Int32>, _ x7: SIMD8<Int32>)
-        -> (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>) {
-        var z1 = (x2 &+ x6) &* 4433
-        let t2 = z1 &+ x6 &* -15137
-        let t3 = z1 &+ x2 &* 6270
-        let t0 = (x0 &+ x4) &<< 13
-        let t1 = (x0 &- x4) &<< 13
-        let t10 = t0 &+ t3, t13 = t0 &- t3, t11 = t1 &+ t2, t12 = t1 &- t2
-        var a0 = x7, a1 = x5, a2 = x3, a3 = x1
-        z1 = a0 &+ a3
-        var z2 = a1 &+ a2
-        var z3 = a0 &+ a2
-        var z4 = a1 &+ a3
-        let z5 = (z3 &+ z4) &* 9633
-        a0 = a0 &* 2446
-        a1 = a1 &* 16819
-        a2 = a2 &* 25172
-        a3 = a3 &* 12299
-        z1 = z1 &* -7373
-        z2 = z2 &* -20995
-        z3 = z3 &* -16069 &+ z5
-        z4 = z4 &* -3196 &+ z5
-        a0 = a0 &+ z1 &+ z3
-        a1 = a1 &+ z2 &+ z4
-        a2 = a2 &+ z2 &+ z3
-        a3 = a3 &+ z1 &+ z4
-        return (t10 &+ a3, t11 &+ a2, t12 &+ a1, t13 &+ a0, t13 &- a0, t12 &- a1, t11 &- a2, t10 &- a3)
     }
 
     /// One 1-D pass of the islow IDCT, before descaling.

@@ -37,10 +37,8 @@ enum JPEGPixelAssembler {
                         return
                     }
                     for by in first..<last {
-                        for bx in 0..<blocksPerRow {
-                            JPEGIDCT.transform(coefficients: coefficients.block(column: bx, row: by), quant: qBase,
-                                               output: plane + by * 8 * stride + bx * 8, stride: stride)
-                        }
+                        JPEGIDCT.transformBlocks(coefficients.block(column: 0, row: by), count: blocksPerRow, quant: qBase,
+                                                 output: plane + by * 8 * stride, stride: stride)
                     }
                 }
             }
@@ -84,7 +82,7 @@ enum JPEGPixelAssembler {
                             (pixels + y * width).update(from: rows[0], count: width)
                         case .ycbcr:
                             JPEGColorConverter.ycbcrToRGB(y: rows[0], cb: rows[1], cr: rows[2], out: pixels + y * width * 3,
-                                                          width: width, crToR: crR, cbToB: cbB, crToG: crG, cbToG: cbG)
+                                                          width: width)
                         case .rgb:
                             let out = pixels + y * width * 3
                             for x in 0..<width {
@@ -127,6 +125,11 @@ private func smoothedTransform(_ smoother: JPEGBlockSmoother, component: JPEGCom
         let plan = smoother.plan(component: index, blockRow: by, v: component.v)
         JPEGBlockSmoother.neighbourRows(row: by, v: component.v, iMCURows: iMCURows, blockRows: component.blockRows,
                                         storedRows: coefficients.blockRows, into: rows)
+        if plan.isEmpty {
+            JPEGIDCT.transformBlocks(coefficients.block(column: 0, row: by), count: component.blocksPerRow, quant: quant,
+                                     output: output + by * 8 * stride, stride: stride)
+            continue
+        }
         for bx in 0..<component.blocksPerRow {
             var source = UnsafePointer(coefficients.block(column: bx, row: by))
             if !plan.isEmpty {

@@ -192,9 +192,13 @@ extension JPEGStreamParser {
     }
 
     @inline(__always)
-    func decodeSequentialBlock(_ reader: inout JPEGBitReader, dc: JPEGHuffmanLookup, ac: JPEGHuffmanLookup,
+    func decodeSequentialBlock(_ readerInOut: inout JPEGBitReader, dc: JPEGHuffmanLookup, ac: JPEGHuffmanLookup,
                                block: UnsafeMutablePointer<Int16>, predictor: inout Int,
                                natural: UnsafePointer<Int>) throws {
+        // A local copy of the reader: the caller's lives in memory (captured by the scan's
+        // closures), which put a store after every symbol; this one stays in registers.
+        var reader = readerInOut
+        defer { readerInOut = reader }
         let s = try reader.decode(dc)
         predictor = predictor &+ reader.receiveExtend(s)
         block[0] = Int16(truncatingIfNeeded: predictor)
@@ -221,9 +225,11 @@ extension JPEGStreamParser {
     }
 
     @inline(__always)
-    func decodeACFirst(_ reader: inout JPEGBitReader, ac: JPEGHuffmanLookup, block: UnsafeMutablePointer<Int16>,
+    func decodeACFirst(_ readerInOut: inout JPEGBitReader, ac: JPEGHuffmanLookup, block: UnsafeMutablePointer<Int16>,
                        start: Int, end: Int, low: Int, eobRun: inout Int, natural: UnsafePointer<Int>) throws {
         if eobRun > 0 { eobRun &-= 1; return }
+        var reader = readerInOut   // in registers (see `decodeSequentialBlock`)
+        defer { readerInOut = reader }
         var k = start
         while k <= end {
             let rs = try reader.decode(ac)
@@ -245,8 +251,10 @@ extension JPEGStreamParser {
 
     /// AC successive-approximation refinement, in libjpeg's order of operations.
     @inline(__always)
-    func decodeACRefine(_ reader: inout JPEGBitReader, ac: JPEGHuffmanLookup, block: UnsafeMutablePointer<Int16>,
+    func decodeACRefine(_ readerInOut: inout JPEGBitReader, ac: JPEGHuffmanLookup, block: UnsafeMutablePointer<Int16>,
                         start: Int, end: Int, low: Int, eobRun: inout Int, natural: UnsafePointer<Int>) throws {
+        var reader = readerInOut   // in registers (see `decodeSequentialBlock`)
+        defer { readerInOut = reader }
         let p1 = Int16(truncatingIfNeeded: 1 << low)
         let m1 = Int16(truncatingIfNeeded: -1 << low)
         var k = start

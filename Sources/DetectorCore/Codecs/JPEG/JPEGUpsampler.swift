@@ -57,13 +57,12 @@ struct JPEGUpsampler {
             // Eight input samples → sixteen outputs per step; even and odd outputs are paired
             // into 16-bit words (even in the low byte), which stores them interleaved.
             while x &+ 9 <= w {
-                let here = 3 &* SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p + x).loadUnaligned(as: SIMD8<UInt8>.self))
-                let left = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p + (x &- 1)).loadUnaligned(as: SIMD8<UInt8>.self))
-                let right = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p + (x &+ 1)).loadUnaligned(as: SIMD8<UInt8>.self))
+                let here = 3 &* TierJPEG.widen(UnsafeRawPointer(p + x).loadUnaligned(as: SIMD8<UInt8>.self))
+                let left = TierJPEG.widen(UnsafeRawPointer(p + (x &- 1)).loadUnaligned(as: SIMD8<UInt8>.self))
+                let right = TierJPEG.widen(UnsafeRawPointer(p + (x &+ 1)).loadUnaligned(as: SIMD8<UInt8>.self))
                 let even = (here &+ left &+ 1) &>> 2
                 let odd = (here &+ right &+ 2) &>> 2
-                UnsafeMutableRawPointer(out + 2 &* x).storeBytes(of: SIMD8<UInt16>(truncatingIfNeeded: even | (odd &<< 8)),
-                                                                 as: SIMD8<UInt16>.self)
+                UnsafeMutableRawPointer(out + 2 &* x).storeBytes(of: Self.interleave(even, odd), as: SIMD16<UInt8>.self)
                 x &+= 8
             }
             while x < w &- 1 {
@@ -101,8 +100,7 @@ struct JPEGUpsampler {
                 let right = UnsafeRawPointer(cs + (x &+ 1)).loadUnaligned(as: SIMD8<Int32>.self)
                 let even = (here &+ left &+ 8) &>> 4
                 let odd = (here &+ right &+ 7) &>> 4
-                UnsafeMutableRawPointer(out + 2 &* x).storeBytes(of: SIMD8<UInt16>(truncatingIfNeeded: even | (odd &<< 8)),
-                                                                 as: SIMD8<UInt16>.self)
+                UnsafeMutableRawPointer(out + 2 &* x).storeBytes(of: Self.interleave(even, odd), as: SIMD16<UInt8>.self)
                 x &+= 8
             }
             while x < w &- 1 {
@@ -115,5 +113,13 @@ struct JPEGUpsampler {
             out[2 &* w &- 1] = UInt8(truncatingIfNeeded: (4 &* cs[w &- 1] &+ 7) &>> 4)
         }
         return UnsafePointer(out)
+    }
+
+    /// The low bytes of `even` and `odd` interleaved (even first), lane by lane: the generic
+    /// SIMD conversion stayed an outlined call.
+    @inline(__always)
+    static func interleave(_ even: SIMD8<Int32>, _ odd: SIMD8<Int32>) -> SIMD16<UInt8> {
+        let e = TierJPEG.saturatedBytes(even), o = TierJPEG.saturatedBytes(odd)
+        return SIMD16<UInt8>(e[0], o[0], e[1], o[1], e[2], o[2], e[3], o[3], e[4], o[4], e[5], o[5], e[6], o[6], e[7], o[7])
     }
 }

@@ -108,12 +108,7 @@ struct LabelRunner {
                     printError("objdetect: \(source): \(labels.count) label\(labels.count == 1 ? "" : "s") in \(String(format: "%.1f", ms)) ms (\(stages.text))")
                 }
             } catch {
-                // One image: its error is the command's error. Several: report it and go on;
-                // a failed write ends the run.
-                if paths.count == 1 || error is OutputError { throw error }
-                progress.clearLine()
-                printError("objdetect: \(source): \(oneLine(OptionFlagNames.forCommandLine(String(describing: error))))")
-                progress.addFailure()
+                try progress.batchFailure(error, source: source, single: paths.count == 1)
             }
         }
         try writer.finish()

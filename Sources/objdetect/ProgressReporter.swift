@@ -175,3 +175,15 @@ struct StageSummary {
 private func printErrorText(_ text: String) {
     try? OutputChannel.standardError.write(text)
 }
+
+extension ProgressReporter {
+    /// An image of a batch failed. One image: its error is the command's (rethrown). Several:
+    /// reported on stderr as "objdetect: SOURCE: message" and counted, and the batch goes on.
+    /// A failed write (`OutputError`) always ends the run.
+    func batchFailure(_ error: Error, source: String, single: Bool) throws {
+        if single || error is OutputError { throw error }
+        clearLine()
+        printError("objdetect: \(source): \(oneLine(OptionFlagNames.forCommandLine(String(describing: error))))")
+        addFailure()
+    }
+}

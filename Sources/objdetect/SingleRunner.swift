@@ -34,12 +34,7 @@ struct SingleRunner {
                     printError("objdetect: \(path == "-" ? "stdin" : path): \(objects.count) object\(objects.count == 1 ? "" : "s") in \(String(format: "%.1f", ms)) ms (\(stages.text))")
                 }
             } catch {
-                // One image: its error is the command's error. Several: report it and go on;
-                // a failed write ends the run.
-                if paths.count == 1 || error is OutputError { throw error }
-                progress.clearLine()
-                printError("objdetect: \(path): \(oneLine(String(describing: error)))")
-                progress.addFailure()
+                try progress.batchFailure(error, source: path, single: paths.count == 1)
             }
         }
         try writer.finish()

@@ -41,18 +41,10 @@ enum FFmpeg {
     /// The frame rate of the first video stream as ffprobe reports it (`avg_frame_rate`, else
     /// `r_frame_rate`), or nil without ffprobe or a usable rate.
     static func frameRate(of input: String) -> Double? {
-        guard let ffprobe = find("ffprobe") else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffprobe)
-        process.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=avg_frame_rate,r_frame_rate",
-                             "-of", "default=noprint_wrappers=1", input]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        guard let ffprobe = find("ffprobe"),
+              let text = output(of: ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                              "stream=avg_frame_rate,r_frame_rate", "-of", "default=noprint_wrappers=1", input])
+        else { return nil }
         var rates: [String: Double] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
@@ -66,17 +58,23 @@ enum FFmpeg {
 
     /// Whether ffmpeg has the libx264 encoder (H.264), asked once.
     static func hasH264(_ ffmpeg: String) -> Bool {
+        output(of: ffmpeg, ["-hide_banner", "-encoders"])?.contains(" libx264 ") ?? false
+    }
+
+    /// What a short-lived tool prints on standard output (its standard error discarded), or nil
+    /// when it cannot be started. The tool is always waited for.
+    static func output(of executable: String, _ arguments: [String]) -> String? {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-hide_banner", "-encoders"]
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
+        guard (try? process.run()) != nil else { return nil }
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return text.contains(" libx264 ")
+        return text
     }
 }
 

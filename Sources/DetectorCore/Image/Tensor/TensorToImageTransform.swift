@@ -1,6 +1,6 @@
 /// Letterbox padding as fractions of the tensor's width (left, right) and height (top, bottom),
-/// MediaPipe-style: the input to `DetectionLetterboxRemovalCalculator`; the same type as the
-/// detection layer's `LetterboxPadding`.
+/// MediaPipe-style: the input to `DetectionLetterboxRemovalCalculator`; another name for
+/// `LetterboxPadding`, which the detection layer's `LetterboxRemoval` takes.
 ///
 /// A detection at normalized tensor x maps to normalized image x as
 /// `(x − left) / (1 − left − right)`, likewise y with top and bottom.

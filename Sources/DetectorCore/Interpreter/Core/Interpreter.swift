@@ -76,16 +76,6 @@ public final class Interpreter {
         /// The default `maxMultiplyAccumulates`: 10^11.
         public static let defaultMaxMultiplyAccumulates = 100_000_000_000
 
-        /// Checks limits given to a task's options (both must be positive).
-        static func validateLimits(maxArenaBytes: Int, maxMultiplyAccumulates: Int) throws(TaskError) {
-            if maxArenaBytes < 1 {
-                throw TaskError.invalidOption(name: "maxArenaBytes", reason: "value must be at least 1, got \(maxArenaBytes)")
-            }
-            if maxMultiplyAccumulates < 1 {
-                throw TaskError.invalidOption(name: "maxMultiplyAccumulates", reason: "value must be at least 1, got \(maxMultiplyAccumulates)")
-            }
-        }
-
         public init(threadCount: Int = 1, maxArenaBytes: Int = defaultMaxArenaBytes,
                     maxMultiplyAccumulates: Int = defaultMaxMultiplyAccumulates,
                     preserveAllTensors: Bool = false, tier: InstructionSetTier? = nil) {

@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// The interpreter's resource limits as the tasks' options take them.
 extension Interpreter.Options {
     /// Checks limits given to a task's options (both must be positive).

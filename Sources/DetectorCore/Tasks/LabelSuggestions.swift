@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// Finds the known label names closest to a misspelt one, for error messages.
 enum LabelSuggestions {
     /// Throws `TaskError.unknownCategories` when a wanted name is not among `labels`.

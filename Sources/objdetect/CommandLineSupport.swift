@@ -81,14 +81,22 @@ enum CommonOptions {
     }
 }
 
-/// Writes a JSON value built from dictionaries and arrays (`inspect`, `run`, `image-info`) as one
-/// line, or indented with `pretty`, to standard output.
-func printJSON(_ value: Any, pretty: Bool = false) throws {
-    var opts: JSONSerialization.WritingOptions = [.withoutEscapingSlashes, .sortedKeys]
-    if pretty { opts.insert(.prettyPrinted) }
-    var data = try JSONSerialization.data(withJSONObject: value, options: opts)
-    data.append(0x0A)
-    try OutputChannel.standardOutput.write(data)
+/// Writes a JSON document (`inspect`, `image-info`, `bench`, `eval`) as one line, or indented
+/// with `pretty`, to standard output: keys sorted, as every JSON output of the tool.
+func printJSON<T: Encodable>(_ value: T, pretty: Bool = false) throws {
+    try OutputChannel.standardOutput.write(try JSONLines(pretty: pretty).encode(value) + "\n")
+}
+
+/// An optional written as `null` when absent (a synthesized `Encodable` leaves the key out,
+/// which is right for keys that are only there when they apply).
+struct Nullable<Wrapped: Encodable>: Encodable {
+    let value: Wrapped?
+    init(_ value: Wrapped?) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value { try container.encode(value) } else { try container.encodeNil() }
+    }
 }
 
 /// A message on one line (newlines inside an error description become "; ").

@@ -200,6 +200,36 @@ final class StreamModeTests: XCTestCase {
         XCTAssertEqual(ids.count, 1, "one face, one tracking ID")
     }
 
+    /// Each result carries the context its frame was submitted with (here the frame's number and
+    /// a name), dropped frames' contexts never come back, and a frame without one gets nil.
+    func testLiveStreamResultsCarryTheirFramesContext() throws {
+        struct Frame: Sendable, Equatable { let number: Int; let name: String }
+        let received = Recorder<(Int64, Frame?)>()
+        var options = ObjectDetectorOptions(model: .embedded("face-short"))
+        options.runningMode = .liveStream
+        let detector = try ObjectDetector(options: options) { result in
+            received.append((result.timestampMs, result.context as? Frame))
+        }
+        let image = try astronaut()
+        var accepted: [Int64: Frame] = [:]
+        for n in 1...12 {
+            let frame = Frame(number: n, name: "frame \(n)")
+            if try detector.detectAsync(image: image, timestampMs: Int64(n * 10), context: frame) == .accepted {
+                accepted[Int64(n * 10)] = frame
+            }
+        }
+        detector.waitUntilIdle()
+        try detector.detectAsync(image: image, timestampMs: 1000)
+        detector.waitUntilIdle()
+        let values = received.values
+        XCTAssertEqual(values.count, accepted.count + 1)
+        for (timestamp, frame) in values.dropLast() {
+            XCTAssertEqual(frame, accepted[timestamp], "the context of the frame submitted at \(timestamp) ms")
+        }
+        XCTAssertEqual(values.last?.0, 1000)
+        XCTAssertNil(values.last?.1, "no context given, none returned")
+    }
+
     func testLiveStreamResultsAsAnAsyncStreamEndWithFinish() async throws {
         var options = ObjectDetectorOptions(model: .embedded("face-short"))
         options.runningMode = .liveStream

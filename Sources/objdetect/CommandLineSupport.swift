@@ -117,7 +117,7 @@ enum OptionFlagNames {
         case .labels: return "--labels"
         case .categoryAllowlist: return "--allow"
         case .categoryDenylist: return "--deny"
-        case .maxResults, .maxResultCount: return "--max-results"
+        case .maxResults: return "--max-results"
         case .scoreThreshold, .confidenceThreshold, .fallbackScoreThreshold: return "--score-threshold"
         case .yoloIoUThreshold: return "--nms-iou"
         case .threadCount: return "--threads"

@@ -53,7 +53,7 @@ enum LabelCommand {
         }
         guard !paths.isEmpty else { throw UsageError("label needs an INPUT: image files, a folder, - or --paths-from FILE") }
         var options = ImageLabelerOptions(model: .localModel(path: try CommonOptions.modelPath(model)))
-        options.maxResultCount = args.int("--max-results") ?? 10
+        options.maxResults = args.int("--max-results") ?? 10
         options.confidenceThreshold = args.float("--score-threshold")
         if let l = args.string("--locale") { options.displayNamesLocale = l }
         options.categoryAllowlist = args.list("--allow")

@@ -215,7 +215,7 @@ final class DetectionEngine: @unchecked Sendable {
                 throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
             }
             var labelerOptions = ImageLabelerOptions(model: model)
-            labelerOptions.maxResultCount = options.maxPerObjectLabelCount
+            labelerOptions.maxResults = options.maxPerObjectLabelCount
             labelerOptions.confidenceThreshold = options.classificationConfidenceThreshold
             labelerOptions.displayNamesLocale = options.displayNamesLocale
             labelerOptions.logitHandling = options.classifierLogitHandling

@@ -15,7 +15,7 @@ import DetectorPlatform
 /// } catch .model(let error) {
 ///     print("not a usable .tflite file:", error)
 /// } catch {
-///     print(error)   // e.g. "invalid `maxResults` option: value must be != 0 (or -1 for all)"
+///     print(error)   // e.g. "invalid `maxResults` option: value must be at least 1, or nil for no limit"
 /// }
 /// ```
 public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -9,7 +9,7 @@
 /// ```
 public enum TaskOption: String, Sendable, CaseIterable, CustomStringConvertible {
     case model, runningMode, resultHandler
-    case maxResults, maxResultCount
+    case maxResults
     case scoreThreshold, fallbackScoreThreshold, confidenceThreshold
     case categoryAllowlist, categoryDenylist, labels, displayNamesLocale
     case shouldEnableMultipleObjects, shouldEnableClassification, classifierModel, maxPerObjectLabelCount

@@ -11,13 +11,13 @@ enum TaskOptionChecks {
     static let exclusiveLists: OptionText = "\(option: .categoryAllowlist) and \(option: .categoryDenylist) are mutually exclusive options."
 
     /// Allow/deny lists exclusive, max results != 0 (or −1 for all), 1…256 threads, a finite threshold.
-    static func checkCommon(allowlist: [String], denylist: [String], maxResults: Int?, maxResultsName: String,
+    static func checkCommon(allowlist: [String], denylist: [String], maxResults: Int?,
                             threadCount: Int, threshold: Float?, thresholdName: String) throws(TaskError) {
         if !allowlist.isEmpty && !denylist.isEmpty {
             throw TaskError.conflictingOptions(exclusiveLists)
         }
-        if let m = maxResults, m == 0 || m < -1 {
-            throw TaskError.invalidOption(name: maxResultsName, reason: "value must be != 0 (or -1 for all)")
+        if let m = maxResults, m < 1 {
+            throw TaskError.invalidOption(name: "maxResults", reason: "value must be at least 1, or nil for no limit")
         }
         if threadCount < 1 || threadCount > 256 {
             throw TaskError.invalidOption(name: "threadCount", reason: "value must be between 1 and 256")

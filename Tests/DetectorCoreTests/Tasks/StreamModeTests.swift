@@ -299,7 +299,13 @@ final class StreamModeTests: XCTestCase {
     func testOptionErrorsAtCreation() {
         var o = ObjectDetectorOptions(model: .embedded("face"))
         o.maxResults = 0
-        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "invalid `maxResults` option: value must be != 0 (or -1 for all)") }
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "invalid `maxResults` option: value must be at least 1, or nil for no limit") }
+        // One way to say "no limit": nil; MediaPipe's -1 is refused rather than read as a count.
+        o.maxResults = -1
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "invalid `maxResults` option: value must be at least 1, or nil for no limit") }
+        var l = ImageLabelerOptions(model: .file("unused.tflite"))
+        l.maxResults = -1
+        XCTAssertThrowsError(try l.validate()) { XCTAssertEqual(String(describing: $0), "invalid `maxResults` option: value must be at least 1, or nil for no limit") }
         o = ObjectDetectorOptions(model: .embedded("face"))
         o.shouldEnableClassification = true
         XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertTrue(String(describing: $0).contains("classifierModel")) }
@@ -334,7 +340,7 @@ final class StreamModeTests: XCTestCase {
         XCTAssertTrue(objects[0].labels.allSatisfy { flowers.contains($0.text) })
         XCTAssertGreaterThanOrEqual(objects[0].labels[0].confidence, objects[0].labels[1].confidence)
         // The same crop classified directly gives the same labels.
-        let labeler = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .localModel(path: classifier)); o.maxResultCount = 2; return o }())
+        let labeler = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .localModel(path: classifier)); o.maxResults = 2; return o }())
         XCTAssertEqual(try labeler.label(upright: try astronaut(), region: objects[0].frame), objects[0].labels)
     }
 }

@@ -40,7 +40,7 @@ enum BenchCommand {
         if what != "model" {
             guard !args.positional.isEmpty else { throw UsageError("bench --what \(what) needs at least one FILE") }
             let size = try outputSize(args.string("--size") ?? "640x640")
-            let method = ResizeMethod(name: args.string("--resample") ?? "pillow") ?? .pillowBilinear
+            let method = Resampler(name: args.string("--resample") ?? "pillow") ?? .pillowBilinear
             for path in args.positional {
                 let runs = args.int("--runs") ?? 10
                 if what == "decode" {
@@ -151,7 +151,7 @@ extension BenchCommand {
         return (w, h)
     }
 
-    static func resizeBench(_ path: String, size: (width: Int, height: Int), method: ResizeMethod, runs: Int, warmup: Int, json: Bool) throws {
+    static func resizeBench(_ path: String, size: (width: Int, height: Int), method: Resampler, runs: Int, warmup: Int, json: Bool) throws {
         let rgb = try ImageDecoder.decode(contentsOf: path).image.converted(to: .rgb8)
         let timing = try BenchTiming.measure(runs: runs, warmup: warmup) {
             _ = try rgb.resized(width: size.width, height: size.height, method: method)

@@ -141,7 +141,7 @@ enum DetectCommand {
         o.categoryDenylist = args.list("--deny")
         o.shouldEnableMultipleObjects = !args.flag("--single-object")
         o.resizeMode = args.string("--resize").flatMap(ResizeMode.init(rawValue:))
-        o.resampler = args.string("--resample").flatMap(ResizeMethod.init(name:))
+        o.resampler = args.string("--resample").flatMap(Resampler.init(name:))
         if let l = args.string("--locale") { o.displayNamesLocale = l }
         o.threadCount = args.int("--threads") ?? ProcessInfo.processInfo.activeProcessorCount
         if let path = args.string("--labels") {

@@ -16,7 +16,7 @@ struct DetectionPlan: Sendable {
         /// `TFLite_Detection_PostProcess` outputs: locations, classes, scores, count (output positions).
         case ssd(SsdPostProcessDecoder, outputs: [Int])
         /// MediaPipe raw anchors: the boxes and scores outputs.
-        case anchors(AnchorDetectionPipeline, boxes: Int, scores: Int)
+        case anchors(AnchorPostProcessor, boxes: Int, scores: Int)
         /// YOLOv5/v8: the single output, dequantized when integer.
         case yolo(YoloDecoder, output: Int)
         /// YOLOX: the single output, grid-decoded.
@@ -105,7 +105,7 @@ struct DetectionPlan: Sendable {
             } else if config.decoding?.minScoreThresh == nil, let t = facts.scoreThreshold ?? options.fallbackScoreThreshold {
                 config.decoding?.minScoreThresh = t
             }
-            let pipeline = try config.makeAnchorPipeline()
+            let pipeline = try config.makeAnchorPostProcessor()
             let coords = config.decoding?.numCoords ?? 0
             guard let boxes = outputShapes.firstIndex(where: { $0.last == coords }),
                   let scores = outputShapes.indices.first(where: { $0 != boxes }) else {
@@ -274,7 +274,7 @@ struct DetectionPlan: Sendable {
     /// goldens' preprocessing) and half-pixel bilinear when letterboxing (OpenCV's, as ultralytics);
     /// YOLOX Pillow's bilinear (the YOLOX goldens'; at 320 × 320 most photos are shrunk, where
     /// Pillow's antialiasing and OpenCV's 2-tap bilinear differ a lot).
-    static func defaultResampler(family: ModelFamily, resize: ResizeMode) -> ResizeMethod {
+    static func defaultResampler(family: ModelFamily, resize: ResizeMode) -> Resampler {
         switch family {
         case .ssd, .anchors, .classifier, .unknown: return .mediaPipe
         case .yolox: return .pillowBilinear

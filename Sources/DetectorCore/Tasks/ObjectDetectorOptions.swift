@@ -69,7 +69,7 @@ public struct ObjectDetectorOptions: Sendable {
     public var resizeMode: ResizeMode? = nil
     /// The resampler; nil: MediaPipe's (SSD, anchors), Pillow's bilinear (YOLO stretched,
     /// YOLOX), half-pixel bilinear (YOLO and end-to-end letterboxed).
-    public var resampler: ResizeMethod? = nil
+    public var resampler: Resampler? = nil
     /// The channel order of the input tensor; nil: the decoder config's, else the family's
     /// (BGR for YOLOX, whose models are trained on OpenCV's BGR images; RGB otherwise). Set it
     /// for an export that differs, e.g. a YOLOX model retrained on RGB.

@@ -92,13 +92,25 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Submits a live-stream frame (running mode `.liveStream`) and returns at once. The result
     /// reaches the handler given at creation, in order; a frame that arrives while the previous
     /// one is still being processed is dropped (`.dropped`) and counted in `droppedFrameCount`.
+    /// `context`, any value of yours, comes back with the frame's result (`LiveStreamResult.context`),
+    /// so the handler knows which frame it is about without a table of its own:
+    ///
+    /// ```swift
+    /// struct Frame: Sendable { let number: Int; let picture: ImageBuffer }
+    /// options.runningMode = .liveStream
+    /// let detector = try ObjectDetector(options: options) { result in
+    ///     guard let frame = result.context as? Frame, let objects = try? result.result.get() else { return }
+    ///     print(frame.number, objects.count)   // draw `objects` on `frame.picture`, say
+    /// }
+    /// try detector.detectAsync(image: picture, timestampMs: 0, context: Frame(number: 1, picture: picture))
+    /// ```
     @discardableResult
-    public func detectAsync(image: ImageBuffer, timestampMs: Int64,
-                            orientation: ImageOrientation = .up) throws(TaskError) -> LiveStreamSubmission {
+    public func detectAsync(image: ImageBuffer, timestampMs: Int64, orientation: ImageOrientation = .up,
+                            context: (any Sendable)? = nil) throws(TaskError) -> LiveStreamSubmission {
         guard let live else {
             throw TaskError.wrongRunningMode(expected: .liveStream, actual: options.runningMode)
         }
-        return try live.submit((image, orientation), timestampMs: timestampMs)
+        return try live.submit((image, orientation), timestampMs: timestampMs, context: context)
     }
 
     /// Live-stream frames dropped because the detector was busy.
@@ -203,7 +215,7 @@ final class DetectionEngine: @unchecked Sendable {
                 throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
             }
             var labelerOptions = ImageLabelerOptions(model: model)
-            labelerOptions.maxResultCount = options.maxPerObjectLabelCount
+            labelerOptions.maxResults = options.maxPerObjectLabelCount
             labelerOptions.confidenceThreshold = options.classificationConfidenceThreshold
             labelerOptions.displayNamesLocale = options.displayNamesLocale
             labelerOptions.logitHandling = options.classifierLogitHandling

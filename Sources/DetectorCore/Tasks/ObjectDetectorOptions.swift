@@ -20,7 +20,7 @@ public struct ObjectDetectorOptions: Sendable {
     public var model: ModelSource
     /// How frames are fed (image, video, live stream).
     public var runningMode: RunningMode = .image
-    /// The most objects to return; nil or -1 = all; 0 is an error.
+    /// The most objects to return; nil: no limit. Below 1 is an error.
     public var maxResults: Int? = nil
     /// Objects below this score are dropped. nil: the model's threshold (its metadata's, or the
     /// graph setting of an embedded face/palm preset or a `decoderConfig`), else
@@ -128,7 +128,7 @@ public struct ObjectDetectorOptions: Sendable {
     /// Checks the options on their own (what can be checked before the model is read).
     public func validate() throws(TaskError) {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
-                                         maxResults: maxResults, maxResultsName: "maxResults",
+                                         maxResults: maxResults,
                                          threadCount: threadCount, threshold: scoreThreshold, thresholdName: "scoreThreshold")
         try TaskOptionChecks.checkFinite(fallbackScoreThreshold, name: "fallbackScoreThreshold")
         try Interpreter.Options.validateLimits(maxArenaBytes: maxArenaBytes, maxMultiplyAccumulates: maxMultiplyAccumulates)

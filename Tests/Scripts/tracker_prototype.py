@@ -54,6 +54,9 @@ DEFAULTS = dict(
     # (bottom-centre points over the predicted height, weight dist_weight).
     dist_mode="diou", dist_weight=3.0,
     score_power=1.0, all_height_ratio=None,
+    report="filtered",
+    # A track's max age grows with how long it has been tracked: + age_gain x (last match - birth), up to age_cap ms.
+    age_gain=0.0, age_cap=2000.0,
     # Height gate for tracks matched in the previous update, from the detector's own height noise:
     # exp(k × q-quantile of |ln(detected / predicted height)| over the last matches), at least hg_min.
     height_penalty=0.0,
@@ -136,7 +139,7 @@ class Motion:
 
 
 class Track:
-    __slots__ = ("id", "m", "hits", "missed", "last_ms", "streak", "last_det", "vel")
+    __slots__ = ("id", "m", "hits", "missed", "last_ms", "streak", "last_det", "vel", "born")
 
     def __init__(self, box, now):
         self.id = None
@@ -144,6 +147,7 @@ class Track:
         self.hits = 1
         self.missed = 0
         self.last_ms = now
+        self.born = now
         self.streak = 1
         self.last_det = box
 
@@ -192,7 +196,12 @@ class Tracker:
         self.now = now
         self.updates += 1
         limit = c["max_age_ms"] + 0.5
-        self.tracks = [t for t in self.tracks if now - t.last_ms <= limit]
+        ag, cap = c["age_gain"], c["age_cap"]
+        def lim(t):
+            if ag <= 0:
+                return limit
+            return min(c["max_age_ms"] + ag * (t.last_ms - t.born), max(cap, c["max_age_ms"])) + 0.5
+        self.tracks = [t for t in self.tracks if now - t.last_ms <= lim(t)]
         for t in self.tracks:
             t.m.predict(c["hold_size"] and t.missed > 0)
         n = len(dets)
@@ -236,7 +245,7 @@ class Tracker:
         for i, t in enumerate(self.tracks):
             if not matched[i]:
                 t.missed += 1
-                if now - t.last_ms > limit:
+                if now - t.last_ms > lim(t):
                     continue
             new_index[i] = len(kept)
             kept.append(t)
@@ -262,7 +271,14 @@ class Tracker:
             if t.id is None:
                 t.id = self.next_id
                 self.next_id += 1
-            out.append((t.id, t.m.box(), float(scores[d])))
+            if c["report"] == "detection":
+                b = tuple(dets[d, :4])
+            elif c["report"] == "mean":
+                fb, db = t.m.box(), dets[d, :4]
+                b = tuple((fb[k] + db[k]) / 2 for k in range(4))
+            else:
+                b = t.m.box()
+            out.append((t.id, b, float(scores[d])))
         return out
 
     def associate(self, dets, cand, is_low, scale, matched, det_track):

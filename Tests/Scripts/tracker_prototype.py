@@ -10,6 +10,7 @@ double precision where the Swift code uses Float for boxes, so a few close assig
 Options that are not (or not yet) in the Swift tracker are plain keys of `DEFAULTS`.
 
     python3 Tests/Scripts/tracker_prototype.py                      # defaults, both benchmarks
+    python3 Tests/Scripts/tracker_prototype.py --set centre_weight=4 --set foot_weight=0   # issue 29's first pass
     python3 Tests/Scripts/tracker_prototype.py --set max_age_ms=1500 --set iou=0.25
     python3 Tests/Scripts/tracker_prototype.py --no-hota --only mot17
 
@@ -37,29 +38,35 @@ MOT15 = ["TUD-Campus", "TUD-Stadtmitte", "KITTI-17", "ETH-Sunnyday", "ADL-Rundle
 
 DEFAULTS = dict(
     iou=0.2, max_age_ms=1000.0, min_hits=3, hits_after_gap=2, high=0.65, low=0.1, new_track=0.85,
-    low_weight=0.2, low_iou=0.5, score_weighted=True, hold_size=True, centre_weight=4.0,
+    low_weight=0.2, low_iou=0.5, score_weighted=True, hold_size=True, centre_weight=0.0,
+    foot_weight=3.0,
     gate=0.25, gate_growth=1.0, height_ratio=1.4, ref_quantile=0.95, window=1000,
     # --- ideas under test (off by default) ---
     # Second stage: lost tracks (missed > 0) left unmatched vs. unmatched high detections, by
     # normalised distance of the bottom-centre points (no IoU needed).
     stage2=False, s2_radius=0.5, s2_growth=1.0, s2_height_ratio=1.3, s2_min_lost=1, s2_use_cov=False,
-    s2_cov_k=3.0, s2_point="bottom", s2_weight_mode="dist",
-    # Normalised-distance similarity in the main stage for lost tracks (replaces / adds to IoU).
-    lost_sim=None, lost_sim_radius=0.5, lost_sim_growth=1.0,
-    # Mahalanobis IoU boost (BoostTrack): weight += boost * exp(-m2 / 2) style.
+    s2_cov_k=3.0, s2_point="bottom",
+    # Mahalanobis boost (BoostTrack's idea): weight += maha_boost * exp(-m2 / 2), m2 from the
+    # Kalman centre variances.
     maha_boost=0.0,
     # BoostTrack shape similarity: weight += shape * exp(-(|dw|/maxw + |dh|/maxh)).
     shape_boost=0.0,
-    # Distance term: "diou" (centres over the enclosing diagonal, the Swift default) or "bottom"
-    # (bottom-centre points over the predicted height, weight dist_weight).
-    dist_mode="diou", dist_weight=3.0,
+    # Another distance term, subtracted with weight dist_weight (None: none): "centre" (centres
+    # over the predicted height), "bottom_mean" (feet over the mean of the two heights),
+    # "bottom_wh" (feet, x over the width and y over the height), "top" (top centres over the height).
+    dist_mode=None, dist_weight=3.0,
+    # Score weighting with (score / reference)^score_power; a height gate for every match (None: only lost ones).
     score_power=1.0, all_height_ratio=None,
+    # Reported box: "filtered" (Swift's default), "detection" or "mean" of the two.
     report="filtered",
     # A track's max age grows with how long it has been tracked: + age_gain x (last match - birth), up to age_cap ms.
     age_gain=0.0, age_cap=2000.0,
+    # Area velocity multiplied by this before every prediction (1: SORT's filter).
+    area_damping=1.0,
+    # Height-change penalty: - height_penalty * ln(h_det / h_pred)^2.
+    height_penalty=0.0,
     # Height gate for tracks matched in the previous update, from the detector's own height noise:
     # exp(k × q-quantile of |ln(detected / predicted height)| over the last matches), at least hg_min.
-    height_penalty=0.0,
     height_adaptive=None, hg_q=0.9, hg_min=1.1, hg_window=1000,
 )
 
@@ -203,6 +210,7 @@ class Tracker:
             return min(c["max_age_ms"] + ag * (t.last_ms - t.born), max(cap, c["max_age_ms"])) + 0.5
         self.tracks = [t for t in self.tracks if now - t.last_ms <= lim(t)]
         for t in self.tracks:
+            t.m.a.r *= c["area_damping"]
             t.m.predict(c["hold_size"] and t.missed > 0)
         n = len(dets)
         for s in dets[:, 4]:
@@ -328,23 +336,27 @@ class Tracker:
         ey2 = np.maximum((P[:, 1] + P[:, 3])[:, None], (D[:, 1] + D[:, 3])[None])
         ey1 = np.minimum(P[:, 1][:, None], D[:, 1][None])
         diag = (ex2 - ex1) ** 2 + (ey2 - ey1) ** 2
-        if c["dist_mode"] == "diou":
-            w = iou - c["centre_weight"] * np.where(diag > 0, d2 / np.maximum(diag, 1e-12), 0.0)
-        elif c["dist_mode"] == "bottom":
+        # The Swift score: IoU - centre_weight * d^2/c^2 (DIoU) - foot_weight * f^2/h^2.
+        w = iou.copy()
+        if c["centre_weight"]:
+            w -= c["centre_weight"] * np.where(diag > 0, d2 / np.maximum(diag, 1e-12), 0.0)
+        if c["foot_weight"]:
             bdy = (D[:, 1] + D[:, 3])[None] - (P[:, 1] + P[:, 3])[:, None]
-            w = iou - c["dist_weight"] * (dx * dx + bdy * bdy) / (P[:, 3] ** 2)[:, None]
+            w -= c["foot_weight"] * (dx * dx + bdy * bdy) / (P[:, 3] ** 2)[:, None]
+        if c["dist_mode"] is None:
+            pass
         elif c["dist_mode"] == "centre":
-            w = iou - c["dist_weight"] * d2 / (P[:, 3] ** 2)[:, None]
+            w = w - c["dist_weight"] * d2 / (P[:, 3] ** 2)[:, None]
         elif c["dist_mode"] == "bottom_wh":
             bdy = (D[:, 1] + D[:, 3])[None] - (P[:, 1] + P[:, 3])[:, None]
-            w = iou - c["dist_weight"] * ((dx / P[:, 2][:, None]) ** 2 + (bdy / P[:, 3][:, None]) ** 2)
+            w = w - c["dist_weight"] * ((dx / P[:, 2][:, None]) ** 2 + (bdy / P[:, 3][:, None]) ** 2)
         elif c["dist_mode"] == "bottom_mean":
             bdy = (D[:, 1] + D[:, 3])[None] - (P[:, 1] + P[:, 3])[:, None]
             hm = (P[:, 3][:, None] + D[:, 3][None]) / 2
-            w = iou - c["dist_weight"] * (dx * dx + bdy * bdy) / (hm * hm)
+            w = w - c["dist_weight"] * (dx * dx + bdy * bdy) / (hm * hm)
         elif c["dist_mode"] == "top":
             tdy = D[:, 1][None] - P[:, 1][:, None]
-            w = iou - c["dist_weight"] * (dx * dx + tdy * tdy) / (P[:, 3] ** 2)[:, None]
+            w = w - c["dist_weight"] * (dx * dx + tdy * tdy) / (P[:, 3] ** 2)[:, None]
         if c["height_penalty"]:
             lhr = np.log(D[:, 3][None] / P[:, 3][:, None])
             w = w - c["height_penalty"] * lhr * lhr

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Python prototype of `IoUTracker` (Sources/DetectorCore/Tracking) for fast what-if runs on the
+"""Python prototype of `IoUTracker` (Sources/DetectorPostprocess/Tracking) for fast what-if runs on the
 benchmarks: runs the tracker on the eleven shared sequences (MOT17 half-val with YOLOX-X
 detections, MOT15 with Faster R-CNN) and scores them with the reference scripts
 (../shared/reference/mot17_eval.py, mot_eval.py).

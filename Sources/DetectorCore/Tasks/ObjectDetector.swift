@@ -45,7 +45,7 @@ public final class ObjectDetector: @unchecked Sendable {
         switch options.runningMode {
         case .liveStream:
             guard let resultHandler else {
-                throw TaskError.missingOption(name: "resultHandler", neededBy: "runningMode liveStream")
+                throw TaskError.missingOption(name: .resultHandler, neededBy: "\(option: .runningMode) liveStream")
             }
             // The processor's serial work queue is the only caller of the engine in this mode.
             live = LiveStreamProcessor(label: "objdetect.live-stream", process: { (input: (ImageBuffer, ImageOrientation), timestampMs: Int64) in
@@ -53,7 +53,7 @@ public final class ObjectDetector: @unchecked Sendable {
             }, onResult: resultHandler)
         case .image, .video:
             if resultHandler != nil {
-                throw TaskError.invalidOption(name: "resultHandler", reason: "a result handler is only used in liveStream mode")
+                throw TaskError.invalidOption(name: .resultHandler, reason: "a result handler is only used in liveStream mode")
             }
             live = nil
         }
@@ -210,9 +210,9 @@ final class DetectionEngine: @unchecked Sendable {
             case let .file(path)?: model = .localModel(path: path)
             case let .data(data)?: model = .data(data)
             case let .embedded(name)?:
-                throw TaskError.invalidOption(name: "classifierModel", reason: "'\(name)' is an embedded detector, not a classifier; give a classifier .tflite or AutoML manifest.json")
+                throw TaskError.invalidOption(name: .classifierModel, reason: "'\(name)' is an embedded detector, not a classifier; give a classifier .tflite or AutoML manifest.json")
             case nil:
-                throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
+                throw TaskError.missingOption(name: .classifierModel, neededBy: "\(option: .shouldEnableClassification)")
             }
             var labelerOptions = ImageLabelerOptions(model: model)
             labelerOptions.maxResults = options.maxPerObjectLabelCount

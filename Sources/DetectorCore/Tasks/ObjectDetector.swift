@@ -20,7 +20,7 @@ import Foundation
 /// ```
 ///
 /// Coordinates are pixels of the upright image (the raw buffer with `orientation` applied);
-/// `rawFrame(of:imageWidth:imageHeight:orientation:)` maps a result back to the raw buffer.
+/// `rawFrame(of:uprightWidth:uprightHeight:orientation:)` maps a result back to the raw buffer.
 ///
 /// Thread safety: every method may be called from any thread or task. One detector runs one
 /// frame at a time (its interpreter owns one arena, its tracker one state): concurrent
@@ -177,7 +177,7 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Maps an upright-image rectangle back to the raw buffer's coordinates.
     public static func rawFrame(of frame: ImageRect, uprightWidth: Int, uprightHeight: Int,
                                 orientation: ImageOrientation) -> ImageRect {
-        let swaps = [ImageOrientation.left, .right, .leftMirrored, .rightMirrored].contains(orientation)
+        let swaps = orientation.swapsAxes
         let mapping = OrientationMapping(rawWidth: swaps ? uprightHeight : uprightWidth,
                                          rawHeight: swaps ? uprightWidth : uprightHeight, orientation: orientation)
         return mapping.rawRect(fromUpright: frame)

@@ -75,7 +75,7 @@ struct ClassificationPlan: Sendable {
             throw TaskError.unsupportedModel("\(option: .categoryAllowlist) and \(option: .categoryDenylist) need labels, but the model has none")
         }
         let list = options.categoryAllowlist.isEmpty ? options.categoryDenylist : options.categoryAllowlist
-        try LabelSuggestions.checkKnown(list, option: options.categoryAllowlist.isEmpty ? "categoryDenylist" : "categoryAllowlist", labels: names)
+        try LabelSuggestions.checkKnown(list, option: options.categoryAllowlist.isEmpty ? .categoryDenylist : .categoryAllowlist, labels: names)
         let categories = try CategoryFilter(allowlist: options.categoryAllowlist, denylist: options.categoryDenylist,
                                             labels: LabelMap(names: names))
         let normalization: TensorNormalization = facts.normalization.map { .mediaPipe(mean: $0.mean, std: $0.std) } ?? .range(min: -1, max: 1)

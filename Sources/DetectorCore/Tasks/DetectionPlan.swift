@@ -135,7 +135,7 @@ struct DetectionPlan: Sendable {
     }
 
     static func notADecoder(_ family: ModelFamily) -> TaskError {
-        .invalidOption(name: "decoder", reason: "\(family.rawValue) is not a detector's output decoder; use \(ModelFamily.detectorFamilyList)")
+        .invalidOption(name: .decoder, reason: "\(family.rawValue) is not a detector's output decoder; use \(ModelFamily.detectorFamilyList)")
     }
 
     /// The family `ModelFamilyDetector` found, or an error saying which option to set.
@@ -235,7 +235,7 @@ struct DetectionPlan: Sendable {
     /// The allow/deny filter; a name the labels do not have is an error listing the closest known names.
     static func categoryFilter(options: ObjectDetectorOptions, labels: LabelMap) throws -> CategoryFilter {
         let list = options.categoryAllowlist.isEmpty ? options.categoryDenylist : options.categoryAllowlist
-        let option = options.categoryAllowlist.isEmpty ? "categoryDenylist" : "categoryAllowlist"
+        let option: TaskOption = options.categoryAllowlist.isEmpty ? .categoryDenylist : .categoryAllowlist
         if !list.isEmpty && labels.isEmpty {
             throw TaskError.unsupportedModel("\(option: .categoryAllowlist) and \(option: .categoryDenylist) need labels, but the model has none; set \(option: .labels)")
         }

@@ -97,7 +97,7 @@ public struct ImageLabelerOptions: Sendable {
     public func validate() throws(TaskError) {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
                                          maxResults: maxResults,
-                                         threadCount: threadCount, threshold: confidenceThreshold, thresholdName: "confidenceThreshold")
+                                         threadCount: threadCount, threshold: confidenceThreshold, thresholdName: .confidenceThreshold)
         try Interpreter.Options.validateLimits(maxArenaBytes: maxArenaBytes, maxMultiplyAccumulates: maxMultiplyAccumulates)
     }
 }

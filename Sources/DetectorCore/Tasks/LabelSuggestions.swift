@@ -8,7 +8,7 @@ import DetectorPlatform
 /// also serves the command line's option suggestions.
 package enum LabelSuggestions {
     /// Throws `TaskError.unknownCategories` when a wanted name is not among `labels`.
-    static func checkKnown(_ wanted: [String], option: String, labels: [String]) throws {
+    static func checkKnown(_ wanted: [String], option: TaskOption, labels: [String]) throws {
         let known = Set(labels)
         let unknown = wanted.filter { !known.contains($0) }
         guard !unknown.isEmpty else { return }

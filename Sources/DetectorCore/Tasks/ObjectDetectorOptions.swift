@@ -129,18 +129,18 @@ public struct ObjectDetectorOptions: Sendable {
     public func validate() throws(TaskError) {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
                                          maxResults: maxResults,
-                                         threadCount: threadCount, threshold: scoreThreshold, thresholdName: "scoreThreshold")
-        try TaskOptionChecks.checkFinite(fallbackScoreThreshold, name: "fallbackScoreThreshold")
+                                         threadCount: threadCount, threshold: scoreThreshold, thresholdName: .scoreThreshold)
+        try TaskOptionChecks.checkFinite(fallbackScoreThreshold, name: .fallbackScoreThreshold)
         try Interpreter.Options.validateLimits(maxArenaBytes: maxArenaBytes, maxMultiplyAccumulates: maxMultiplyAccumulates)
         if shouldEnableClassification && classifierModel == nil {
-            throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
+            throw TaskError.missingOption(name: .classifierModel, neededBy: "\(option: .shouldEnableClassification)")
         }
         if maxPerObjectLabelCount < 1 {
-            throw TaskError.invalidOption(name: "maxPerObjectLabelCount", reason: "value must be at least 1")
+            throw TaskError.invalidOption(name: .maxPerObjectLabelCount, reason: "value must be at least 1")
         }
-        try TaskOptionChecks.checkFinite(classificationConfidenceThreshold, name: "classificationConfidenceThreshold")
+        try TaskOptionChecks.checkFinite(classificationConfidenceThreshold, name: .classificationConfidenceThreshold)
         if !(yoloIoUThreshold > 0 && yoloIoUThreshold <= 1) {
-            throw TaskError.invalidOption(name: "yoloIoUThreshold", reason: "value must be in (0, 1]")
+            throw TaskError.invalidOption(name: .yoloIoUThreshold, reason: "value must be in (0, 1]")
         }
     }
 }

@@ -22,9 +22,9 @@ public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Two options that exclude each other were both set.
     case conflictingOptions(OptionText)
     /// An option has a value outside its range.
-    case invalidOption(name: String, reason: String)
+    case invalidOption(name: TaskOption, reason: String)
     /// An option that another option needs is missing.
-    case missingOption(name: String, neededBy: String)
+    case missingOption(name: TaskOption, neededBy: OptionText)
     /// No embedded model has this name.
     case unknownEmbeddedModel(name: String, known: [String])
     /// The embedded models folder could not be found.
@@ -40,7 +40,7 @@ public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
     /// set instead, with the options and values as data (`fix.settings`).
     case modelMismatch(OptionText, fix: OptionText)
     /// An allow or deny list names labels the model does not have.
-    case unknownCategories(option: String, names: [String], closest: [String: [String]])
+    case unknownCategories(option: TaskOption, names: [String], closest: [String: [String]])
     /// A video or live-stream frame's timestamp is not later than the previous frame's
     /// (timestamps must increase strictly).
     case timestampNotIncreasing(previousMs: Int64, receivedMs: Int64)
@@ -70,9 +70,9 @@ public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .conflictingOptions(message):
             return message.description(naming: naming)
         case let .invalidOption(name, reason):
-            return "invalid \(naming.name(of: name)) option: \(reason)"
+            return "invalid \(naming.name(name)) option: \(reason)"
         case let .missingOption(name, neededBy):
-            return "\(naming.name(of: neededBy)) requires the \(naming.name(of: name)) option to be set"
+            return "\(neededBy.description(naming: naming)) requires the \(naming.name(name)) option to be set"
         case let .unknownEmbeddedModel(name, known):
             return "no embedded model is named '\(name)' (the embedded models are \(known.joined(separator: ", ")); any other model is a .tflite file, given as ModelSource.file(path))"
         case let .embeddedModelsMissing(searched):
@@ -90,7 +90,7 @@ public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
                 let near = closest[name] ?? []
                 return near.isEmpty ? "'\(name)'" : "'\(name)' (closest: \(near.map { "'\($0)'" }.joined(separator: ", ")))"
             }
-            return "\(naming.name(of: option)) names \(names.count == 1 ? "a label" : "labels") the model does not have: \(each.joined(separator: "; "))."
+            return "\(naming.name(option)) names \(names.count == 1 ? "a label" : "labels") the model does not have: \(each.joined(separator: "; "))."
         case let .timestampNotIncreasing(previous, received):
             return "Frame timestamp \(received) ms is not later than the previous frame's \(previous) ms; timestamps must increase strictly."
         case .streamFinished:

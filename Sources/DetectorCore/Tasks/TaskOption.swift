@@ -42,12 +42,6 @@ public struct OptionNaming: Sendable {
 
     /// The library's naming: Swift property names in backquotes.
     public static let swift = OptionNaming(name: { "`\($0.rawValue)`" }, setting: { "set `\($0.rawValue)` to \($1)" })
-
-    /// The name of an option given by its Swift name as text (in errors of the layers below the
-    /// tasks); a name that is no `TaskOption` is kept, in backquotes.
-    func name(of swiftName: String) -> String {
-        TaskOption(rawValue: swiftName).map(name) ?? "`\(swiftName)`"
-    }
 }
 
 /// Words that name options as data, so that each front end names them its own way: the

@@ -221,6 +221,13 @@ final class DetectionPlanTests: XCTestCase {
             XCTAssertEqual((error as? TaskError)?.description(naming: flags),
                            "the output [1, 6300, 8] has YOLOv5's layout [1, N, 5 + C], not YOLOv8's [1, 4 + C, N]; pass --decoder yolov5.")
         }
+        options = ObjectDetectorOptions(model: .file("unused.tflite"))
+        options.categoryAllowlist = ["dgo"]
+        XCTAssertThrowsError(try DetectionPlan.make(facts: Self.facts(.ssd, metadata: true), options: options)) { error in
+            guard case let .unknownCategories(option, names, _)? = error as? TaskError else { return XCTFail("got \(error)") }
+            XCTAssertEqual(option, .categoryAllowlist)
+            XCTAssertEqual(names, ["dgo"])
+        }
         let text: OptionText = "\(set: .labels, to: "3 names"), or give a \(option: .decoderConfig)"
         XCTAssertEqual(text.description, "set `labels` to 3 names, or give a `decoderConfig`")
         XCTAssertEqual(text.parts, [.setting(.labels, value: "3 names"), .text(", or give a "), .option(.decoderConfig)])

@@ -128,7 +128,7 @@ public final class Interpreter {
 
     static func containsHybridKernels(_ graph: InterpreterGraph, types: [TensorDataType]) -> Bool {
         graph.operators.contains { op in
-            guard ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"].contains(op.opName), op.inputs.count >= 2,
+            guard [BuiltinOperator.conv2D, .depthwiseConv2D, .fullyConnected].contains(op.code), op.inputs.count >= 2,
                   let x = op.inputs.first, x >= 0, x < types.count, op.inputs[1] >= 0, op.inputs[1] < types.count else { return false }
             return types[x] == .float32 && (types[op.inputs[1]] == .int8 || types[op.inputs[1]] == .uint8)
         }
@@ -238,7 +238,7 @@ public final class Interpreter {
     private func resolveKernels() throws {
         registrations = try graph.operators.enumerated().map { k, op in
             let activation = Interpreter.activationType(of: op, types: types)
-            guard let r = options.registry.registration(opName: op.opName, activationType: activation) else {
+            guard let r = options.registry.registration(for: op, activationType: activation) else {
                 throw InterpreterError.unsupportedOperator(
                     index: k, opName: op.opName,
                     inputTypes: op.inputs.map { $0 >= 0 ? types[$0].name : "none" },
@@ -333,7 +333,7 @@ public final class Interpreter {
                 }
                 kernels[k] = kernel
                 let opWork = OperatorWork.multiplyAccumulates(
-                    opName: op.opName, parameters: op.parameters,
+                    code: op.code, parameters: op.parameters,
                     inputShapes: op.inputs.map { $0 >= 0 ? shapes[$0] : [] }, outputShapes: op.outputs.map { $0 >= 0 ? shapes[$0] : [] })
                 work = OperatorWork.add(work, opWork)
                 guard work <= options.maxMultiplyAccumulates else {

@@ -108,7 +108,9 @@ public final class Interpreter {
     package let graph: InterpreterGraph
     public let options: Options
     /// The instruction-set tier the kernels run with (from `options.tier`).
-    public var tier: InstructionSetTier { InstructionSetTier.resolved(options.tier) }
+    public var tier: InstructionSetTier { kernelTable.tier }
+    /// The kernel table of that tier, chosen once here; kernels take their entries from it at prepare.
+    package let kernelTable: KernelTable
 
     var shapes: [[Int]]
     var types: [TensorDataType]
@@ -152,6 +154,7 @@ public final class Interpreter {
     package init(graph: InterpreterGraph, options: Options = Options()) throws {
         self.graph = graph
         self.options = options
+        kernelTable = KernelTable.for(options.tier ?? InstructionSetTier.best)
         let n = graph.tensors.count
         shapes = graph.tensors.map(\.shape)
         types = graph.tensors.map(\.type)
@@ -363,7 +366,7 @@ public final class Interpreter {
                     storage[t] = .owned(b)
                     pointerTable[t] = b.pointer
                 }
-                try kernel.eval(EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, tier: tier))
+                try kernel.eval(EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, kernelTable: kernelTable))
                 for t in op.outputs where t >= 0 { isConstant[t] = true }
                 foldedOps[k] = true
                 releaseConstants(readBy: op, at: k, lastReader: lastReader)
@@ -564,7 +567,7 @@ public final class Interpreter {
         if needsPrepare { try prepare() }
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             refreshModelPointers(raw)
-            let context = EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, tier: tier)
+            let context = EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, kernelTable: kernelTable)
             if profile?.count == kernels.count {
                 for k in kernels.indices where !foldedOps[k] {
                     guard let kernel = kernels[k] else { continue }

@@ -20,13 +20,15 @@ package struct QuantizedConvParams: Sendable {
     package var vectorRequantization: VectorRequantization?
     package var activationMin: Int32
     package var activationMax: Int32
-    /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`) for `gemmTier`;
+    /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`) for `integerGEMM`;
     /// empty when `byteWeights` are used instead.
     package var gemmWeights: [Int16]
-    /// The weights for the byte GEMM (`vpdpbusd`), used at the AVX-512 tier; nil elsewhere.
+    /// The weights for the byte GEMM (`vpdpbusd`), used when the kernel table has one (AVX-512
+    /// VNNI); nil elsewhere.
     package var byteWeights: QuantizedByteWeights?
-    /// The instruction-set tier whose GEMM reads `gemmWeights`.
-    package var gemmTier: InstructionSetTier
+    /// The kernel-table entries that read `gemmWeights` / `byteWeights`.
+    package var integerGEMM: IntegerGEMMKernel
+    package var byteGEMM: ByteGEMMKernel?
     package var bias: [Int32]
 
     /// The bias the fast path adds: `bias` with the byte GEMM's correction folded in when it runs.
@@ -64,9 +66,11 @@ package struct QuantizedConvParams: Sendable {
         }
         steps = multipliers.map(RequantizationStep.init)
         (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
-        gemmTier = InstructionSetTier.resolved(tier)
+        let table = KernelTable.for(tier)
+        integerGEMM = table.integerGEMM
+        byteGEMM = table.byteGEMM
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
-        byteWeights = gemmTier == .avx512
+        byteWeights = table.byteGEMM != nil
             ? QuantizedByteWeights(filter: filter, patchSize: k, outputDepth: outputDepth, filterZeroPoints: filterZeroPoints,
                                    inputZeroPoint: input.zeroPoint, activation: outputType, bias: self.bias)
             : nil
@@ -74,10 +78,10 @@ package struct QuantizedConvParams: Sendable {
         // One packed copy: the byte panels, or the `Int16` panels (built from a temporary `w − zw`).
         gemmWeights = byteWeights != nil ? []
             : Self.weightsWithoutZeroPoint(filter, patchSize: k, outputDepth: outputDepth, filterZeroPoints: filterZeroPoints)
-                .withUnsafeBufferPointer { [gemmTier] in IntegerGemm.packB($0, n: outputDepth, k: k, tier: gemmTier) }
+                .withUnsafeBufferPointer { IntegerGemm.packB($0, n: outputDepth, k: k, panelWidth: table.integerGEMM.panelWidth) }
         vectorRequantization = VectorRequantization(multipliers: multipliers, bias: byteWeights?.bias ?? self.bias,
                                                     outputZeroPoint: output.zeroPoint,
-                                                    activationMin: activationMin, activationMax: activationMax, tier: gemmTier)
+                                                    activationMin: activationMin, activationMax: activationMax, tier: tier)
     }
 
     /// `w − zw` as `Int16`, `[outputDepth][patchSize]` (one zero point, or one per channel).
@@ -100,8 +104,8 @@ package enum QuantizedConv2D {
     /// Fast path: the input is converted once to `Int16` with its zero point removed; pointwise
     /// (1×1, stride 1) convolutions use it directly as the GEMM's A (rows padded to the GEMM depth),
     /// others go through im2col tiles; products go through `IntegerGemm.multiply`, each tile is
-    /// requantized right after, tiles split over `threads`. At the AVX-512 tier (`byteWeights`
-    /// set) `runBytes` runs instead, on bytes and `vpdpbusd`, with the same results.
+    /// requantized right after, tiles split over `threads`. Where the kernel table has a byte GEMM
+    /// (`byteWeights` set) `runBytes` runs instead, on bytes and `vpdpbusd`, with the same results.
     ///
     /// `scratch`: `scratchByteCount(p, threads:)` bytes of eval memory (the interpreter's
     /// shared scratch); nil allocates them for this call.
@@ -150,7 +154,7 @@ package enum QuantizedConv2D {
                     } else {
                         a = UnsafePointer(x16 + first * kp)
                     }
-                    IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n, tier: p.gemmTier)
+                    IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n, kernel: p.integerGEMM)
                     requantizeRows(p, requantization, acc: acc, rows: rows, output: output + first * n)
                 }
             }
@@ -219,7 +223,7 @@ package enum QuantizedConv2D {
                     }
                     IntegerGemm.multiplyBytes(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp,
                                               rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
-                                              c: acc, ldc: n, tier: p.gemmTier)
+                                              c: acc, ldc: n, kernel: p.byteGEMM)
                     requantizeRows(p, requantization, acc: acc, rows: rows, output: output + first * n)
                 }
             }
@@ -276,7 +280,7 @@ package enum QuantizedConv2D {
                     IntegerGemm.multiplyBytes(a: x + ((b * hp + oy * g.strideHeight) * wp) * c, lda: g.strideWidth * c, packedB: w,
                                               m: g.outputWidth, n: n, kPadded: k, runs: g.filterHeight, runStride: wp * c,
                                               rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
-                                              c: acc, ldc: n, tier: p.gemmTier)
+                                              c: acc, ldc: n, kernel: p.byteGEMM)
                     requantizeRows(p, requantization, acc: acc, rows: g.outputWidth, output: output + row * g.outputWidth * n)
                 }
             }

@@ -22,10 +22,9 @@ package struct QuantizedDepthwiseConvParams: Sendable {
     package var weights: [Int32]
     /// `weights` as `Int16` for the `pmaddwd` fast path (see `packWeights`).
     package var packedWeights: [Int16]
-    /// The instruction-set tier of the fast path.
-    package var tier: InstructionSetTier
-    /// The arrays of the AVX2/AVX-512 kernel (`TierQuantizedDepthwise`); nil at the baseline
-    /// tier, for depth multipliers other than 1 and for multipliers with a left shift.
+    /// The arrays of the kernel table's 8-bit depthwise kernel (AVX2/AVX-512:
+    /// `TierQuantizedDepthwise`); nil when the table has none (the baseline), for depth
+    /// multipliers other than 1 and for multipliers with a left shift.
     package var tierPath: QuantizedDepthwiseTierPath?
     package var bias: [Int32]
 
@@ -60,13 +59,13 @@ package struct QuantizedDepthwiseConvParams: Sendable {
             return Int32(filter[i]) - (filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c])
         }
         packedWeights = Self.packWeights(weights, taps: geometry.filterHeight * geometry.filterWidth, channels: od)
-        self.tier = InstructionSetTier.resolved(tier)
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: od)
         vectorRequantization = VectorRequantization(multipliers: multipliers, bias: self.bias, outputZeroPoint: output.zeroPoint,
                                                     activationMin: activationMin, activationMax: activationMax, tier: tier)
         tierPath = QuantizedDepthwiseTierPath(weights: weights, taps: geometry.filterHeight * geometry.filterWidth, channels: od,
                                               depthMultiplier: depthMultiplier, bias: self.bias, inputZeroPoint: input.zeroPoint,
-                                              requantization: vectorRequantization, tier: self.tier)
+                                              requantization: vectorRequantization,
+                                              kernel: KernelTable.for(tier).quantizedDepthwise)
     }
 
     /// Packs `[taps][channels]` weights as `[ceil(channels / 8)][taps][16]`: for each block of 8

@@ -50,4 +50,18 @@ final class KernelTableTests: XCTestCase {
             XCTAssertEqual(interpreter.tier, tier)
         }
     }
+
+    func testProfileNamesTheTableEntryAnOpRuns() throws {
+        for tier in TierTesting.tiers {
+            var g = GraphBuilder()
+            let x = g.input([1, 4, 4, 2])
+            let w = g.constant([1, 2, 3, 4, 5, 6], shape: [3, 1, 1, 2])
+            let y = g.op(.conv2D, [x, w]) { $0.padding = .valid; $0.strideWidth = 1; $0.strideHeight = 1 }
+            g.outputs = g.op(.relu, y)
+            let interpreter = try Interpreter(graph: g.build(), options: .init(tier: tier))
+            XCTAssertEqual(interpreter.kernelName(ofOperator: 0), KernelTable.for(tier).floatGEMM.name, "\(tier)")
+            XCTAssertNil(interpreter.kernelName(ofOperator: 1), "RELU has one implementation (and is folded here)")
+            XCTAssertNil(interpreter.kernelName(ofOperator: 2))
+        }
+    }
 }

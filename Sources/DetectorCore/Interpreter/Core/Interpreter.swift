@@ -558,6 +558,13 @@ public final class Interpreter {
         try values.withUnsafeBytes { try copyInput($0, at: position) }
     }
 
+    /// The kernel-table entries op `k` runs (`PreparedKernel.kernelName`), for profiles; nil
+    /// for ops with one implementation, folded ops and out-of-range indices.
+    package func kernelName(ofOperator k: Int) -> String? {
+        guard k >= 0, k < kernels.count else { return nil }
+        return kernels[k]?.kernelName
+    }
+
     /// When non-nil, `invoke()` adds each op's wall time in milliseconds to `profile[opIndex]`
     /// (for `objdetect bench --profile`). Set it to `[Double](repeating: 0, count: graph.operators.count)`.
     public var profile: [Double]?

@@ -48,10 +48,14 @@ package protocol PreparedKernel: AnyObject {
     /// True when the outputs depend only on input shapes (e.g. `SHAPE`): the op is then
     /// always evaluated at prepare.
     var dependsOnlyOnInputShapes: Bool { get }
+    /// The kernel-table entries the op runs (`KernelTable`, e.g. "float GEMM 16-wide avx512"),
+    /// for `objdetect bench --profile`; nil for ops with one implementation.
+    var kernelName: String? { get }
 }
 
 extension PreparedKernel {
     package var dependsOnlyOnInputShapes: Bool { false }
+    package var kernelName: String? { nil }
 }
 
 /// A kernel factory: inspects the op's tensors at prepare, sets output shapes, returns the

@@ -222,6 +222,15 @@ final class Conv2DKernel: PreparedKernel {
                             siluAfter: c.epilogue == .silu && !fastSiLU, faithfulSiLU: c.roundsLikeReference, scratch: c.scratch)
     }
 
+    var kernelName: String? {
+        switch mode {
+        case .gemm(let packed): return packed.kernel.name
+        case .winograd(let w): return "winograd F(2x2,3x3) + " + (w.filters.first?.kernel.name ?? "")
+        case .reference: return "reference loops"
+        case .hybrid(let weights): return (weights.byteGEMM?.name ?? weights.integerGEMM.name) + " + " + weights.hybrid.name
+        }
+    }
+
     func eval(_ e: EvalContext) throws {
         let src = UnsafePointer(e.floats(input)), dst = e.floats(output)
         let biasPtr = bias.map { UnsafePointer(e.floats($0)) }

@@ -53,6 +53,11 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                                      threads: c.threadCount, hybrid: hybrid, table: c.kernelTable, fused: c.fusesMultiplyAdd)
     }
 
+    var kernelName: String? {
+        if hybrid != nil || multiplier != 1 { return "reference loops" }
+        return interior.map { $0.name + " + 8-wide borders" } ?? "depthwise 8-wide"
+    }
+
     func eval(_ e: EvalContext) throws {
         let src = UnsafePointer(e.floats(input)), dst = e.floats(output)
         let biasPtr = bias.map { UnsafePointer(e.floats($0)) }

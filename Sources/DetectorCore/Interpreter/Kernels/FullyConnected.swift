@@ -46,6 +46,8 @@ final class FullyConnectedKernel: PreparedKernel {
                                     threads: c.threadCount, packed: packed, hybrid: hybrid)
     }
 
+    var kernelName: String? { hybrid != nil ? "reference hybrid loops" : packed?.kernel.name ?? "reference loops" }
+
     func eval(_ e: EvalContext) throws {
         let src = UnsafePointer(e.floats(input)), dst = e.floats(output)
         let biasPtr = bias.map { UnsafePointer(e.floats($0)) }

@@ -517,6 +517,11 @@ final class QuantizedGemmKernel: PreparedKernel {
         self.threads = threads
         scratch.reserve(QuantizedConv2D.scratchByteCount(params, threads: threads))
     }
+    var kernelName: String? {
+        let gemm = params.byteWeights != nil ? params.byteGEMM?.name ?? "byte GEMM loops" : params.integerGEMM.name
+        return gemm + " + " + (params.vectorRequantization.map { $0.kernel?.name ?? "requantize 4 lanes" } ?? "scalar requantization")
+    }
+
     func eval(_ e: EvalContext) throws {
         if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
     }

@@ -87,7 +87,8 @@ package struct QuantizedDepthwiseConvParams: Sendable {
 
 /// Quantized DEPTHWISE_CONV_2D kernels.
 package enum QuantizedDepthwiseConv2D {
-    /// Fast path: at the AVX2/AVX-512 tiers with a depth multiplier of 1, `runTier` (the 8-bit
+    /// Fast path: where the kernel table has an 8-bit depthwise kernel (AVX2, AVX-512) and the
+    /// depth multiplier is 1, `runTier` (the 8-bit
     /// input read in place, several pixels per step, requantized in registers). Otherwise the
     /// input is converted once to `Int16` with its zero point removed; with a depth multiplier
     /// of 1 each output pixel sums its in-bounds taps 8 channels at a time with two `pmaddwd`
@@ -218,6 +219,10 @@ final class QuantizedDepthwiseConvKernel: PreparedKernel {
     init(int8: Bool, params: QuantizedDepthwiseConvParams, input: Int, output: Int) { self.int8 = int8;
         self.params = params; self.input = input; self.output = output
     }
+    var kernelName: String? {
+        params.tierPath?.kernel.name ?? (params.depthMultiplier == 1 ? "8-bit depthwise pmaddwd" : "8-bit depthwise loops")
+    }
+
     func eval(_ e: EvalContext) throws {
         if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
     }

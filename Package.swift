@@ -3,13 +3,17 @@ import PackageDescription
 
 // objdetect has no package dependencies: only the Swift toolchain (Foundation, Dispatch, XCTest).
 //
+// The library is a stack of layers, each a target that depends only on the layers beneath it
+// (ARCHITECTURE.md draws the graph). Users import only `DetectorCore`, the top layer (the tasks),
+// which re-exports the others (`Exports.swift`). A declaration one layer needs from another is
+// `package`; what users see is `public`.
+//
 // On x86-64 the hot kernels are also compiled for two wider instruction-set tiers, each in a
-// target of its own beneath DetectorCore (Swift sets the instruction set per module, not per
-// function); the interpreter picks the best tier the CPU and OS support when it prepares a
-// model (`InstructionSetTier`). Both tier targets compile the same kernel source,
-// `Sources/TierKernels/` (linked into each folder), with the vector widths and multiply-add
-// of their own `Tier.swift`. The baseline tier (SSE2, NEON on arm64) is DetectorCore's own
-// kernels, built with no flags.
+// target of its own (Swift sets the instruction set per module, not per function); the interpreter
+// and the JPEG decoder pick the best tier the CPU and OS support (`InstructionSetTier`, in
+// `DetectorPlatform`). Both tier targets compile the same kernel source, `Sources/TierKernels/`
+// (linked into each folder), with the vector widths and multiply-add of their own `Tier.swift`.
+// The baseline tier (SSE2, NEON on arm64) is the layers' own kernels, built with no flags.
 #if arch(x86_64)
 let tierTargets: [Target] = [
     .target(name: "KernelsAVX2", swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v3"])]),
@@ -22,6 +26,7 @@ let tierTargets: [Target] = [
 #else
 let tierTargets: [Target] = []
 #endif
+let tiers: [Target.Dependency] = tierTargets.map { .target(name: $0.name) }
 
 let package = Package(
     name: "objdetect",
@@ -30,12 +35,26 @@ let package = Package(
         .executable(name: "objdetect", targets: ["objdetect"]),
     ],
     targets: tierTargets + [
+        // Leaves: what the CPU and OS offer (the instruction-set tier); zlib (inflate, deflate, CRC-32, Adler-32).
+        .target(name: "DetectorPlatform"),
+        .target(name: "DetectorZlib"),
+        // The model file: bounds-checked FlatBuffers/FlexBuffers, the TFLite schema, metadata, the appended ZIP.
+        .target(name: "DetectorModelFile", dependencies: ["DetectorZlib"]),
+        // Images: buffers, orientation, resize, image → tensor, annotation, and the codecs (PNG, JPEG, PPM, EXIF, streams).
+        .target(name: "DetectorImage", dependencies: ["DetectorZlib", "DetectorPlatform"] + tiers),
+        // The interpreter: graph, prepare, arena, kernels (float, hybrid, bit-exact quantized).
+        .target(name: "DetectorInterpreter", dependencies: ["DetectorModelFile", "DetectorPlatform"] + tiers),
+        // Post-processing on plain values: box decoders, NMS, filters, the tracker and its evaluation.
+        .target(name: "DetectorPostprocess", dependencies: ["DetectorModelFile", "DetectorImage"]),
+        // The tasks users call (ObjectDetector, ImageLabeler) over the layers above, which it re-exports.
         // `Sources/DetectorCore/Models` links to the top-level `Models/` (the embedded detectors,
         // with their licence and provenance), copied as the target's resource bundle.
-        .target(name: "DetectorCore", dependencies: tierTargets.map { .target(name: $0.name) },
+        .target(name: "DetectorCore",
+                dependencies: ["DetectorPostprocess", "DetectorInterpreter", "DetectorImage",
+                               "DetectorModelFile", "DetectorZlib", "DetectorPlatform"],
                 resources: [.copy("Models")]),
         .executableTarget(name: "objdetect", dependencies: ["DetectorCore"]),
-        .testTarget(name: "DetectorCoreTests", dependencies: ["DetectorCore"], exclude: ["Tracking/README.md"]),
+        .testTarget(name: "DetectorCoreTests", dependencies: ["DetectorCore", "objdetect"], exclude: ["Tracking/README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )

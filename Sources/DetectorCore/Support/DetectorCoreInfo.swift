@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// What this build of DetectorCore is: its version and the kernels it runs on this CPU.
 ///
 /// ```swift

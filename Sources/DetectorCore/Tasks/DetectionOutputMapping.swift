@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// The post-processing every detector family shares, after its decoder: boxes (and keypoints)
 /// mapped from the model input to upright-image pixels through the input's transform
 /// (stretch or letterbox), clamped to the image where the family's reference clamps, then

@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// How one detector model is run, decided once from the model's facts and the options: the
 /// input conversion, the family's output decoder, and the post-processing shared by every
 /// family (`DetectionOutputMapping`: boxes to upright image pixels, then the filters).

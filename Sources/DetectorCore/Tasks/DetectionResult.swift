@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// A category given to an object or an image.
 public struct Category: Sendable, Equatable {
     /// The label text from the model's label map (empty when the model has none).

@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 import Foundation
 
 /// One detector model made ready to run: its interpreter and its `DetectionPlan`. Built once by

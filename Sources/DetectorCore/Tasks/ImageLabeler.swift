@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 import Foundation
 
 /// Where an image classifier comes from: a `.tflite` file (ML Kit's `LocalModel`), a model in

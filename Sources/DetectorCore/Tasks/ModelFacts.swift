@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// What a task's plan builder needs to know about a model, read once from the model file, its
 /// metadata and the prepared interpreter. Plans are pure functions of these facts and the
 /// options, so they can be tested for every family, resize mode and metadata case without a

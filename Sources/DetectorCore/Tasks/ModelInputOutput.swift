@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// The glue between images and a model's tensors that both tasks use: how a model's image
 /// input wants its values, copying a converted image in, and reading scores out as floats.
 extension TensorInputType {

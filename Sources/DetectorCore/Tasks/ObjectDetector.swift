@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 import Foundation
 
 /// Detects (and in stream modes tracks) objects in images, like ML Kit's `ObjectDetector` and

@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// How a task is fed, with MediaPipe's names.
 ///
 /// - `image`: independent images; no tracking IDs (ML Kit `singleImage`).

@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 import Foundation
 
 /// Where the time of a task's calls went, stage by stage, summed over the calls — what

@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// Why a task (detector, labeler) could not be created or could not process an input: the one
 /// error type `ObjectDetector` and `ImageLabeler` throw. Errors of the layers below (reading the
 /// model, running it, converting the image, decoding, tracking) arrive wrapped, so a caller can

@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// The option checks every task shares (MediaPipe's rules), with the Swift property names in
 /// the messages.
 enum TaskOptionChecks {

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Tiny files that claim huge sizes: each limit is checked before the memory is allocated or
 /// the bytes are buffered (issue 14). Expected limits are worked out by hand in the comments.

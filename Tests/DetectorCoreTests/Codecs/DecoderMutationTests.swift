@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Thousands of seeded random mutations of the PngSuite and PPM fixtures: byte flips,
 /// truncations, insertions, flips with the chunk CRC repaired, and damage to the

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The inputs the fuzz campaign (Tests/Fuzz) found, kept under `Tests/Fuzz/Regressions/TARGET/`
 /// (the smoke run of `Tests/Fuzz/run_all.sh` replays them under its 1 s CPU limit too).

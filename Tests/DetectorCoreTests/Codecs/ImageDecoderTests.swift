@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 final class ImageDecoderTests: XCTestCase {
     private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { HostileFiles.pngChunk(type, data) }

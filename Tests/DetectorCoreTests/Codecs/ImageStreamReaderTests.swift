@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Splitting concatenated PNG, JPEG and PPM files (what `ffmpeg -f image2pipe` writes) into
 /// frames: boundaries by hand-built byte sequences, then real files read back frame by frame in

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import objdetect
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Every PNG in `goldens/png.json`: good files must match the canonical RGBA8 and RGBA16
 /// hashes exactly; bad files must be rejected with a `PNGError`.

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 final class PNGEncoderTests: XCTestCase {
     private func gradient(_ format: PixelFormat, width: Int = 37, height: Int = 23) throws -> ImageBuffer {

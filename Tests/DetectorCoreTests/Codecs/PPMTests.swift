@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import objdetect
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 final class PPMTests: XCTestCase {
     /// Every good fixture in `goldens/ppm.json` matches its RGBA8 (and RGBA16) hash; every

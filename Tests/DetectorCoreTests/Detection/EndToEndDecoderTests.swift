@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The end-to-end (NMS-free) family: the decoder on hand-written rows, and the whole pipeline
 /// (image → tensor → interpreter → decoder → mapping → filter) on a model built in memory whose

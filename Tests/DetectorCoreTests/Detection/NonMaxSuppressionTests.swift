@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 final class NonMaxSuppressionTests: XCTestCase {
     func det(_ x: Float, _ y: Float, _ w: Float, _ h: Float, _ score: Float, _ cls: Int = 0,

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Decoders on the official runtime's raw outputs (`goldens/tensors/<model>/image`):
 /// `cats_and_dogs.jpg` (1200×600) **stretched** with Pillow bilinear to the model input,

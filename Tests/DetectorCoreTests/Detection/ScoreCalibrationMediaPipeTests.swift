@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Facts recorded from the official runtimes (mediapipe 1.2.3 Tasks ObjectDetector and
 /// ai-edge-litert 2.3.0, default resolver) on `shared/models/

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// `YoloxDecoder` on outputs written by hand, with every expected box worked out from YOLOX's
 /// formulas (`demo_postprocess`, `multiclass_nms`, the "+1" IoU), and the family decision by shape.

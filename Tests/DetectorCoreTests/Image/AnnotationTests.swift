@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 final class AnnotationTests: XCTestCase {
     private func blank(_ w: Int, _ h: Int, _ format: PixelFormat = .rgb8) throws -> ImageBuffer {

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The built-in font reads at 1×: no two glyphs alike, and the letters that used to be confused
 /// (`p`/`r`, `g`/`q`) drawn as designed.

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Seeded random sweep over sizes, formats, methods, regions and drawing coordinates: every call
 /// must end in a result of the promised size or a typed error, never a trap.

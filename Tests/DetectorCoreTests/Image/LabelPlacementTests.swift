@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Label tags stay inside the image and clear of each other; positions computed by hand from the
 /// rule in `LabelPlacement` (tags at scale 1 are 9 + 2 = 11 pixels high, 6·n − 1 + 2 wide).

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Timings of the resamplers on real photos, printed as one JSON line per case. Measured, never
 /// asserted: skipped unless `OBJDETECT_BENCH=1`. Compare with `Tests/Benchmarks/resize_vs_pillow.py`.

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import objdetect
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Bit-exactness of the resamplers against the reference implementations:
 /// Pillow 13 (`Image.resize(BILINEAR)`) and MediaPipe's resize (the README's reference, verified

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// A RELU after a conv or an ADD is folded into it: same outputs, one op fewer at invoke,
 /// and never when the intermediate tensor can be observed.

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Convolutions, pools and resizes: hand-checked edge cases, and the fast paths against the
 /// plain reference loops on random shapes.

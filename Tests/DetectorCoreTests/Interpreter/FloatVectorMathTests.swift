@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The vector exponentials, logistic and SiLU against `expf`, double precision and the scalar reference formula.
 final class FloatVectorMathTests: XCTestCase {

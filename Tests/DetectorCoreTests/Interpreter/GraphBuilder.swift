@@ -1,5 +1,11 @@
 import Foundation
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Builds small interpreter graphs by hand for kernel tests.
 struct GraphBuilder {

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The vectorized on-the-fly input quantization of the hybrid kernels against the scalar
 /// formula with `rounded(.toNearestOrAwayFromZero)`, on the values where rounding is delicate.

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// How the kernels' instruction-set tier is chosen, and what machine code each tier module
 /// really holds (read back from this test binary with `objdump`).
@@ -51,7 +57,7 @@ final class InstructionSetTierTests: XCTestCase {
         var total = 0, vex = 0, ymm = 0, zmm = 0, fma = 0, vnni = 0, fmafCalls = 0
     }
 
-    /// The x86-64 machine code of DetectorCore stays baseline (no VEX/EVEX instruction at all,
+    /// The x86-64 machine code of DetectorCore and its layers stays baseline (no VEX/EVEX instruction at all,
     /// so it runs on any x86-64 CPU), the AVX2 module uses ymm FMAs and no zmm register, the
     /// AVX-512 module zmm FMAs and VNNI; no module calls `fmaf` (what `addingProduct` becomes
     /// without hardware FMA).
@@ -70,7 +76,9 @@ final class InstructionSetTierTests: XCTestCase {
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             if line.hasSuffix(">:"), let open = line.firstIndex(of: "<") {
                 current = String(line[line.index(after: open)..<line.index(line.endIndex, offsetBy: -2)])
-                module = ["DetectorCore", "KernelsAVX2", "KernelsAVX512", "KernelsAVX512VBMI"].first { current.hasPrefix("$s\($0.utf8.count)\($0)") }
+                module = (Self.baselineModules + ["KernelsAVX2", "KernelsAVX512", "KernelsAVX512VBMI"])
+                    .first { current.hasPrefix("$s\($0.utf8.count)\($0)") }
+                    .map { Self.baselineModules.contains($0) ? "baseline" : $0 }
                 continue
             }
             guard let module, let tab = line.firstIndex(of: "\t") else { continue }
@@ -94,10 +102,10 @@ final class InstructionSetTierTests: XCTestCase {
             if mnemonic.hasPrefix("call"), instruction.contains("<fmaf") { c.fmafCalls += 1 }
             counts[module] = c
         }
-        let core = try XCTUnwrap(counts["DetectorCore"]), avx2 = try XCTUnwrap(counts["KernelsAVX2"])
+        let core = try XCTUnwrap(counts["baseline"]), avx2 = try XCTUnwrap(counts["KernelsAVX2"])
         let avx512 = try XCTUnwrap(counts["KernelsAVX512"])
         XCTAssertGreaterThan(core.total, 100_000)
-        XCTAssertEqual(core.vex, 0, "DetectorCore must stay SSE2-only")
+        XCTAssertEqual(core.vex, 0, "DetectorCore and its layers must stay SSE2-only")
         XCTAssertEqual(core.fmafCalls, 0)
         XCTAssertEqual(avx2.zmm, 0, "no AVX-512 register in the AVX2 module")
         XCTAssertEqual(avx2.fmafCalls, 0)
@@ -135,7 +143,7 @@ final class InstructionSetTierTests: XCTestCase {
         let buildDirectory = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .deletingLastPathComponent()
         var symbols: [String: Set<String>] = [:]
-        for module in ["DetectorCore", "KernelsAVX2", "KernelsAVX512", "KernelsAVX512VBMI"] {
+        for module in Self.baselineModules + ["KernelsAVX2", "KernelsAVX512", "KernelsAVX512VBMI"] {
             let folder = buildDirectory.appendingPathComponent("\(module).build")
             let objects = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }
                 .map { folder.appendingPathComponent($0).path }
@@ -147,7 +155,8 @@ final class InstructionSetTierTests: XCTestCase {
                 return fields.count >= 2 && (fields[1] == "T" || fields[1] == "W") ? String(fields[0]) : nil
             })
         }
-        let core = symbols["DetectorCore", default: []], avx2 = symbols["KernelsAVX2", default: []]
+        let core = Self.baselineModules.reduce(into: Set<String>()) { $0.formUnion(symbols[$1, default: []]) }
+        let avx2 = symbols["KernelsAVX2", default: []]
         let avx512 = symbols["KernelsAVX512", default: []]
         XCTAssertFalse(avx2.isEmpty); XCTAssertFalse(avx512.isEmpty)
         XCTAssertEqual(avx2.intersection(avx512), [])
@@ -160,6 +169,10 @@ final class InstructionSetTierTests: XCTestCase {
         throw XCTSkip("the tier modules exist on x86-64")
         #endif
     }
+
+    /// DetectorCore and the layers beneath it: compiled with no instruction-set flags (the baseline tier).
+    static let baselineModules = ["DetectorPlatform", "DetectorZlib", "DetectorModelFile", "DetectorImage",
+                                  "DetectorInterpreter", "DetectorPostprocess", "DetectorCore"]
 
     /// Standard output of a tool run to its end.
     static func output(of tool: String, _ arguments: [String]) throws -> Data {

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Malformed models must end in a typed error at load (or run), never a trap.
 final class InterpreterBadInputTests: XCTestCase {

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The interpreter's resource limits (`Interpreter.Options.maxArenaBytes`,
 /// `maxMultiplyAccumulates`): the defaults leave every zoo model ten times its need, and

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Winograd F(2×2, 3×3) against the plain convolution loop: random shapes (odd and even
 /// sizes, SAME and VALID, channel counts that are and are not multiples of 8, batches,

@@ -2,6 +2,12 @@ import Foundation
 import Dispatch
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The kernels' worker pool: every index runs exactly once, whatever the thread count, and
 /// nested or concurrent calls neither deadlock nor mix jobs.

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 final class EXIFParserTests: XCTestCase {
     /// A TIFF block with IFD0 at offset 8 holding `entries` (tag, type, count, value).

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import objdetect
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Every file of `../shared/goldens/jpeg.json`: good files decode to the golden RGBA8 hashes
 /// (raw and after EXIF orientation), header facts match, bad and unsupported files are

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import objdetect
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Damaged-but-decodable JPEGs against Pillow's pixels (`Fixtures/jpeg_truncated/expected.json`,
 /// made by `Tests/Scripts/jpeg_truncated_fixtures.py`): progressive files cut after each scan

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Thousands of seeded byte flips and truncations over real JPEG files: every outcome must be
 /// an image of the size the header states or a typed `JPEGError` — never a trap, hang or huge

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Hand-worked cases of the rules behind `JPEGDamagedFileTests`: libjpeg's restart-marker
 /// resynchronisation table, the rounding and clamping of a smoothing estimate, and which block

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The JPEG pixel kernels at every tier this CPU runs, against the plain references:
 /// `JPEGIDCT.referenceTransform` (scalar islow with libjpeg's table range limit) and

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The u8 × s8 byte GEMM (`vpdpbusd` at AVX-512) against its plain reference, the algebra of
 /// `QuantizedByteWeights` on a hand-computed case, and the quantized convolution's byte path

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The table lookup of the 8-bit element-wise ops: the AVX-512 VBMI form (64 bytes per step,
 /// `vpermi2b`, on CPUs that have it) against the plain loop `out[i] = table[in[i]]`.

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Hand-derived cases: six anchors of size 1 at x = 0.5 (three), 10.5 (two) and 100.5 (one);
 /// encodings shift some boxes by ±0.1 in x, so boxes 1-3 and 4-5 overlap (IoU ≈ 0.82 > 0.5).

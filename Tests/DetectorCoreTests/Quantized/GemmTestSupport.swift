@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// What the Int16 and the byte GEMM tests share: the plain reference as oracle, and an output
 /// buffer with a sentinel column past each row, so a kernel that writes beyond column `n` fails.

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 final class IntegerGemmTests: XCTestCase {
     /// Runs the packed fast path on `[m][k]` A and `[n][k]` B (A rows padded as the kernels do).

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Real quantized models with their quantization parameters damaged (NaN, infinite, zero,
 /// negative and huge scales; zero points at and past the 8-bit range) must load and run or be

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Runs every quantized model golden in `../shared/goldens/tensors` through the interpreter and
 /// compares with the official runtime's reference-kernel outputs: integer outputs element by

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The fast quantized CONV_2D / FULLY_CONNECTED / DEPTHWISE_CONV_2D paths against their plain
 /// reference implementations on random shapes wide enough to cross the GEMM's panel, register-tile

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The wide-tier quantized depthwise kernel (`QuantizedDepthwiseTierPath`, `TierQuantizedDepthwise`)
 /// against the plain reference loop, byte for byte, over the shapes its paths split on:

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The fast paths of the quantized element-wise and data-movement kernels (result tables,
 /// merged broadcast rows, vectorized max pooling, row-copy PAD and strided copy) against their

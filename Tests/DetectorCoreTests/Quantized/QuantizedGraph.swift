@@ -1,5 +1,11 @@
 import Foundation
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Builds one-op quantized graphs by hand (every tensor may carry quantization).
 struct QuantizedGraph {

@@ -2,6 +2,12 @@ import Dispatch
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// A thread-safe list the fake workloads and result handlers write into.
 final class Recorder<T: Sendable>: @unchecked Sendable {

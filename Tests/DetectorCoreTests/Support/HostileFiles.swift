@@ -1,5 +1,11 @@
 import Foundation
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Builders for small files whose headers lie about their size: PNG chunks, ZIP archives and
 /// deflate bombs, made byte by byte so each test states exactly what the file claims.

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The instruction-set tiers a fast-path test runs at: every tier this CPU supports (each
 /// kernel tier is checked against the same reference loops), whatever `OBJDETECT_ISA` says.

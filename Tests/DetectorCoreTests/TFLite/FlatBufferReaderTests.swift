@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// A generic FlatBuffer written with the official `flatbuffers` Python Builder: every scalar width,
 /// a float and a double, a bool, a UTF-8 string, a vector of strings, a union (tag 2 → table with

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The reader's view of every shared model must equal what the official runtime reports
 /// (`../shared/goldens/models/<stem>.json`, made by `reference/model_details.py`), field by field.

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Expected metadata values were read independently with the Python `flatbuffers` package's
 /// generic Table API over the TFLITE_METADATA buffer, and label files with Python's `zipfile`.

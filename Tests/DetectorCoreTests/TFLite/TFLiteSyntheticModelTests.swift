@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// A 1520-byte model written with the official `flatbuffers` Python Builder (generic API, slots
 /// from schema.fbs) to cover what the shared models do not: per-channel quantization on

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// With `--classifier`, json, text, csv and the annotated PNG say the same thing about every
 /// object: the detector's category and score, and the classifier's best label with its own

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Detectors used from several threads (run under the thread sanitizer by
 /// `Tests/Sanitizers/run_tsan.sh`): one detector shared by many threads takes the calls in turn,

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// `ObjectDetector` and `ImageLabeler` are `Sendable`: one instance called from many Swift tasks
 /// at once gives, for every call, exactly the result of the same call made alone.

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// `objdetect IMAGE` with no `--model`: the embedded COCO detector `objects`, the CLI's default
 /// thresholds (0.5 for `objects`, 0.25 for other detectors without one of their own) against

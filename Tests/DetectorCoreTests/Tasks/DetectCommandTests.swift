@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The `objdetect` CLI end to end: single mode on the committed fixture (works on a fresh clone),
 /// stream mode from a frame directory and from piped PPM frames, labeling, and the exit codes.

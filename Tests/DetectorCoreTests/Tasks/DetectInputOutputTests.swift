@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// `detect`'s inputs and outputs end to end: batches in single mode, PNG/JPEG/PPM frame streams
 /// on stdin against the same frames from files, path lists, annotated output, and stdout

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import objdetect
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// `ImageLabeler` against `../shared/goldens/classification` (MediaPipe ImageClassifier and the
 /// raw interpreter runs), with the README's match rule.

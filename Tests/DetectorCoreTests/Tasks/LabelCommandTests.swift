@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// `objdetect label` on many images, end to end: folders, path lists, every format saying the
 /// same thing, `--labels`, per-image errors, a failed write and SIGINT.

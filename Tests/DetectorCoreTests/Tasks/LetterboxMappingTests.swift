@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Letterboxed input gives boxes in image pixels for every family. The check is independent of
 /// our mapping code: letterboxing an image gives (nearly) the same input tensor as stretching

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// End-to-end conformance of `ObjectDetector` (decode → preprocess → our interpreter → decoder →
 /// filters) against `../shared/goldens/detections`, with the README's match rule.

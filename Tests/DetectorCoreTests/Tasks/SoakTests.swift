@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// A long stream through the CLI (issue 14): `OBJDETECT_SOAK=1` pipes 100,000 generated
 /// 320x240 PPM frames into `objdetect - --mode stream --model face-short` and samples the

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// `ObjectDetector.timings` and `ImageLabeler.timings`: every stage recorded, none negative,
 /// one count per call, and the stages together no longer than the calls took from outside.

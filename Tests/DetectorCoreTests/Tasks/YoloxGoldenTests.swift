@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import objdetect
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// YOLOX end to end against `../shared/goldens/detections/yolox_*__ref_kernels.json` (the numpy
 /// YOLOX reference of `reference/yolox_goldens.py` around LiteRT's reference kernels, which our

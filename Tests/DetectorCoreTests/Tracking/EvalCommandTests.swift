@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// `objdetect eval` end to end: the forms GT and RESULTS take, its JSON against the reference
 /// scores of `Tests/EvaluationReference/`, and exit codes for bad input.

@@ -1,5 +1,11 @@
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 final class IoUTrackerTests: XCTestCase {
     func box(_ x: Float, _ y: Float, _ w: Float = 40, _ h: Float = 80) -> TrackBox {

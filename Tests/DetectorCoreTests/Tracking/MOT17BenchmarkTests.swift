@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The four MOT17 half-val sequences of `../shared/mot17` (YOLOX-X detections down to score
 /// 0.01): the tracker with its shipped defaults, scored in-test with `MOTMetrics` after MOT17's

@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The seven-sequence MOT15 benchmark of `../shared/mot`: runs the tracker with its shipped
 /// defaults on every sequence (timed at the sequence's own frame rate), scores it with the

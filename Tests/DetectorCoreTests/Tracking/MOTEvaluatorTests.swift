@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The evaluator behind `objdetect eval`: small cases worked out by hand, then equality with
 /// the reference scripts (`../shared/reference/mot17_eval.py`: py-motmetrics 1.4.0 and

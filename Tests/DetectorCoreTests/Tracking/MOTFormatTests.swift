@@ -1,5 +1,12 @@
 import XCTest
 @testable import DetectorCore
+@testable import objdetect
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 final class MOTFormatTests: XCTestCase {
     func testParseDetectionsAndGroupByFrame() throws {

@@ -1,5 +1,11 @@
 import Foundation
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The in-test view of the library's evaluator (`ClearMOTAccumulator`, py-motmetrics' rules as
 /// used by `reference/mot_eval.py`: last frame's correspondences kept while their IoU stays

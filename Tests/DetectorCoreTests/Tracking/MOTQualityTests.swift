@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Runs the tracker with its default settings on the MOT15 TUD-Campus detections and scores it
 /// against the ground truth with the in-test evaluator (`MOTMetrics`).

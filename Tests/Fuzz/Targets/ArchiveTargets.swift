@@ -1,6 +1,12 @@
 // Fuzz targets of inflate (raw and zlib) and the ZIP reader.
 import Foundation
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// The first byte picks the mode: raw deflate, zlib, or (for inputs up to 512 bytes) a round
 /// trip through our own compressor, which must give the input back. Output is capped at 64 KiB.

@@ -3,6 +3,12 @@
 // the package.
 import Foundation
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// One fuzz target: a name (what `FUZZ_TARGET` says) and a function of one input.
 struct FuzzTarget: Sendable {

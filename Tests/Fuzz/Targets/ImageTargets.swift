@@ -1,6 +1,12 @@
 // Fuzz targets of the image codecs and the frame-stream readers.
 import Foundation
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 func fuzzPNG(_ bytes: [UInt8]) {
     _ = try? PNGDecoder.decode(bytes, wants16Bit: bytes.count % 2 == 1, maxPixels: fuzzMaxPixels)

@@ -2,6 +2,12 @@
 // inputs filled deterministically, small resource caps so each run stays short.
 import Foundation
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 /// Caps of the fuzzed interpreter: far below the defaults, so a mutated shape that asks for
 /// more is rejected at prepare instead of making a run slow.

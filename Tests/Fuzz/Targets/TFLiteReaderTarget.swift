@@ -2,6 +2,12 @@
 // metadata and the ZIP of associated files.
 import Foundation
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 func fuzzTFLiteReader(_ bytes: [UInt8]) {
     let data = Data(bytes)

@@ -2,6 +2,12 @@
 // AutoML manifests.
 import Foundation
 @testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
 
 func fuzzMOT(_ bytes: [UInt8]) {
     let text = String(decoding: bytes, as: UTF8.self)

@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 import Dispatch
 import Foundation
 

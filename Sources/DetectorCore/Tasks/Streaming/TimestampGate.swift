@@ -1,3 +1,9 @@
+import DetectorPostprocess
+import DetectorInterpreter
+import DetectorImage
+import DetectorModelFile
+import DetectorZlib
+import DetectorPlatform
 /// Enforces strictly increasing frame timestamps, as video and live-stream modes require:
 /// a repeated or earlier timestamp is an error, never silently accepted.
 ///

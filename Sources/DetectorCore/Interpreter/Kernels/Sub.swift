@@ -1,7 +1,0 @@
-/// `SUB`: element-wise with numpy-style broadcasting (TFLite semantics), fused activation where the op has one.
-enum SubKernel {
-    static let types: [TensorDataType] = [.float32, .int32, .int64]
-    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
-        try BinaryElementwiseKernel.prepare(c, .sub, types: types)
-    }
-}

@@ -1,8 +1,0 @@
-import Foundation
-
-/// `TANH`.
-enum TanhKernel {
-    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
-        try UnaryFloatKernel.prepare(c, .tanh)
-    }
-}

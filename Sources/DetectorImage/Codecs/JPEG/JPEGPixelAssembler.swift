@@ -1,0 +1,167 @@
+import DetectorZlib
+import DetectorPlatform
+import Dispatch
+import Foundation
+
+/// Turns the coefficient planes of a parsed JPEG into pixels: islow IDCT per block, then
+/// upsampling and colour conversion row by row. Both stages run over row bands on all cores.
+enum JPEGPixelAssembler {
+    /// Returns the pixels (`gray8` for one component, `rgb8` otherwise) and the colour model.
+    static func assemble(_ parser: JPEGStreamParser) throws -> (ImageBuffer, JPEGColorModel) {
+        guard let frame = parser.frame else { throw JPEGError.noImage(offset: parser.count) }
+        let width = frame.width, height = frame.height
+        let model = JPEGColorModel.decide(componentCount: frame.components.count,
+                                          componentIDs: frame.components.map(\.id),
+                                          jfif: parser.sawJFIF, adobeTransform: parser.adobeTransform)
+
+        // 1. IDCT every block that covers the component's real samples (smoothed first where
+        //    libjpeg would smooth a progressive image with missing AC bits).
+        let smoother = JPEGBlockSmoother(frame: frame, progress: parser.progress)
+        var samplePlanes: [UnsafeMutablePointer<UInt8>] = []
+        defer { for p in samplePlanes { p.deallocate() } }
+        for (ci, component) in frame.components.enumerated() {
+            let stride = component.blocksPerRow * 8
+            let rows = component.blockRows * 8
+            let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * rows)
+            samplePlanes.append(plane)
+            let coefficients = parser.planes[ci]
+            let quant = component.quant ?? [Int32](repeating: 0, count: 64)
+            let blockRows = component.blockRows, blocksPerRow = component.blocksPerRow
+            quant.withUnsafeBufferPointer { q in
+                guard let qBase = q.baseAddress else { return }
+                let bands = min(blockRows, jpegWorkerCount * 4)
+                jpegParallelFor(bands) { band in
+                    let first = band * blockRows / bands, last = (band + 1) * blockRows / bands
+                    if let smoother {
+                        smoothedTransform(smoother, component: component, index: ci, coefficients: coefficients,
+                                          blockRows: first..<last, iMCURows: frame.mcuRows, quant: qBase,
+                                          output: plane, stride: stride)
+                        return
+                    }
+                    for by in first..<last {
+                        JPEGIDCT.transformBlocks(coefficients.block(column: 0, row: by), count: blocksPerRow, quant: qBase,
+                                                 output: plane + by * 8 * stride, stride: stride)
+                    }
+                }
+            }
+        }
+
+        // 2. Upsample and convert colours into the output image.
+        let format: PixelFormat = frame.components.count == 1 ? .gray8 : .rgb8
+        let byteCount = try ImageBuffer.byteCount(width: width, height: height, format: format, maxPixels: parser.maxPixels)
+        // Every byte of every row is written by the bands below, so no zero-fill first.
+        var pixelBytes = [UInt8](unsafeUninitializedCapacity: byteCount) { _, initialized in
+            initialized = byteCount
+        }
+        let upsamplers = frame.components.enumerated().map { ci, c in
+            JPEGUpsampler(plane: samplePlanes[ci], stride: c.blocksPerRow * 8, width: c.width, height: c.height,
+                          factorH: frame.maxH / c.h, factorV: frame.maxV / c.v)
+        }
+        let converter = JPEGColorConverter.shared
+        let rowCapacity = upsamplers.map(\.rowCapacity).max() ?? width
+        let componentCount = frame.components.count
+        pixelBytes.withUnsafeMutableBufferPointer { pixelBuffer in
+            guard let pixels = pixelBuffer.baseAddress else { return }
+            converter.crToR.withUnsafeBufferPointer { crR in
+            converter.cbToB.withUnsafeBufferPointer { cbB in
+            converter.crToG.withUnsafeBufferPointer { crG in
+            converter.cbToG.withUnsafeBufferPointer { cbG in
+                guard let crR = crR.baseAddress, let cbB = cbB.baseAddress,
+                      let crG = crG.baseAddress, let cbG = cbG.baseAddress else { return }
+                let bands = min(height, jpegWorkerCount * 4)
+                jpegParallelFor(bands) { band in
+                    let rowBuffers = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity * componentCount)
+                    let columnSums = UnsafeMutablePointer<Int32>.allocate(capacity: rowCapacity)
+                    defer { rowBuffers.deallocate(); columnSums.deallocate() }
+                    let first = band * height / bands, last = (band + 1) * height / bands
+                    var rows = [UnsafePointer<UInt8>](repeating: UnsafePointer(rowBuffers), count: componentCount)
+                    for y in first..<last {
+                        for ci in 0..<componentCount {
+                            rows[ci] = upsamplers[ci].row(y, out: rowBuffers + ci * rowCapacity, columnSums: columnSums)
+                        }
+                        switch model {
+                        case .gray:
+                            (pixels + y * width).update(from: rows[0], count: width)
+                        case .ycbcr:
+                            JPEGColorConverter.ycbcrToRGB(y: rows[0], cb: rows[1], cr: rows[2], out: pixels + y * width * 3,
+                                                          width: width)
+                        case .rgb:
+                            let out = pixels + y * width * 3
+                            for x in 0..<width {
+                                out[3 * x] = rows[0][x]; out[3 * x + 1] = rows[1][x]; out[3 * x + 2] = rows[2][x]
+                            }
+                        case .cmyk, .ycck:
+                            let out = pixels + y * width * 3
+                            for x in 0..<width {
+                                var c = Int32(rows[0][x]), m = Int32(rows[1][x]), yy = Int32(rows[2][x])
+                                let k = Int32(rows[3][x])
+                                if model == .ycck {
+                                    let luma = c, cb = Int(m), cr = Int(yy)
+                                    c = 255 - Int32(JPEGColorConverter.clamp(luma &+ crR[cr]))
+                                    m = 255 - Int32(JPEGColorConverter.clamp(luma &+ ((cbG[cb] &+ crG[cr]) &>> 16)))
+                                    yy = 255 - Int32(JPEGColorConverter.clamp(luma &+ cbB[cb]))
+                                }
+                                out[3 * x] = JPEGColorConverter.invertedCMYKToRGB(c, k)
+                                out[3 * x + 1] = JPEGColorConverter.invertedCMYKToRGB(m, k)
+                                out[3 * x + 2] = JPEGColorConverter.invertedCMYKToRGB(yy, k)
+                            }
+                        }
+                    }
+                }
+            }}}}
+        }
+        return (try ImageBuffer(width: width, height: height, format: format, pixels: pixelBytes, maxPixels: parser.maxPixels), model)
+    }
+}
+
+/// The IDCT of block rows `blockRows` of component `index`, each block smoothed first by the
+/// plan of its row (rows whose plan is empty go straight to the IDCT).
+private func smoothedTransform(_ smoother: JPEGBlockSmoother, component: JPEGComponent, index: Int,
+                               coefficients: JPEGCoefficientPlane, blockRows: Range<Int>, iMCURows: Int,
+                               quant: UnsafePointer<Int32>, output: UnsafeMutablePointer<UInt8>, stride: Int) {
+    let rows = UnsafeMutablePointer<Int>.allocate(capacity: 5)
+    let dcs = UnsafeMutablePointer<Int>.allocate(capacity: 25)
+    let workspace = UnsafeMutablePointer<Int16>.allocate(capacity: 64)
+    defer { rows.deallocate(); dcs.deallocate(); workspace.deallocate() }
+    for by in blockRows {
+        let plan = smoother.plan(component: index, blockRow: by, v: component.v)
+        JPEGBlockSmoother.neighbourRows(row: by, v: component.v, iMCURows: iMCURows, blockRows: component.blockRows,
+                                        storedRows: coefficients.blockRows, into: rows)
+        if plan.isEmpty {
+            JPEGIDCT.transformBlocks(coefficients.block(column: 0, row: by), count: component.blocksPerRow, quant: quant,
+                                     output: output + by * 8 * stride, stride: stride)
+            continue
+        }
+        for bx in 0..<component.blocksPerRow {
+            var source = UnsafePointer(coefficients.block(column: bx, row: by))
+            if !plan.isEmpty {
+                JPEGBlockSmoother.smooth(coefficients, rows: rows, column: bx, blocksPerRow: component.blocksPerRow,
+                                         plan: plan, quant: quant, dcs: dcs, workspace: workspace)
+                source = UnsafePointer(workspace)
+            }
+            JPEGIDCT.transform(coefficients: source, quant: quant, output: output + by * 8 * stride + bx * 8, stride: stride)
+        }
+    }
+}
+
+/// Cores available to this process (at least 1): the decoder splits IDCT and colour work into
+/// 4 bands per core.
+private let jpegWorkerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+/// Carries a non-Sendable closure into `concurrentPerform`. Safe here because every band
+/// writes a disjoint range of rows and only reads shared, unchanging inputs.
+private struct JPEGSendableBox<T>: @unchecked Sendable {
+    let value: T
+}
+
+/// Runs `body(0..<iterations)` across the cores and returns when all are done.
+func jpegParallelFor(_ iterations: Int, _ body: (Int) -> Void) {
+    if iterations <= 1 {
+        for i in 0..<iterations { body(i) }
+        return
+    }
+    withoutActuallyEscaping(body) { escapable in
+        let box = JPEGSendableBox(value: escapable)
+        DispatchQueue.concurrentPerform(iterations: iterations) { box.value($0) }
+    }
+}

@@ -1,0 +1,310 @@
+import DetectorZlib
+import DetectorPlatform
+/// Entropy decoding of one scan (T.81 Annex F for sequential, G.1.2 for progressive) into the
+/// coefficient planes, with restart-marker handling.
+///
+/// Damage is handled as libjpeg handles it (Pillow shows what libjpeg makes): when a scan's
+/// data ends at a marker before the scan is complete, the MCU that ran out is decoded with zero
+/// bits and the MCUs after it are left as they are (zero, or what earlier scans stored) until a
+/// restart marker brings fresh data; a restart marker with the wrong number is resynchronised
+/// as `jpeg_resync_to_restart` does. A file that ends without a marker (no EOI) and a bit
+/// pattern that is no Huffman code are errors.
+extension JPEGStreamParser {
+    /// What the block loop needs of one scan component, as plain values and pointers.
+    struct ScanMember {
+        var coefficients: UnsafeMutablePointer<Int16>
+        var blocksPerRow: Int
+        var h: Int
+        var v: Int
+        var dc: JPEGHuffmanLookup
+        var ac: JPEGHuffmanLookup
+        var predictor: Int
+    }
+
+    enum ScanKind { case sequential, dcFirst, dcRefine, acFirst, acRefine }
+
+    /// Decodes the scan whose entropy-coded data starts at `dataStart`; returns the position
+    /// of the marker that follows the scan.
+    func decodeScan(_ scan: JPEGScanHeader, dataStart: Int) throws -> Int {
+        guard let frame else { throw JPEGError.malformed(offset: dataStart, reason: "SOS before any SOF") }
+        var reader = JPEGBitReader(data: data, end: count, position: dataStart)
+        let interleaved = scan.members.count > 1
+        // MCU grid of this scan.
+        let mcusPerRow: Int, mcuRows: Int
+        if interleaved {
+            mcusPerRow = frame.mcusPerRow
+            mcuRows = frame.mcuRows
+        } else {
+            let c = frame.components[scan.members[0].componentIndex]
+            mcusPerRow = c.blocksPerRow
+            mcuRows = c.blockRows
+        }
+        let empty = JPEGHuffmanDecoder()
+        // The decoder objects stay alive (held by `self` and `empty`) for the whole scan.
+        let members = UnsafeMutablePointer<ScanMember>.allocate(capacity: scan.members.count)
+        defer { members.deallocate() }
+        for (i, m) in scan.members.enumerated() {
+            let component = frame.components[m.componentIndex]
+            let plane = planes[m.componentIndex]
+            members.advanced(by: i).initialize(to: ScanMember(
+                coefficients: plane.pointer, blocksPerRow: plane.blocksPerRow,
+                h: interleaved ? component.h : 1, v: interleaved ? component.v : 1,
+                dc: (dcTables[m.dcTable] ?? empty).pointers, ac: (acTables[m.acTable] ?? empty).pointers,
+                predictor: 0))
+        }
+        let memberCount = scan.members.count
+        let restartInterval = self.restartInterval
+        var eobRun = 0
+        var restartsLeft = restartInterval
+        var expectedRestart = 0
+        let ss = scan.spectralStart, se = scan.spectralEnd
+        let ah = scan.approximationHigh, al = scan.approximationLow
+
+        let kind: ScanKind
+        if !frame.progressive { kind = .sequential }
+        else if ss == 0 { kind = ah == 0 ? .dcFirst : .dcRefine }
+        else { kind = ah == 0 ? .acFirst : .acRefine }
+        if frame.progressive {
+            progress.startScan(componentIndices: scan.members.map(\.componentIndex), spectralStart: ss,
+                               spectralEnd: se, low: al)
+        }
+        // Block rows per iMCU row of this scan's MCU rows (libjpeg's `input_iMCU_row`).
+        let mcuRowsPerIMCURow = interleaved ? 1 : frame.components[scan.members[0].componentIndex].v
+        // libjpeg's `insufficient_data`: the data ran out at a marker; MCUs are skipped.
+        var insufficient = false
+        var lastGoodIMCURow = progress.lastGoodIMCURow
+        defer { progress.lastGoodIMCURow = lastGoodIMCURow }
+
+        try withExtendedLifetime(empty) {
+            try jpegNaturalOrder.withUnsafeBufferPointer { naturalBuffer in
+                guard let natural = naturalBuffer.baseAddress else { return }
+                for mcuY in 0..<mcuRows {
+                    let iMCURow = mcuY / mcuRowsPerIMCURow
+                    for mcuX in 0..<mcusPerRow {
+                        // libjpeg counts the row before it reads a due restart marker.
+                        if !insufficient { lastGoodIMCURow = iMCURow }
+                        if restartInterval > 0 {
+                            if restartsLeft == 0 {
+                                if try processRestart(&reader, expected: expectedRestart) { insufficient = false }
+                                expectedRestart = (expectedRestart + 1) & 7
+                                for i in 0..<memberCount { members[i].predictor = 0 }
+                                eobRun = 0
+                                restartsLeft = restartInterval
+                            }
+                            restartsLeft -= 1
+                        }
+                        if insufficient { continue }
+                        for m in 0..<memberCount {
+                            let member = members + m
+                            let h = member.pointee.h, v = member.pointee.v
+                            for by in 0..<v {
+                                let rowBase = member.pointee.coefficients
+                                    + ((mcuY &* v &+ by) &* member.pointee.blocksPerRow &+ mcuX &* h) &* 64
+                                for bx in 0..<h {
+                                    let block = rowBase + bx &* 64
+                                    switch kind {
+                                    case .sequential:
+                                        try decodeSequentialBlock(&reader, dc: member.pointee.dc, ac: member.pointee.ac,
+                                                                  block: block, predictor: &member.pointee.predictor,
+                                                                  natural: natural)
+                                    case .dcFirst:
+                                        let s = try reader.decode(member.pointee.dc)
+                                        member.pointee.predictor = member.pointee.predictor &+ reader.receiveExtend(s)
+                                        block[0] = Int16(truncatingIfNeeded: member.pointee.predictor &<< al)
+                                    case .dcRefine:
+                                        if reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << al) }
+                                    case .acFirst:
+                                        try decodeACFirst(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
+                                                          low: al, eobRun: &eobRun, natural: natural)
+                                    case .acRefine:
+                                        try decodeACRefine(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
+                                                           low: al, eobRun: &eobRun, natural: natural)
+                                    }
+                                }
+                            }
+                        }
+                        if reader.overran { insufficient = true }
+                    }
+                    try checkReader(reader)
+                }
+            }
+        }
+        try checkReader(reader)
+        // Find the marker after the scan (skipping any extraneous bytes, as libjpeg does).
+        return try nextMarker(from: reader.position)
+    }
+
+    /// A reader that ran past the end of the file: there is no EOI (or any marker) after the scan.
+    func checkReader(_ reader: JPEGBitReader) throws {
+        if reader.reachedEnd {
+            throw JPEGError.truncated(offset: count, context: "inside or right after the entropy-coded data of a scan (no EOI marker)")
+        }
+    }
+
+    /// The position of the next marker's `FF` at or after `start` (a FF followed by a byte that
+    /// is neither 00 nor FF).
+    func nextMarker(from start: Int) throws -> Int {
+        var p = start
+        while p + 1 < count {
+            if data[p] == 0xFF {
+                let next = data[p + 1]
+                if next != 0x00 && next != 0xFF { return p }
+                if next == 0x00 { p += 2; continue }
+            }
+            p += 1
+        }
+        throw JPEGError.truncated(offset: count, context: "after a scan, before the next marker (no EOI)")
+    }
+
+    /// Handles the restart marker due before the next MCU: drops the buffered bits and reads
+    /// RST`expected`, or resynchronises as libjpeg's `jpeg_resync_to_restart` does when the next
+    /// marker is another one. Returns whether a marker was consumed (fresh data follows); when
+    /// the marker is left for later, the reader stays against it and supplies zero bits.
+    func processRestart(_ reader: inout JPEGBitReader, expected: Int) throws -> Bool {
+        try checkReader(reader)
+        var marker = try nextMarker(from: reader.position)
+        while true {
+            let code = Int(data[marker + 1])
+            switch Self.resyncAction(code: code, expected: expected) {
+            case .consume:
+                reader.reset(at: marker + 2)
+                return true
+            case .skipToNextMarker:
+                marker = try nextMarker(from: marker + 2)
+            case .leave:
+                reader.reset(at: marker)
+                return false
+            }
+        }
+    }
+
+    enum ResyncAction { case consume, skipToNextMarker, leave }
+
+    /// libjpeg's choice for marker `code` where RST`expected` is due: the expected marker, or
+    /// one too far from it to tell, is consumed; the next two restarts and non-restart markers
+    /// (EOI, SOS, ...) are left, making the current interval empty; the two previous restarts
+    /// and codes below SOF0 (not markers libjpeg knows) are skipped over.
+    static func resyncAction(code: Int, expected: Int) -> ResyncAction {
+        if code < 0xC0 { return .skipToNextMarker }
+        guard (0xD0...0xD7).contains(code) else { return .leave }
+        let n = code - 0xD0
+        if n == (expected + 1) & 7 || n == (expected + 2) & 7 { return .leave }
+        if n == (expected + 7) & 7 || n == (expected + 6) & 7 { return .skipToNextMarker }
+        return .consume
+    }
+
+    @inline(__always)
+    func decodeSequentialBlock(_ readerInOut: inout JPEGBitReader, dc: JPEGHuffmanLookup, ac: JPEGHuffmanLookup,
+                               block: UnsafeMutablePointer<Int16>, predictor: inout Int,
+                               natural: UnsafePointer<Int>) throws {
+        // A local copy of the reader: the caller's lives in memory (captured by the scan's
+        // closures), which put a store after every symbol; this one stays in registers.
+        var reader = readerInOut
+        defer { readerInOut = reader }
+        let s = try reader.decode(dc)
+        predictor = predictor &+ reader.receiveExtend(s)
+        block[0] = Int16(truncatingIfNeeded: predictor)
+        var k = 1
+        while k < 64 {
+            let fast = reader.fastAC(ac)
+            if fast != 0 {
+                k &+= Int((fast &>> 8) & 0xFF)
+                block[natural[k]] = Int16(truncatingIfNeeded: fast &>> 16)
+                k &+= 1
+                continue
+            }
+            let rs = try reader.decode(ac)
+            let run = rs &>> 4, size = rs & 15
+            if size != 0 {
+                k &+= run
+                block[natural[k]] = Int16(truncatingIfNeeded: reader.receiveExtend(size))
+                k &+= 1
+            } else {
+                if run != 15 { break }
+                k &+= 16
+            }
+        }
+    }
+
+    @inline(__always)
+    func decodeACFirst(_ readerInOut: inout JPEGBitReader, ac: JPEGHuffmanLookup, block: UnsafeMutablePointer<Int16>,
+                       start: Int, end: Int, low: Int, eobRun: inout Int, natural: UnsafePointer<Int>) throws {
+        if eobRun > 0 { eobRun &-= 1; return }
+        var reader = readerInOut   // in registers (see `decodeSequentialBlock`)
+        defer { readerInOut = reader }
+        var k = start
+        while k <= end {
+            let rs = try reader.decode(ac)
+            let run = rs &>> 4, size = rs & 15
+            if size != 0 {
+                k &+= run
+                block[natural[k]] = Int16(truncatingIfNeeded: reader.receiveExtend(size) &<< low)
+            } else if run == 15 {
+                k &+= 15
+            } else {
+                eobRun = 1 &<< run
+                if run != 0 { eobRun &+= reader.bits(run) }
+                eobRun &-= 1
+                break
+            }
+            k &+= 1
+        }
+    }
+
+    /// AC successive-approximation refinement, in libjpeg's order of operations.
+    @inline(__always)
+    func decodeACRefine(_ readerInOut: inout JPEGBitReader, ac: JPEGHuffmanLookup, block: UnsafeMutablePointer<Int16>,
+                        start: Int, end: Int, low: Int, eobRun: inout Int, natural: UnsafePointer<Int>) throws {
+        var reader = readerInOut   // in registers (see `decodeSequentialBlock`)
+        defer { readerInOut = reader }
+        let p1 = Int16(truncatingIfNeeded: 1 << low)
+        let m1 = Int16(truncatingIfNeeded: -1 << low)
+        var k = start
+        if eobRun == 0 {
+            while k <= end {
+                let rs = try reader.decode(ac)
+                var run = rs &>> 4
+                var value: Int16 = 0
+                let size = rs & 15
+                if size != 0 {
+                    value = reader.bit() != 0 ? p1 : m1
+                } else if run != 15 {
+                    eobRun = 1 &<< run
+                    if run != 0 { eobRun &+= reader.bits(run) }
+                    break
+                }
+                // Skip `run` zero-history coefficients, refining the nonzero ones passed.
+                repeat {
+                    let coefficient = block + natural[k]
+                    let current = coefficient.pointee
+                    if current != 0 {
+                        if reader.bit() != 0 && (current & p1) == 0 {
+                            coefficient.pointee = current >= 0 ? current &+ p1 : current &+ m1
+                        }
+                    } else {
+                        run &-= 1
+                        if run < 0 { break }
+                    }
+                    k &+= 1
+                } while k <= end
+                if value != 0 {
+                    block[natural[k]] = value
+                }
+                k &+= 1
+            }
+        }
+        if eobRun > 0 {
+            while k <= end {
+                let coefficient = block + natural[k]
+                let current = coefficient.pointee
+                if current != 0 {
+                    if reader.bit() != 0 && (current & p1) == 0 {
+                        coefficient.pointee = current >= 0 ? current &+ p1 : current &+ m1
+                    }
+                }
+                k &+= 1
+            }
+            eobRun &-= 1
+        }
+    }
+}

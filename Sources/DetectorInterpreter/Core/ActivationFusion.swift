@@ -1,0 +1,139 @@
+import DetectorModelFile
+import DetectorPlatform
+/// Folds a float `RELU` / `RELU6` / `RELU_N1_TO_1` op into the op that produces its input
+/// when that producer has a fused-activation slot left empty (`CONV_2D`, `DEPTHWISE_CONV_2D`,
+/// `FULLY_CONNECTED`, `ADD`, `SUB`, `MUL` with activation NONE): the producer then clamps as
+/// it writes, straight into the activation's output tensor, and the separate pass over memory
+/// disappears. A fused activation is the same `min(max(x, lo), hi)` the standalone op applies,
+/// so outputs are unchanged.
+///
+/// Likewise SiLU written as `MUL(x, LOGISTIC(x))` (YOLO's activation): the LOGISTIC op
+/// multiplies by its input as it writes and the MUL is skipped; it computes the same two
+/// roundings (logistic, then the product) as the pair of ops. When x itself comes from a
+/// float `CONV_2D` with no activation and is read only by that LOGISTIC and MUL, the whole
+/// SiLU moves into the convolution, which writes x · logistic(x) while its output tile is
+/// still in cache (`FloatVectorMath.silu`, within 4e-7 relative, unless the graph needs
+/// reference rounding: see `Interpreter.roundsLikeReference`); LOGISTIC and MUL are both
+/// skipped.
+///
+/// Only when nothing else can observe the intermediate tensor: it has exactly one reader (the
+/// absorbed op), is not a subgraph input or output, and `preserveAllTensors` is off.
+package struct ActivationFusion {
+    /// What the producer does in addition to its own work.
+    package enum Epilogue: Equatable {
+        case activation(OperatorParameters.Activation)
+        /// LOGISTIC only: the output is multiplied by the op's input (SiLU).
+        case multiplyByInput
+        /// CONV_2D only: the output x is replaced by x · logistic(x).
+        case silu
+    }
+
+    /// One fused pair.
+    struct Pair {
+        /// The op that now does both ops' work.
+        let producer: Int
+        /// The op absorbed into it, skipped at invoke.
+        let activationOp: Int
+        let epilogue: Epilogue
+        /// A tensor the absorbed op read (the producer's original output, or for a SiLU in a
+        /// convolution the skipped LOGISTIC's output), now sharing `output`'s buffer.
+        let intermediate: Int
+        let output: Int
+        /// The producer's output, whose shape and type `output` takes.
+        let source: Int
+    }
+
+    private(set) var pairs: [Pair] = []
+    /// What op k applies on top of its own work (producers only).
+    private(set) var overrides: [Int: Epilogue] = [:]
+    /// Pair index by absorbed op.
+    private var byActivationOp: [Int: Int] = [:]
+
+    static let fusibleProducers: Set<BuiltinOperator> = [.conv2D, .depthwiseConv2D, .fullyConnected, .add, .sub, .mul]
+    static let activations: [BuiltinOperator: OperatorParameters.Activation] = [.relu: .relu, .relu6: .relu6, .reluN1To1: .reluN1To1]
+
+    init() {}
+
+    /// Plans the pairs of a graph whose tensor types are `types`.
+    init(graph: InterpreterGraph, types: [TensorDataType]) {
+        let n = graph.tensors.count
+        var producer = [Int](repeating: -1, count: n)
+        var readers = [Int](repeating: 0, count: n)
+        for (k, op) in graph.operators.enumerated() {
+            for t in op.outputs where t >= 0 && t < n { producer[t] = k }
+            for t in op.inputs where t >= 0 && t < n { readers[t] += 1 }
+        }
+        let boundary = Set(graph.inputs).union(graph.outputs)
+        for (k, op) in graph.operators.enumerated() {
+            if op.code == .mul, op.parameters.activation == .none, op.inputs.count == 2, op.outputs.count == 1 {
+                planSiLU(graph, k, producer: producer, readers: readers, boundary: boundary, types: types)
+                continue
+            }
+            guard let activation = ActivationFusion.activations[op.code],
+                  op.inputs.count == 1, op.outputs.count == 1 else { continue }
+            let t = op.inputs[0], u = op.outputs[0]
+            guard t >= 0, t < n, u >= 0, u < n, t != u, readers[t] == 1, !boundary.contains(t),
+                  graph.tensors[t].constant == nil, types[t] == .float32, types[u] == .float32 else { continue }
+            let j = producer[t]
+            guard j >= 0, j < k, overrides[j] == nil else { continue }
+            let p = graph.operators[j]
+            guard ActivationFusion.fusibleProducers.contains(p.code), p.parameters.activation == .none,
+                  p.outputs.count == 1, p.outputs[0] == t,
+                  let first = p.inputs.first, first >= 0, first < n, types[first] == .float32 else { continue }
+            byActivationOp[k] = pairs.count
+            pairs.append(Pair(producer: j, activationOp: k, epilogue: .activation(activation), intermediate: t, output: u, source: t))
+            overrides[j] = .activation(activation)
+        }
+        for index in pairs.indices where pairs[index].epilogue == .multiplyByInput {
+            planConvolutionSiLU(graph, index, producer: producer, readers: readers, boundary: boundary, types: types)
+        }
+    }
+
+    /// Moves SiLU pair `index` (LOGISTIC j, MUL k over x) into the float CONV_2D producing x.
+    private mutating func planConvolutionSiLU(_ graph: InterpreterGraph, _ index: Int, producer: [Int], readers: [Int],
+                                              boundary: Set<Int>, types: [TensorDataType]) {
+        let n = graph.tensors.count
+        let pair = pairs[index]
+        let logistic = graph.operators[pair.producer]
+        guard let x = logistic.inputs.first, x >= 0, x < n, readers[x] == 2, !boundary.contains(x),
+              graph.tensors[x].constant == nil else { return }
+        let c = producer[x]
+        guard c >= 0, c < pair.producer, overrides[c] == nil else { return }
+        let conv = graph.operators[c]
+        guard conv.code == .conv2D, conv.parameters.activation == .none, conv.outputs == [x],
+              let first = conv.inputs.first, first >= 0, first < n, types[first] == .float32 else { return }
+        overrides[pair.producer] = nil
+        overrides[c] = .silu
+        pairs[index] = Pair(producer: c, activationOp: pair.producer, epilogue: .silu, intermediate: x, output: pair.output, source: x)
+        byActivationOp[pair.producer] = index
+        byActivationOp[pair.activationOp] = pairs.count
+        pairs.append(Pair(producer: c, activationOp: pair.activationOp, epilogue: .silu, intermediate: pair.intermediate,
+                          output: pair.output, source: x))
+    }
+
+    /// MUL op `k` over (x, LOGISTIC(x)) in either order.
+    private mutating func planSiLU(_ graph: InterpreterGraph, _ k: Int, producer: [Int], readers: [Int],
+                                   boundary: Set<Int>, types: [TensorDataType]) {
+        let n = graph.tensors.count
+        let op = graph.operators[k]
+        let u = op.outputs[0]
+        guard u >= 0, u < n, types[u] == .float32 else { return }
+        for (s, x) in [(op.inputs[0], op.inputs[1]), (op.inputs[1], op.inputs[0])] {
+            guard s >= 0, s < n, x >= 0, x < n, s != x, s != u, readers[s] == 1, !boundary.contains(s),
+                  graph.tensors[s].constant == nil, types[s] == .float32, types[x] == .float32 else { continue }
+            let j = producer[s]
+            guard j >= 0, j < k, overrides[j] == nil else { continue }
+            let logistic = graph.operators[j]
+            guard logistic.code == .logistic, logistic.inputs == [x], logistic.outputs == [s] else { continue }
+            byActivationOp[k] = pairs.count
+            pairs.append(Pair(producer: j, activationOp: k, epilogue: .multiplyByInput, intermediate: s, output: u, source: s))
+            overrides[j] = .multiplyByInput
+            return
+        }
+    }
+
+    /// The pair whose activation op is `k`.
+    func pair(activationOp k: Int) -> Pair? {
+        byActivationOp[k].map { pairs[$0] }
+    }
+}

@@ -1,0 +1,319 @@
+import DetectorModelFile
+import DetectorPlatform
+
+/// `DEPTHWISE_CONV_2D` (NHWC input, [1, kH, kW, C·multiplier] filter): float32 with
+/// SAME/VALID padding, strides, dilation, depth multiplier, fused activation; and the hybrid
+/// form (int8 per-channel filter; the runtime's asymmetric per-batch input quantization).
+/// The fast path vectorizes over channels with `SIMD8<Float>` and splits rows over threads; where
+/// the kernel table has a depthwise entry (AVX2, AVX-512: the tier modules' `TierDepthwise`,
+/// 16 channels per step, FMA unless reference rounding is kept) the interior pixels of each
+/// row run there.
+/// `referenceFloat` / `referenceHybrid` are the plain loops.
+final class DepthwiseConv2DKernel: PreparedKernel {
+    let input: Int, filter: Int, bias: Int?, output: Int
+    let g: ConvGeometry
+    let multiplier: Int
+    let act: (min: Float, max: Float)
+    let threads: Int
+    /// Hybrid: raw int8 weights and per-channel scales.
+    let hybrid: (weights: [Int8], scales: [Float])?
+    /// The kernel table's depthwise interior (nil: the loops here), and whether it may fuse multiply-adds.
+    let interior: FloatDepthwiseKernel?, fused: Bool
+
+    init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, multiplier: Int,
+         act: (min: Float, max: Float), threads: Int, hybrid: (weights: [Int8], scales: [Float])?,
+         table: KernelTable = .baseline, fused: Bool = false) {
+        self.input = input; self.filter = filter; self.bias = bias; self.output = output
+        self.g = g; self.multiplier = multiplier; self.act = act; self.threads = threads; self.hybrid = hybrid
+        interior = table.depthwise; self.fused = fused && table.hasFusedMultiplyAdd
+    }
+
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, rank: 4, types: [.float32])
+        let w = try c.input(1, rank: 4, types: [.float32, .int8])
+        let outC = w.shape[3]
+        guard w.shape[0] == 1, x.shape[3] > 0, outC % x.shape[3] == 0 else {
+            throw c.invalid("filter shape \(w.shape) does not fit input channels \(x.shape[3])")
+        }
+        let b = c.optionalInput(2)
+        if let b { guard b.type == .float32, b.elementCount == outC else { throw c.invalid("bias must be float32 with \(outC) values") } }
+        let p = c.parameters
+        let window = try WindowGeometry.make(c, input: x, filterH: w.shape[1], filterW: w.shape[2],
+                                             dilationH: p.dilationHeightFactor, dilationW: p.dilationWidthFactor)
+        let g = ConvGeometry(window: window, outC: outC)
+        try c.setOutput(0, shape: g.outputShape, type: .float32)
+        var hybrid: (weights: [Int8], scales: [Float])? = nil
+        if w.type == .int8 {
+            guard let bytes = c.constantData(input: 1) else { throw c.invalid("hybrid filter must be constant") }
+            guard let q = w.quantization, q.scales.count == outC || q.scales.count == 1 else {
+                throw c.invalid("int8 filter needs one scale per output channel")
+            }
+            let scales = q.scales.count == 1 ? [Float](repeating: q.scales[0], count: outC) : q.scales
+            hybrid = (Array(bytes.bindMemory(to: Int8.self).prefix(w.elementCount)), scales)
+        }
+        return DepthwiseConv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: try c.output(0).index, g: g,
+                                     multiplier: outC / x.shape[3], act: KernelSupport.activationRange(p.activation),
+                                     threads: c.threadCount, hybrid: hybrid, table: c.kernelTable, fused: c.fusesMultiplyAdd)
+    }
+
+    var kernelName: String? {
+        if hybrid != nil || multiplier != 1 { return "reference loops" }
+        return interior.map { $0.name + " + 8-wide borders" } ?? "depthwise 8-wide"
+    }
+
+    func eval(_ e: EvalContext) throws {
+        let src = UnsafePointer(e.floats(input)), dst = e.floats(output)
+        let biasPtr = bias.map { UnsafePointer(e.floats($0)) }
+        if let hybrid {
+            DepthwiseConv2DKernel.referenceHybrid(g: g, multiplier: multiplier, input: src, filter: hybrid.weights,
+                                                  scales: hybrid.scales, bias: biasPtr, output: dst, act: act)
+        } else if multiplier == 1 {
+            fast(src: src, filter: UnsafePointer(e.floats(filter)), bias: biasPtr, dst: dst)
+        } else {
+            DepthwiseConv2DKernel.referenceFloat(g: g, multiplier: multiplier, input: src, filter: UnsafePointer(e.floats(filter)),
+                                                 bias: biasPtr, output: dst, act: act)
+        }
+    }
+
+    @inline(__always)
+    private static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+    /// Same semantics as `KernelSupport.clamp` (NaN passes through), on 4 lanes.
+    @inline(__always)
+    private static func clamp4(_ v: SIMD4<Float>, _ lo: SIMD4<Float>, _ hi: SIMD4<Float>) -> SIMD4<Float> {
+        var r = v
+        r.replace(with: lo, where: r .< lo)
+        r.replace(with: hi, where: r .> hi)
+        return r
+    }
+
+    @inline(__always)
+    private static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }
+
+    private func fast(src: UnsafePointer<Float>, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, dst: UnsafeMutablePointer<Float>) {
+        let g = self.g, act = self.act
+        let rows = g.batch * g.outH
+        let C = g.outC, vecEnd = C - C % 8
+        let work = g.outputPixels * C * g.kH * g.kW
+        let clamp = act.min > -.greatestFiniteMagnitude || act.max < .greatestFiniteMagnitude
+        let interior = self.interior?.interior, fused = self.fused
+        // The last output column whose taps are all inside the image (-1: none).
+        let lastInterior = g.inW - 1 - (g.kW - 1) * g.dilationW + g.padLeft < 0 ? -1
+            : min(g.outW - 1, (g.inW - 1 - (g.kW - 1) * g.dilationW + g.padLeft) / g.strideW)
+        KernelSupport.parallelChunks(rows, parts: work >= 1 << 16 ? threads : 1) { range in
+            let vlo = SIMD8<Float>(repeating: act.min), vhi = SIMD8<Float>(repeating: act.max)
+            for row in range {
+                let b = row / g.outH, oy = row % g.outH
+                let y0 = oy &* g.strideH &- g.padTop
+                // Taps inside the image: ky in kyLo..<kyHi (same for the whole row).
+                var kyLo = 0, kyHi = g.kH
+                while kyLo < kyHi && y0 &+ kyLo &* g.dilationH < 0 { kyLo &+= 1 }
+                while kyHi > kyLo && y0 &+ (kyHi &- 1) &* g.dilationH >= g.inH { kyHi &-= 1 }
+                let rowBase = src + (b &* g.inH &+ y0) &* g.inW &* C
+                let rowStep = g.dilationH &* g.inW &* C
+                // Interior columns (every kx tap inside the image) are done 4 output pixels at a
+                // time so each filter vector is loaded once for 4 pixels; per output the sum order
+                // (ky, kx ascending from 0, bias last) is the same as below and the reference.
+                let colStep = g.dilationW &* C
+                let pixStep = g.strideW &* C
+                let kxSpan = (g.kW &- 1) &* g.dilationW
+                var ox = 0
+                while ox < g.outW {
+                    let x0 = ox &* g.strideW &- g.padLeft
+                    let wide = (lastInterior &- ox &+ 1) / 4 * 4
+                    if let interior, x0 >= 0 && wide >= 4 {
+                        let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
+                        interior(rowBase + x0 &* C, filter, bias, o, C, wide, kyLo, kyHi, g.kW, rowStep, colStep, pixStep,
+                                 act.min, act.max, fused)
+                        ox &+= wide
+                        continue
+                    }
+                    if ox &+ 3 < g.outW && x0 >= 0 && x0 &+ 3 &* g.strideW &+ kxSpan < g.inW {
+                        let pixelBase = rowBase + x0 &* C
+                        let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
+                        var c = 0
+                        while c < vecEnd {
+                            var a0 = SIMD8<Float>(repeating: 0), a1 = a0, a2 = a0, a3 = a0
+                            var ky = kyLo
+                            while ky < kyHi {
+                                let ip = pixelBase + (ky &* rowStep &+ c)
+                                let wp = filter + (ky &* g.kW &* C &+ c)
+                                var kx = 0
+                                while kx < g.kW {
+                                    let w = DepthwiseConv2DKernel.load(wp + kx &* C)
+                                    let xp = ip + kx &* colStep
+                                    a0 += DepthwiseConv2DKernel.load(xp) * w
+                                    a1 += DepthwiseConv2DKernel.load(xp + pixStep) * w
+                                    a2 += DepthwiseConv2DKernel.load(xp + 2 &* pixStep) * w
+                                    a3 += DepthwiseConv2DKernel.load(xp + 3 &* pixStep) * w
+                                    kx &+= 1
+                                }
+                                ky &+= 1
+                            }
+                            if let bias {
+                                let bv = DepthwiseConv2DKernel.load(bias + c)
+                                a0 += bv; a1 += bv; a2 += bv; a3 += bv
+                            }
+                            if clamp {
+                                a0 = KernelSupport.clamp(a0, vlo, vhi); a1 = KernelSupport.clamp(a1, vlo, vhi)
+                                a2 = KernelSupport.clamp(a2, vlo, vhi); a3 = KernelSupport.clamp(a3, vlo, vhi)
+                            }
+                            UnsafeMutableRawPointer(o + c).storeBytes(of: a0, as: SIMD8<Float>.self)
+                            UnsafeMutableRawPointer(o + (C &+ c)).storeBytes(of: a1, as: SIMD8<Float>.self)
+                            UnsafeMutableRawPointer(o + (2 &* C &+ c)).storeBytes(of: a2, as: SIMD8<Float>.self)
+                            UnsafeMutableRawPointer(o + (3 &* C &+ c)).storeBytes(of: a3, as: SIMD8<Float>.self)
+                            c &+= 8
+                        }
+                        if c &+ 4 <= C {
+                            var a0 = SIMD4<Float>(repeating: 0), a1 = a0, a2 = a0, a3 = a0
+                            var ky = kyLo
+                            while ky < kyHi {
+                                let ip = pixelBase + (ky &* rowStep &+ c)
+                                let wp = filter + (ky &* g.kW &* C &+ c)
+                                var kx = 0
+                                while kx < g.kW {
+                                    let w = DepthwiseConv2DKernel.load4(wp + kx &* C)
+                                    let xp = ip + kx &* colStep
+                                    a0 += DepthwiseConv2DKernel.load4(xp) * w
+                                    a1 += DepthwiseConv2DKernel.load4(xp + pixStep) * w
+                                    a2 += DepthwiseConv2DKernel.load4(xp + 2 &* pixStep) * w
+                                    a3 += DepthwiseConv2DKernel.load4(xp + 3 &* pixStep) * w
+                                    kx &+= 1
+                                }
+                                ky &+= 1
+                            }
+                            if let bias {
+                                let bv = DepthwiseConv2DKernel.load4(bias + c)
+                                a0 += bv; a1 += bv; a2 += bv; a3 += bv
+                            }
+                            let lo4 = SIMD4<Float>(repeating: act.min), hi4 = SIMD4<Float>(repeating: act.max)
+                            if clamp {
+                                a0 = DepthwiseConv2DKernel.clamp4(a0, lo4, hi4); a1 = DepthwiseConv2DKernel.clamp4(a1, lo4, hi4)
+                                a2 = DepthwiseConv2DKernel.clamp4(a2, lo4, hi4); a3 = DepthwiseConv2DKernel.clamp4(a3, lo4, hi4)
+                            }
+                            UnsafeMutableRawPointer(o + c).storeBytes(of: a0, as: SIMD4<Float>.self)
+                            UnsafeMutableRawPointer(o + (C &+ c)).storeBytes(of: a1, as: SIMD4<Float>.self)
+                            UnsafeMutableRawPointer(o + (2 &* C &+ c)).storeBytes(of: a2, as: SIMD4<Float>.self)
+                            UnsafeMutableRawPointer(o + (3 &* C &+ c)).storeBytes(of: a3, as: SIMD4<Float>.self)
+                            c &+= 4
+                        }
+                        while c < C {
+                            for px in 0..<4 {
+                                var acc: Float = 0
+                                for ky in kyLo..<kyHi {
+                                    for kx in 0..<g.kW {
+                                        acc += pixelBase[px &* pixStep &+ ky &* rowStep &+ kx &* colStep &+ c] * filter[(ky &* g.kW &+ kx) &* C &+ c]
+                                    }
+                                }
+                                if let bias { acc += bias[c] }
+                                o[px &* C &+ c] = min(max(acc, act.min), act.max)
+                            }
+                            c &+= 1
+                        }
+                        ox &+= 4
+                        continue
+                    }
+                    var kxLo = 0, kxHi = g.kW
+                    while kxLo < kxHi && x0 &+ kxLo &* g.dilationW < 0 { kxLo &+= 1 }
+                    while kxHi > kxLo && x0 &+ (kxHi &- 1) &* g.dilationW >= g.inW { kxHi &-= 1 }
+                    let pixelBase = rowBase + x0 &* C
+                    let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
+                    var c = 0
+                    while c < vecEnd {
+                        var acc = SIMD8<Float>(repeating: 0)
+                        var ky = kyLo
+                        while ky < kyHi {
+                            let ip = pixelBase + (ky &* rowStep &+ c)
+                            let wp = filter + (ky &* g.kW &* C &+ c)
+                            var kx = kxLo
+                            while kx < kxHi {
+                                acc += DepthwiseConv2DKernel.load(ip + kx &* colStep) * DepthwiseConv2DKernel.load(wp + kx &* C)
+                                kx &+= 1
+                            }
+                            ky &+= 1
+                        }
+                        if let bias { acc += DepthwiseConv2DKernel.load(bias + c) }
+                        if clamp { acc = KernelSupport.clamp(acc, vlo, vhi) }
+                        UnsafeMutableRawPointer(o + c).storeBytes(of: acc, as: SIMD8<Float>.self)
+                        c &+= 8
+                    }
+                    while c < C {
+                        var acc: Float = 0
+                        for ky in kyLo..<kyHi {
+                            for kx in kxLo..<kxHi {
+                                acc += pixelBase[ky &* rowStep &+ kx &* colStep &+ c] * filter[(ky &* g.kW &+ kx) &* C &+ c]
+                            }
+                        }
+                        if let bias { acc += bias[c] }
+                        o[c] = min(max(acc, act.min), act.max)
+                        c &+= 1
+                    }
+                    ox &+= 1
+                }
+            }
+        }
+    }
+
+    /// Plain float depthwise convolution (reference loop order).
+    static func referenceFloat(g: ConvGeometry, multiplier: Int, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
+                               bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
+        for b in 0..<g.batch {
+            for oy in 0..<g.outH {
+                for ox in 0..<g.outW {
+                    for ic in 0..<g.inC {
+                        for m in 0..<multiplier {
+                            let oc = ic * multiplier + m
+                            var total: Float = 0
+                            for ky in 0..<g.kH {
+                                let y = oy * g.strideH - g.padTop + ky * g.dilationH
+                                if y < 0 || y >= g.inH { continue }
+                                for kx in 0..<g.kW {
+                                    let x = ox * g.strideW - g.padLeft + kx * g.dilationW
+                                    if x < 0 || x >= g.inW { continue }
+                                    total += input[((b * g.inH + y) * g.inW + x) * g.inC + ic] * filter[(ky * g.kW + kx) * g.outC + oc]
+                                }
+                            }
+                            if let bias { total += bias[oc] }
+                            output[((b * g.outH + oy) * g.outW + ox) * g.outC + oc] = min(max(total, act.min), act.max)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Hybrid depthwise convolution as the runtime computes it: asymmetric int8 quantization
+    /// of each batch, integer accumulation of filter · (q - offset), then
+    /// acc · (channel scale · batch scale) + bias.
+    static func referenceHybrid(g: ConvGeometry, multiplier: Int, input: UnsafePointer<Float>, filter: [Int8], scales: [Float],
+                                bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>, act: (min: Float, max: Float)) {
+        let batchSize = g.inH * g.inW * g.inC
+        let q = UnsafeMutablePointer<Int8>.allocate(capacity: max(1, batchSize))
+        q.initialize(repeating: 0, count: max(1, batchSize))
+        defer { q.deallocate() }
+        for b in 0..<g.batch {
+            let r = HybridQuantization.asymmetric(input + b * batchSize, count: batchSize, into: q)
+            for oy in 0..<g.outH {
+                for ox in 0..<g.outW {
+                    for ic in 0..<g.inC {
+                        for m in 0..<multiplier {
+                            let oc = ic * multiplier + m
+                            var acc: Int32 = 0
+                            for ky in 0..<g.kH {
+                                let y = oy * g.strideH - g.padTop + ky * g.dilationH
+                                if y < 0 || y >= g.inH { continue }
+                                for kx in 0..<g.kW {
+                                    let x = ox * g.strideW - g.padLeft + kx * g.dilationW
+                                    if x < 0 || x >= g.inW { continue }
+                                    acc &+= Int32(filter[(ky * g.kW + kx) * g.outC + oc]) * (Int32(q[(y * g.inW + x) * g.inC + ic]) - r.offset)
+                                }
+                            }
+                            var v = Float(acc) * (scales[oc] * r.scale)
+                            if let bias { v += bias[oc] }
+                            output[((b * g.outH + oy) * g.outW + ox) * g.outC + oc] = min(max(v, act.min), act.max)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

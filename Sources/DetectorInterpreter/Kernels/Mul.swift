@@ -1,0 +1,9 @@
+import DetectorModelFile
+import DetectorPlatform
+/// `MUL`: element-wise with numpy-style broadcasting (TFLite semantics), fused activation where the op has one.
+enum MulKernel {
+    static let types: [TensorDataType] = [.float32, .int32, .int64]
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        try BinaryElementwiseKernel.prepare(c, .mul, types: types)
+    }
+}

@@ -1,0 +1,158 @@
+import DetectorModelFile
+import DetectorPlatform
+/// Prepared parameters of the reference quantized SOFTMAX (gemmlowp fixed point, 5 integer
+/// bits for the scaled differences, 12 for the sum of exponentials).
+package struct QuantizedSoftmaxParams: Sendable, Equatable {
+    package var inputMultiplier: Int32
+    package var inputLeftShift: Int32
+    package var diffMin: Int32
+
+    /// TFLite `PreprocessSoftmaxScaling` + `CalculateInputRadius`.
+    package init(beta: Float, inputScale: Float) {
+        let scaledDiffIntegerBits = 5
+        let real = min(Double(beta) * Double(inputScale) * Double(1 << (31 - scaledDiffIntegerBits)),
+                       Double((Int64(1) << 31) - 1))
+        let q = QuantizedMultiplier(real)
+        inputMultiplier = q.multiplier
+        inputLeftShift = q.shift
+        let shift = max(0, min(62, Int(q.shift)))
+        let radius = Double((1 << scaledDiffIntegerBits) - 1) * Double(Int64(1) << (31 - scaledDiffIntegerBits))
+            / Double(Int64(1) << Int64(shift))
+        diffMin = -Int32(clamping: Int64(radius.rounded(.down)))
+    }
+}
+
+/// Quantized SOFTMAX over the last dimension, bit-exact with TFLite's reference kernel.
+/// The output quantization is fixed by the runtime: scale 1/256 with zero point 0 (uint8)
+/// or -128 (int8).
+package enum QuantizedSoftmax {
+    package static func run<T: QuantizedElement>(_ p: QuantizedSoftmaxParams, input: UnsafePointer<T>,
+                                                output: UnsafeMutablePointer<T>, outerCount: Int, depth: Int) {
+        let outputBits = Int32(T.bitWidth)
+        for i in 0..<outerCount {
+            let row = input + i * depth
+            let out = output + i * depth
+            var maxInRow = T.quantizedMin
+            for c in 0..<depth { maxInRow = max(maxInRow, Int32(row[c])) }
+            var sumOfExps: Int32 = 0
+            for c in 0..<depth {
+                let diff = Int32(row[c]) - maxInRow
+                if diff >= p.diffMin {
+                    let rescaled = FixedPoint.multiplyByQuantizedMultiplierGreaterThanOne(diff, p.inputMultiplier, p.inputLeftShift)
+                    let e = GemmlowpMath.expOnNegativeValues(rescaled, integerBits: 5)
+                    sumOfExps = sumOfExps &+ FixedPoint.saturatingRoundingMultiplyByPOT(e, -accumulationIntegerBits)
+                }
+            }
+            let (scale, bitsOverUnit) = GemmlowpMath.reciprocal(sumOfExps, integerDigits: accumulationIntegerBits)
+            for c in 0..<depth {
+                let diff = Int32(row[c]) - maxInRow
+                if diff >= p.diffMin {
+                    let rescaled = FixedPoint.multiplyByQuantizedMultiplierGreaterThanOne(diff, p.inputMultiplier, p.inputLeftShift)
+                    let e = GemmlowpMath.expOnNegativeValues(rescaled, integerBits: 5)
+                    let unsat = FixedPoint.roundingDivideByPOT(FixedPoint.saturatingRoundingDoublingHighMul(scale, e),
+                                                              bitsOverUnit + 31 - outputBits)
+                    out[c] = T.clamped(unsat &+ T.quantizedMin, T.quantizedMin, T.quantizedMax)
+                } else {
+                    out[c] = T(truncatingIfNeeded: T.quantizedMin)
+                }
+            }
+        }
+    }
+}
+
+/// The per-element exponentials of the reference SOFTMAX tabulated by the row difference:
+/// `x - max(row)` of 8-bit values lies in -255...0, so `exp` and its sum term (both functions of
+/// the difference alone) are looked up instead of evaluated twice per element. The division by
+/// the sum stays per row and per element as in `QuantizedSoftmax.run`, so results are identical.
+package struct QuantizedSoftmaxTable: Sendable, Equatable {
+    /// `exps[-diff]`: the Q0.31 exponential, or -1 where `diff < diffMin` (the element gets the minimum).
+    package let exps: [Int32]
+    /// `terms[-diff]`: the exponential's contribution to the row sum (0 below `diffMin`).
+    package let terms: [Int32]
+
+    package init(_ p: QuantizedSoftmaxParams) {
+        var exps = [Int32](repeating: -1, count: 256), terms = [Int32](repeating: 0, count: 256)
+        for k in 0..<256 {
+            let diff = -Int32(k)
+            guard diff >= p.diffMin else { continue }
+            let rescaled = FixedPoint.multiplyByQuantizedMultiplierGreaterThanOne(diff, p.inputMultiplier, p.inputLeftShift)
+            let e = GemmlowpMath.expOnNegativeValues(rescaled, integerBits: 5)
+            exps[k] = e
+            terms[k] = FixedPoint.saturatingRoundingMultiplyByPOT(e, -QuantizedSoftmax.accumulationIntegerBits)
+        }
+        self.exps = exps; self.terms = terms
+    }
+}
+
+extension QuantizedSoftmax {
+    /// Integer bits of the sum of exponentials.
+    static let accumulationIntegerBits: Int32 = 12
+
+    /// SOFTMAX with the exponentials looked up in `table` (built from the same params); the
+    /// same results as `run`.
+    package static func run<T: QuantizedElement>(_ table: QuantizedSoftmaxTable, input: UnsafePointer<T>,
+                                                output: UnsafeMutablePointer<T>, outerCount: Int, depth: Int, threads: Int = 1) {
+        let outputBits = Int32(T.bitWidth)
+        table.exps.withUnsafeBufferPointer { expsBuffer in table.terms.withUnsafeBufferPointer { termsBuffer in
+            guard let exps = expsBuffer.baseAddress, let terms = termsBuffer.baseAddress,
+                  expsBuffer.count == 256, termsBuffer.count == 256 else { return }
+            KernelSupport.parallelChunks(outerCount, parts: outerCount * depth >= 1 << 13 ? threads : 1) { rows in
+            for i in rows {
+                let row = input + i * depth
+                let out = output + i * depth
+                var maxInRow = T.quantizedMin
+                for c in 0..<depth { maxInRow = max(maxInRow, Int32(row[c])) }
+                // maxInRow - row[c] is in 0...255 for 8-bit values.
+                var sumOfExps: Int32 = 0
+                for c in 0..<depth { sumOfExps = sumOfExps &+ terms[Int(maxInRow &- Int32(row[c]))] }
+                let (scale, bitsOverUnit) = GemmlowpMath.reciprocal(sumOfExps, integerDigits: accumulationIntegerBits)
+                let shift = bitsOverUnit + 31 - outputBits
+                for c in 0..<depth {
+                    let e = exps[Int(maxInRow &- Int32(row[c]))]
+                    if e >= 0 {
+                        let unsat = FixedPoint.roundingDivideByPOT(FixedPoint.saturatingRoundingDoublingHighMul(scale, e), shift)
+                        out[c] = T.clamped(unsat &+ T.quantizedMin, T.quantizedMin, T.quantizedMax)
+                    } else {
+                        out[c] = T(truncatingIfNeeded: T.quantizedMin)
+                    }
+                }
+            }
+            }
+        } }
+    }
+}
+
+/// Interpreter kernel for uint8/int8 SOFTMAX (over the last dimension).
+final class QuantizedSoftmaxKernel: PreparedKernel {
+    /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
+    let int8: Bool
+    let table: QuantizedSoftmaxTable
+    let input: Int, output: Int, outer: Int, depth: Int
+    init(int8: Bool, table: QuantizedSoftmaxTable, input: Int, output: Int, outer: Int, depth: Int) { self.int8 = int8;
+        self.table = table; self.input = input; self.output = output; self.outer = outer; self.depth = depth
+    }
+    func eval(_ e: EvalContext) throws {
+        if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
+    }
+
+    @inline(__always)
+    private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
+        QuantizedSoftmax.run(table, input: e.pointer(input, as: T.self), output: e.pointer(output, as: T.self),
+                             outerCount: outer, depth: depth, threads: e.threadCount)
+    }
+}
+
+extension QuantizedSoftmax {
+    @Sendable package static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, types: [.uint8, .int8])
+        guard x.rank >= 1, let depth = x.shape.last, depth > 0 else { throw c.invalid("input must have rank >= 1 and a non-empty last dimension") }
+        try c.setOutput(0, shape: x.shape, type: x.type)
+        let out = try c.output(0)
+        let qi = try c.quantization(of: x, "input")
+        let table = QuantizedSoftmaxTable(QuantizedSoftmaxParams(beta: c.parameters.beta, inputScale: qi.scale))
+        func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
+            QuantizedSoftmaxKernel(int8: A.self == Int8.self, table: table, input: x.index, output: out.index, outer: x.elementCount / depth, depth: depth)
+        }
+        return try withQuantizedType(x.type, c) { build($0) }
+    }
+}

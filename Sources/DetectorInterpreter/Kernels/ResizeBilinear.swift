@@ -1,0 +1,74 @@
+import DetectorModelFile
+import DetectorPlatform
+/// `RESIZE_BILINEAR` (float32 NHWC) with `align_corners` and `half_pixel_centers`, exactly
+/// the reference kernel's sampling (`ComputeInterpolationValues`). Output size from the
+/// size tensor (input 1: [new_height, new_width]).
+final class ResizeBilinearKernel: PreparedKernel {
+    let input: Int, output: Int
+    let batch: Int, inH: Int, inW: Int, depth: Int, outH: Int, outW: Int
+    /// Per output row/column: lower and upper source index and the fractional position.
+    let ys: [(Int, Int, Float)], xs: [(Int, Int, Float)]
+
+    init(input: Int, output: Int, batch: Int, inH: Int, inW: Int, depth: Int, outH: Int, outW: Int,
+         ys: [(Int, Int, Float)], xs: [(Int, Int, Float)]) {
+        self.input = input; self.output = output; self.batch = batch; self.inH = inH; self.inW = inW
+        self.depth = depth; self.outH = outH; self.outW = outW; self.ys = ys; self.xs = xs
+    }
+
+    /// The reference kernel's scale for one dimension.
+    static func scale(input: Int, output: Int, alignCorners: Bool) -> Float {
+        (alignCorners && output > 1) ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
+    }
+
+    /// (lower, upper, delta) for output coordinate `v`.
+    static func interpolation(_ v: Int, scale: Float, halfPixel: Bool, inputSize: Int) -> (Int, Int, Float) {
+        let scaled = halfPixel ? (Float(v) + 0.5) * scale - 0.5 : Float(v) * scale
+        let lower = max(Int(scaled.rounded(.down)), 0)
+        let upper = min(Int(scaled.rounded(.up)), inputSize - 1)
+        return (lower, upper, scaled - Float(lower))
+    }
+
+    @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
+        let x = try c.input(0, rank: 4, types: [.float32])
+        guard let size = try c.constantInts(input: 1), size.count == 2, size[0] > 0, size[1] > 0,
+              size[0] <= 1 << 20, size[1] <= 1 << 20 else {
+            throw c.invalid("its size must be two positive constants")
+        }
+        let p = c.parameters
+        guard !(p.alignCorners && p.halfPixelCenters) else { throw c.invalid("align_corners and half_pixel_centers are both set") }
+        let (h, w) = (x.shape[1], x.shape[2])
+        try c.setOutput(0, shape: [x.shape[0], size[0], size[1], x.shape[3]], type: .float32)
+        let sh = scale(input: h, output: size[0], alignCorners: p.alignCorners)
+        let sw = scale(input: w, output: size[1], alignCorners: p.alignCorners)
+        return ResizeBilinearKernel(input: x.index, output: try c.output(0).index, batch: x.shape[0], inH: h, inW: w,
+                                    depth: x.shape[3], outH: size[0], outW: size[1],
+                                    ys: (0..<size[0]).map { interpolation($0, scale: sh, halfPixel: p.halfPixelCenters, inputSize: h) },
+                                    xs: (0..<size[1]).map { interpolation($0, scale: sw, halfPixel: p.halfPixelCenters, inputSize: w) })
+    }
+
+    func eval(_ e: EvalContext) throws {
+        let src = e.floats(input), dst = e.floats(output)
+        guard inH > 0, inW > 0 else { return }
+        var o = dst
+        for b in 0..<batch {
+            for (y0, y1, dy) in ys {
+                for (x0, x1, dx) in xs {
+                    let p00 = src + ((b * inH + y0) * inW + x0) * depth
+                    let p10 = src + ((b * inH + y1) * inW + x0) * depth
+                    let p01 = src + ((b * inH + y0) * inW + x1) * depth
+                    let p11 = src + ((b * inH + y1) * inW + x1) * depth
+                    let ny = 1 - dy, nx = 1 - dx
+                    for ch in 0..<depth {
+                        // The reference kernel's exact expression and evaluation order.
+                        let a = p00[ch] * ny * nx
+                        let b = p10[ch] * dy * nx
+                        let c = p01[ch] * ny * dx
+                        let d = p11[ch] * dy * dx
+                        o[ch] = a + b + c + d
+                    }
+                    o += depth
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import DetectorModelFile
+import DetectorPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// The persistent worker threads behind `KernelSupport.parallelFor` / `parallelChunks`.
+///
+/// A kernel's parts used to go through `DispatchQueue.concurrentPerform`, about 26 µs per
+/// parallel op here — more than many small ops take on one thread. The pool keeps its
+/// workers spinning briefly after each job (the next op usually follows within
+/// microseconds), then sleeping on a condition variable. A job is published as one atomic
+/// word, `generation << 32 | next index`; a thread claims index `i` of the job by a
+/// compare-and-swap on that word, so a late worker can never run an index of a job other
+/// than the one it saw published. The calling thread works on the job too, then waits until
+/// every index is done. Work is split by the kernels (by output rows/tiles), so results do
+/// not depend on which thread ran what.
+///
+/// Calls from a worker (nested parallelism) and calls while another thread's job runs are
+/// executed on the calling thread, in order.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+final class WorkerPool: @unchecked Sendable {
+    static let shared = WorkerPool()
+
+    /// `generation << 32 | next unclaimed index` of the current job.
+    private let state = Atomic<Int>(0)
+    /// Index count of the current job.
+    private let count = Atomic<Int>(0)
+    /// Indices of the current job finished.
+    private let done = Atomic<Int>(0)
+    /// The current job's body (`UnsafeRawPointer` bits of a `Job`).
+    private let job = Atomic<Int>(0)
+    /// Workers blocked on `wake`.
+    private let sleepers = Atomic<Int>(0)
+    /// One job at a time; a second caller runs its work inline.
+    private let busy = Atomic<Bool>(false)
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let wake: UnsafeMutablePointer<pthread_cond_t>
+    private let workersLock = Mutex<Int>(0)
+
+    /// Spins of a worker between jobs before it sleeps (about 0.5–1 ms: the gaps between the
+    /// parallel ops of one invoke are shorter, so workers stay awake through an invoke).
+    private static let spinsBeforeSleep = 1_000_000
+
+    /// Set (non-nil) on the pool's own threads.
+    private static let workerKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    private struct Job {
+        let body: (Int) -> Void
+    }
+
+    private init() {
+        mutex = .allocate(capacity: 1)
+        wake = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(wake, nil)
+    }
+
+    /// Runs `body(i)` for every `i` in `0..<count`, on up to `threads` threads (this one included).
+    func run(_ count: Int, threads: Int, _ body: (Int) -> Void) {
+        let onWorker = pthread_getspecific(Self.workerKey) != nil
+        guard count > 1, threads > 1, count < 1 << 31, !onWorker,
+              busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            for i in 0..<count { body(i) }
+            return
+        }
+        defer { busy.store(false, ordering: .releasing) }
+        startWorkers(min(threads, count) - 1)
+        withoutActuallyEscaping(body) { body in
+            var job = Job(body: body)
+            withUnsafePointer(to: &job) { pointer in
+                self.job.store(Int(bitPattern: UInt(bitPattern: pointer)), ordering: .relaxed)
+                self.count.store(count, ordering: .relaxed)
+                done.store(0, ordering: .relaxed)
+                let generation = ((state.load(ordering: .relaxed) >> 32) &+ 1) & 0x7FFF_FFFF
+                state.store(generation << 32, ordering: .sequentiallyConsistent)
+                if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
+                    pthread_mutex_lock(mutex)
+                    pthread_cond_broadcast(wake)
+                    pthread_mutex_unlock(mutex)
+                }
+                work(generation: generation)
+                while done.load(ordering: .acquiring) < count { spinPause() }
+                // Close the job before the next one writes `job` and `count`: a worker still
+                // holding this generation's last word (`generation | count`) would otherwise read
+                // the next job's larger count and claim an index of it under this generation
+                // (found by ThreadSanitizer). No count reaches 0xFFFF_FFFF, so nothing is claimable.
+                state.store(generation << 32 | 0xFFFF_FFFF, ordering: .sequentiallyConsistent)
+            }
+        }
+    }
+
+    /// Claims and runs indices of job `generation` until none is left.
+    private func work(generation: Int) {
+        var current = state.load(ordering: .acquiring)
+        while current >> 32 == generation {
+            let index = current & 0xFFFF_FFFF
+            let total = count.load(ordering: .relaxed)
+            guard index < total else { return }
+            let (exchanged, original) = state.compareExchange(expected: current, desired: current &+ 1, ordering: .acquiringAndReleasing)
+            if exchanged {
+                let bits = UInt(bitPattern: job.load(ordering: .relaxed))
+                guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return }
+                pointer.assumingMemoryBound(to: Job.self).pointee.body(index)
+                done.add(1, ordering: .releasing)
+                current = state.load(ordering: .acquiring)
+            } else {
+                current = original
+            }
+        }
+    }
+
+    private func startWorkers(_ wanted: Int) {
+        workersLock.withLock { running in
+            while running < wanted {
+                running += 1
+                let thread = Thread { [self] in workerLoop() }
+                thread.name = "objdetect worker \(running)"
+                thread.start()
+            }
+        }
+    }
+
+    private func workerLoop() {
+        pthread_setspecific(Self.workerKey, UnsafeRawPointer(bitPattern: 1))
+        var seen = state.load(ordering: .acquiring) >> 32
+        while true {
+            var spins = 0
+            var generation = state.load(ordering: .acquiring) >> 32
+            while generation == seen && spins < Self.spinsBeforeSleep {
+                spinPause()
+                spins += 1
+                generation = state.load(ordering: .acquiring) >> 32
+            }
+            if generation == seen {
+                pthread_mutex_lock(mutex)
+                sleepers.add(1, ordering: .sequentiallyConsistent)
+                while state.load(ordering: .sequentiallyConsistent) >> 32 == seen { pthread_cond_wait(wake, mutex) }
+                sleepers.subtract(1, ordering: .sequentiallyConsistent)
+                pthread_mutex_unlock(mutex)
+                generation = state.load(ordering: .acquiring) >> 32
+            }
+            seen = generation
+            work(generation: generation)
+        }
+    }
+
+    /// One step of a spin wait (Swift has no `pause` intrinsic that links everywhere; the loops
+    /// around it re-read an atomic, which is what they wait for).
+    @inline(__always)
+    private func spinPause() {}
+}

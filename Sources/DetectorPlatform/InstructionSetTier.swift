@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+#if arch(x86_64)
+import _Builtin_intrinsics.intel.cpuid
+#endif
+
+/// The instruction set the interpreter's hot kernels run with, chosen once per process from
+/// what the CPU and OS support.
+///
+/// On x86-64 the default build holds three variants of the float GEMM: the baseline (SSE2,
+/// DetectorCore's own kernels), AVX2 + FMA (x86-64-v3, the `KernelsAVX2` module) and AVX-512
+/// with VNNI (x86-64-v4, `KernelsAVX512`). Elsewhere there is only `.baseline` (NEON on
+/// arm64). A tier is supported when the processor reports its features (CPUID) and the OS
+/// says it saves the registers (Linux: `/proc/cpuinfo` flags; Darwin: `hw.optional.*`). The environment variable `OBJDETECT_ISA=sse2|avx2|avx512` asks for a lower tier
+/// (for tests and bug reports); a tier the CPU cannot run is never chosen.
+///
+/// ```swift
+/// print(InstructionSetTier.best)            // e.g. avx512 on an AMD EPYC Zen 5
+/// var options = Interpreter.Options()
+/// options.tier = .avx2                      // force AVX2 even where AVX-512 exists
+/// ```
+public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertible, CaseIterable {
+    /// SSE2 on x86-64 (NEON on arm64): portable Swift SIMD, no extra flags.
+    case baseline = 0
+    /// x86-64-v3: AVX, AVX2, FMA, F16C, BMI1/2, LZCNT, MOVBE.
+    case avx2 = 1
+    /// x86-64-v4 (AVX-512 F, BW, CD, DQ, VL) plus AVX-512 VNNI.
+    case avx512 = 2
+
+    public var description: String {
+        switch self {
+        case .baseline:
+            #if arch(x86_64)
+            return "sse2"
+            #else
+            return "neon"
+            #endif
+        case .avx2: return "avx2"
+        case .avx512: return "avx512"
+        }
+    }
+
+    public static func < (a: InstructionSetTier, b: InstructionSetTier) -> Bool { a.rawValue < b.rawValue }
+
+    /// The tier named by `OBJDETECT_ISA` (`sse2`/`baseline`/`neon`, `avx2`, `avx512`), or nil.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "sse2", "baseline", "neon": self = .baseline
+        case "avx2": self = .avx2
+        case "avx512": self = .avx512
+        default: return nil
+        }
+    }
+
+    /// The best tier this CPU and OS support (and this build holds).
+    public static let supported: InstructionSetTier = detect()
+
+    /// `supported`, lowered to `OBJDETECT_ISA` when that names a lower tier.
+    public static let best: InstructionSetTier = {
+        guard let value = ProcessInfo.processInfo.environment["OBJDETECT_ISA"], let forced = InstructionSetTier(name: value) else {
+            return supported
+        }
+        return min(forced, supported)
+    }()
+
+    /// The tier that is run when `requested` is asked for: never above `supported`.
+    package static func resolved(_ requested: InstructionSetTier?) -> InstructionSetTier {
+        min(requested ?? best, supported)
+    }
+
+    /// CPU feature names (as `/proc/cpuinfo` spells them) each tier needs.
+    static let requiredFlags: [InstructionSetTier: [String]] = [
+        .avx2: ["avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "abm", "movbe"],
+        .avx512: ["avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "abm", "movbe",
+                  "avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl", "avx512_vnni"],
+    ]
+
+    /// The highest tier whose flags are all in `flags`.
+    static func highest(withFlags flags: Set<String>) -> InstructionSetTier {
+        for tier in [InstructionSetTier.avx512, .avx2] where requiredFlags[tier, default: []].allSatisfy(flags.contains) {
+            return tier
+        }
+        return .baseline
+    }
+
+    /// What the processor itself reports (CPUID leaves 1, 7 and 0x80000001), as the flag
+    /// names `/proc/cpuinfo` uses. This is what an emulator such as `qemu -cpu Nehalem` shows;
+    /// whether the OS saves the wider registers is what the OS reports (below).
+    static func processorFlags() -> Set<String> {
+        #if arch(x86_64)
+        var a: UInt32 = 0, b: UInt32 = 0, c: UInt32 = 0, d: UInt32 = 0
+        var flags: Set<String> = []
+        func bit(_ word: UInt32, _ n: UInt32) -> Bool { word & (1 << n) != 0 }
+        if __get_cpuid(1, &a, &b, &c, &d) != 0 {
+            if bit(c, 12) { flags.insert("fma") }
+            if bit(c, 22) { flags.insert("movbe") }
+            if bit(c, 28) { flags.insert("avx") }
+            if bit(c, 29) { flags.insert("f16c") }
+        }
+        if __get_cpuid_count(7, 0, &a, &b, &c, &d) != 0 {
+            for (n, name) in [(3, "bmi1"), (5, "avx2"), (8, "bmi2"), (16, "avx512f"), (17, "avx512dq"), (28, "avx512cd"),
+                              (30, "avx512bw"), (31, "avx512vl")] as [(UInt32, String)] where bit(b, n) {
+                flags.insert(name)
+            }
+            if bit(c, 1) { flags.insert("avx512vbmi") }
+            if bit(c, 11) { flags.insert("avx512_vnni") }
+        }
+        if __get_cpuid(0x8000_0001, &a, &b, &c, &d) != 0, bit(c, 5) { flags.insert("abm") }
+        return flags
+        #else
+        return []
+        #endif
+    }
+
+    /// The AVX-512 tier may also use VBMI's byte permutes (`vpermi2b`, the byte table
+    /// lookups of `KernelsAVX512VBMI`): the processor and the OS report `avx512vbmi`.
+    package static let hasByteTableLookup: Bool = {
+        #if arch(x86_64)
+        guard supported == .avx512, processorFlags().contains("avx512vbmi") else { return false }
+        #if os(Linux)
+        return osFlags()?.contains("avx512vbmi") ?? false
+        #elseif canImport(Darwin)
+        var value: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        return sysctlbyname("hw.optional.avx512vbmi", &value, &size, nil, 0) == 0 && value != 0
+        #else
+        return false
+        #endif
+        #else
+        return false
+        #endif
+    }()
+
+    #if os(Linux)
+    /// The `flags` line of `/proc/cpuinfo`: the kernel lists only the features it has enabled
+    /// (AVX-512 state saving included). Nil when unreadable.
+    static func osFlags() -> Set<String>? {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
+              let colon = line.firstIndex(of: ":") else { return nil }
+        return Set(line[line.index(after: colon)...].split(separator: " ").map(String.init))
+    }
+    #endif
+
+    private static func detect() -> InstructionSetTier {
+        #if arch(x86_64)
+        let processor = highest(withFlags: processorFlags())
+        #if os(Linux)
+        guard let flags = osFlags() else { return .baseline }
+        return min(processor, highest(withFlags: flags))
+        #elseif canImport(Darwin)
+        func has(_ name: String) -> Bool {
+            var value: Int32 = 0
+            var size = MemoryLayout<Int32>.size
+            return sysctlbyname("hw.optional." + name, &value, &size, nil, 0) == 0 && value != 0
+        }
+        let avx2 = ["avx2_0", "fma", "f16c", "bmi1", "bmi2"].allSatisfy(has)
+        let avx512 = avx2 && ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl", "avx512vnni"].allSatisfy(has)
+        return min(processor, avx512 ? .avx512 : avx2 ? .avx2 : .baseline)
+        #else
+        return .baseline
+        #endif
+        #else
+        return .baseline
+        #endif
+    }
+}

@@ -1,0 +1,185 @@
+import DetectorModelFile
+import DetectorImage
+extension IoUTracker {
+    /// Optimal matching of every track (by its predicted box) and the given detections; fills
+    /// `matchedTrack` and `trackOfDetection`.
+    ///
+    /// A pair is admissible when its IoU reaches `iouThreshold`, the classes agree (when
+    /// class-aware), a low-score detection (`isLow`) meets a confirmed track matched in the
+    /// previous update with IoU ≥ `lowScoreIoUThreshold` (any track, at `iouThreshold`, with
+    /// `reportsFromFirstFrame`) and, for a track
+    /// that missed updates, the detection's centre is inside the re-acquisition gate and its
+    /// height within `reacquisitionHeightRatio` of the predicted one. Its
+    /// weight is `IoU − centreDistanceWeight · d²/c²` (d: distance of the centres, c: diagonal
+    /// of the box enclosing both), times `lowScoreWeight` for a low-score detection, so a
+    /// high-score detection wins a close call. Other pairs are worth nothing, so the
+    /// maximum-weight matching splits into independent groups of tracks and detections linked
+    /// by admissible pairs. Each group is solved on its own (most are a single pair and need no
+    /// solver), and memory grows with the admissible pairs and group sizes, not with
+    /// tracks × detections.
+    func associate(
+        detectionIndices: [Int], detections: [TrackerDetection], isLow: [Bool], scoreScale: Float,
+        matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
+    ) {
+        let rows = tracks.count, columns = detectionIndices.count
+        guard rows > 0, columns > 0 else { return }
+        let threshold = configuration.iouThreshold
+        var predicted: [TrackBox] = []
+        predicted.reserveCapacity(rows)
+        for track in tracks { predicted.append(track.motion.box) }
+        var candidates: [TrackBox] = []
+        candidates.reserveCapacity(columns)
+        for d in detectionIndices { candidates.append(detections[d].box) }
+        // Squared gate radius of each track in pixels (infinite: no gate).
+        var gateRadiusSquared = [Float](repeating: .infinity, count: rows)
+        if let gate = configuration.reacquisitionGate {
+            for r in 0..<rows where tracks[r].missedUpdates > 0 {
+                let secondsLost = Float(max(0, nowMs - tracks[r].lastMatchMs) / 1_000)
+                let radius = predicted[r].height * (gate + configuration.reacquisitionGrowth * secondsLost)
+                gateRadiusSquared[r] = radius * radius
+            }
+        }
+        let centreWeight = configuration.centreDistanceWeight, lowWeight = configuration.lowScoreWeight
+        let heightRatio = configuration.reacquisitionHeightRatio
+        // With ML Kit's reporting every detection may start a track, so a low-score one must be
+        // able to continue any track it could have started (else it would start a duplicate):
+        // it then matches like a high-score one, only at `lowScoreWeight`.
+        let lowMatchesAnyTrack = configuration.reportsFromFirstFrame
+        let lowThreshold = lowMatchesAnyTrack ? threshold : configuration.lowScoreIoUThreshold
+        let scoreWeighted = configuration.scoreWeightedMatching
+
+        // Detections sorted by left edge: a track only visits those whose left edge lies in
+        // (track left − widest detection, track right), so the scan is not tracks × detections.
+        let byLeft = (0..<columns).sorted { candidates[$0].x < candidates[$1].x || (candidates[$0].x == candidates[$1].x && $0 < $1) }
+        let lefts = byLeft.map { candidates[$0].x }
+        let widest = candidates.reduce(Float(0)) { max($0, $1.width) }
+        var lowColumn = [Bool](repeating: false, count: columns)
+        for c in 0..<columns { lowColumn[c] = isLow[detectionIndices[c]] }
+
+        var pairs: [(row: Int, column: Int, weight: Float)] = []
+        for r in 0..<rows {
+            let track = predicted[r]
+            let trackRight = track.x + track.width, trackBottom = track.y + track.height
+            let gate = gateRadiusSquared[r]
+            let tentative = tracks[r].id == nil
+            let lost = tracks[r].missedUpdates > 0
+            var k = Self.firstIndex(in: lefts, above: track.x - widest)
+            while k < columns, lefts[k] < trackRight {
+                let c = byLeft[k]
+                k += 1
+                let candidate = candidates[c]
+                let low = lowColumn[c]
+                if low && !lowMatchesAnyTrack && (tentative || lost) { continue }
+                // Cheap rejection of boxes that do not overlap at all.
+                if candidate.y >= trackBottom || candidate.x + candidate.width <= track.x || candidate.y + candidate.height <= track.y {
+                    continue
+                }
+                let iou = track.iou(candidate)
+                guard iou >= threshold, !low || iou >= lowThreshold else { continue }
+                if lost, let ratio = heightRatio {
+                    let last = tracks[r].lastDetection.height
+                    if candidate.height > track.height * ratio || track.height > candidate.height * ratio
+                        || candidate.height > last * ratio || last > candidate.height * ratio { continue }
+                }
+                var weight = iou
+                if centreWeight > 0 || gate.isFinite {
+                    let dx = (candidate.x + candidate.width / 2) - (track.x + track.width / 2)
+                    let dy = (candidate.y + candidate.height / 2) - (track.y + track.height / 2)
+                    let distanceSquared = dx * dx + dy * dy
+                    if distanceSquared > gate { continue }
+                    let enclosingWidth = max(trackRight, candidate.x + candidate.width) - min(track.x, candidate.x)
+                    let enclosingHeight = max(trackBottom, candidate.y + candidate.height) - min(track.y, candidate.y)
+                    let diagonalSquared = enclosingWidth * enclosingWidth + enclosingHeight * enclosingHeight
+                    if diagonalSquared > 0 { weight -= centreWeight * distanceSquared / diagonalSquared }
+                }
+                if low { weight *= lowWeight }
+                if scoreWeighted { weight *= max(detections[detectionIndices[c]].score * scoreScale, 0) }
+                // Keep admissible pairs worth something, so they still count as matches.
+                pairs.append((r, c, max(weight, 1e-4)))
+            }
+        }
+        if configuration.classAware {
+            pairs.removeAll { pair in
+                guard let trackClass = tracks[pair.row].smoothedClass,
+                      let detectionClass = detections[detectionIndices[pair.column]].classIndex else { return false }
+                return trackClass != detectionClass
+            }
+        }
+        guard !pairs.isEmpty else { return }
+
+        var groups = UnionFind(count: rows + columns)   // rows, then columns
+        for pair in pairs { groups.union(pair.row, rows + pair.column) }
+        // A group containing a track is named by its smallest row (UnionFind keeps the minimum).
+        var pairsOfGroup = [[Int]](repeating: [], count: rows)
+        for (k, pair) in pairs.enumerated() { pairsOfGroup[groups.root(pair.row)].append(k) }
+
+        var columnOfRow = [Int?](repeating: nil, count: rows)
+        var localRow = [Int](repeating: -1, count: rows)
+        var localColumn = [Int](repeating: -1, count: columns)
+        for group in 0..<rows where !pairsOfGroup[group].isEmpty {
+            let members = pairsOfGroup[group]
+            if members.count == 1 {
+                let pair = pairs[members[0]]
+                columnOfRow[pair.row] = pair.column
+                continue
+            }
+            var memberRows: [Int] = [], memberColumns: [Int] = []
+            for k in members {
+                let pair = pairs[k]
+                if localRow[pair.row] < 0 { localRow[pair.row] = memberRows.count; memberRows.append(pair.row) }
+                if localColumn[pair.column] < 0 { localColumn[pair.column] = memberColumns.count; memberColumns.append(pair.column) }
+            }
+            var sub = [Double](repeating: 0, count: memberRows.count * memberColumns.count)
+            for k in members {
+                let pair = pairs[k]
+                sub[localRow[pair.row] * memberColumns.count + localColumn[pair.column]] = -Double(pair.weight)
+            }
+            if let assignment = try? LinearAssignment.solve(costs: sub, rows: memberRows.count, columns: memberColumns.count) {
+                for (k, c) in assignment.enumerated() {
+                    // Only admissible (negative-cost) pairs count as matches.
+                    if let c, sub[k * memberColumns.count + c] < 0 { columnOfRow[memberRows[k]] = memberColumns[c] }
+                }
+            }
+            for r in memberRows { localRow[r] = -1 }
+            for c in memberColumns { localColumn[c] = -1 }
+        }
+        for r in 0..<rows {
+            if let c = columnOfRow[r] {
+                matchedTrack[r] = true
+                trackOfDetection[detectionIndices[c]] = r
+            }
+        }
+    }
+}
+
+extension IoUTracker {
+    /// The first index of the ascending `values` whose value is greater than `bound`.
+    package static func firstIndex(in values: [Float], above bound: Float) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] > bound { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
+/// Disjoint sets whose representative is always the smallest member.
+private struct UnionFind {
+    private var parent: [Int]
+    init(count: Int) { parent = Array(0..<count) }
+
+    mutating func root(_ node: Int) -> Int {
+        var node = node
+        while parent[node] != node {
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        }
+        return node
+    }
+
+    mutating func union(_ a: Int, _ b: Int) {
+        let ra = root(a), rb = root(b)
+        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+    }
+}

@@ -100,7 +100,8 @@ enum BenchCommand {
         let ranked = (interpreter.profile ?? []).enumerated().sorted { $0.element > $1.element }.prefix(15)
         for (k, ms) in ranked {
             let out = ops[k].outputs.first.map { interpreter.tensorDescription($0).shape } ?? []
-            try writeLine(String(format: "op %4d %-20@ %8.3f ms  out %@", k, ops[k].opName, ms / Double(runs), "\(out)"))
+            let kernel = interpreter.kernelName(ofOperator: k).map { "  kernel " + $0 } ?? ""
+            try writeLine(String(format: "op %4d %-20@ %8.3f ms  out %@%@", k, ops[k].opName, ms / Double(runs), "\(out)", kernel))
         }
         var byType: [String: (ms: Double, count: Int)] = [:]
         for (k, ms) in (interpreter.profile ?? []).enumerated() {

@@ -14,14 +14,11 @@ public enum DetectorCoreInfo {
     /// The package version (semantic versioning; "-dev" until a release is tagged).
     public static let version = "0.7.0-dev"
 
-    /// The instruction-set tier the interpreter's kernels run with (`InstructionSetTier.best`:
+    /// The kernel table the interpreter's kernels run with (`KernelTable.best`, the table of `InstructionSetTier.best`:
     /// the best this CPU and OS support, lowered by `OBJDETECT_ISA`), with "+vbmi" when the
     /// AVX-512 tier also uses VBMI's byte table lookups: "sse2", "avx2", "avx512", "avx512+vbmi",
     /// "neon".
-    public static var kernels: String {
-        let tier = InstructionSetTier.best
-        return tier.description + (tier == .avx512 && InstructionSetTier.hasByteTableLookup ? "+vbmi" : "")
-    }
+    public static var kernels: String { KernelTable.best.name }
 
     /// The processor architecture this build is for: "x86_64", "arm64" or "other".
     public static var architecture: String {

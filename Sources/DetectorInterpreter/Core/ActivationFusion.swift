@@ -49,8 +49,8 @@ package struct ActivationFusion {
     /// Pair index by absorbed op.
     private var byActivationOp: [Int: Int] = [:]
 
-    static let fusibleProducers: Set<String> = ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "SUB", "MUL"]
-    static let activations: [String: OperatorParameters.Activation] = ["RELU": .relu, "RELU6": .relu6, "RELU_N1_TO_1": .reluN1To1]
+    static let fusibleProducers: Set<BuiltinOperator> = [.conv2D, .depthwiseConv2D, .fullyConnected, .add, .sub, .mul]
+    static let activations: [BuiltinOperator: OperatorParameters.Activation] = [.relu: .relu, .relu6: .relu6, .reluN1To1: .reluN1To1]
 
     init() {}
 
@@ -65,11 +65,11 @@ package struct ActivationFusion {
         }
         let boundary = Set(graph.inputs).union(graph.outputs)
         for (k, op) in graph.operators.enumerated() {
-            if op.opName == "MUL", op.parameters.activation == .none, op.inputs.count == 2, op.outputs.count == 1 {
+            if op.code == .mul, op.parameters.activation == .none, op.inputs.count == 2, op.outputs.count == 1 {
                 planSiLU(graph, k, producer: producer, readers: readers, boundary: boundary, types: types)
                 continue
             }
-            guard let activation = ActivationFusion.activations[op.opName],
+            guard let activation = ActivationFusion.activations[op.code],
                   op.inputs.count == 1, op.outputs.count == 1 else { continue }
             let t = op.inputs[0], u = op.outputs[0]
             guard t >= 0, t < n, u >= 0, u < n, t != u, readers[t] == 1, !boundary.contains(t),
@@ -77,7 +77,7 @@ package struct ActivationFusion {
             let j = producer[t]
             guard j >= 0, j < k, overrides[j] == nil else { continue }
             let p = graph.operators[j]
-            guard ActivationFusion.fusibleProducers.contains(p.opName), p.parameters.activation == .none,
+            guard ActivationFusion.fusibleProducers.contains(p.code), p.parameters.activation == .none,
                   p.outputs.count == 1, p.outputs[0] == t,
                   let first = p.inputs.first, first >= 0, first < n, types[first] == .float32 else { continue }
             byActivationOp[k] = pairs.count
@@ -100,7 +100,7 @@ package struct ActivationFusion {
         let c = producer[x]
         guard c >= 0, c < pair.producer, overrides[c] == nil else { return }
         let conv = graph.operators[c]
-        guard conv.opName == "CONV_2D", conv.parameters.activation == .none, conv.outputs == [x],
+        guard conv.code == .conv2D, conv.parameters.activation == .none, conv.outputs == [x],
               let first = conv.inputs.first, first >= 0, first < n, types[first] == .float32 else { return }
         overrides[pair.producer] = nil
         overrides[c] = .silu
@@ -124,7 +124,7 @@ package struct ActivationFusion {
             let j = producer[s]
             guard j >= 0, j < k, overrides[j] == nil else { continue }
             let logistic = graph.operators[j]
-            guard logistic.opName == "LOGISTIC", logistic.inputs == [x], logistic.outputs == [s] else { continue }
+            guard logistic.code == .logistic, logistic.inputs == [x], logistic.outputs == [s] else { continue }
             byActivationOp[k] = pairs.count
             pairs.append(Pair(producer: j, activationOp: k, epilogue: .multiplyByInput, intermediate: s, output: u, source: s))
             overrides[j] = .multiplyByInput

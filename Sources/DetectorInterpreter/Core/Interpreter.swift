@@ -100,7 +100,9 @@ public final class Interpreter {
     package let graph: InterpreterGraph
     public let options: Options
     /// The instruction-set tier the kernels run with (from `options.tier`).
-    public var tier: InstructionSetTier { InstructionSetTier.resolved(options.tier) }
+    public var tier: InstructionSetTier { kernelTable.tier }
+    /// The kernel table of that tier, chosen once here; kernels take their entries from it at prepare.
+    package let kernelTable: KernelTable
 
     package var shapes: [[Int]]
     var types: [TensorDataType]
@@ -120,7 +122,7 @@ public final class Interpreter {
 
     static func containsHybridKernels(_ graph: InterpreterGraph, types: [TensorDataType]) -> Bool {
         graph.operators.contains { op in
-            guard ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"].contains(op.opName), op.inputs.count >= 2,
+            guard [BuiltinOperator.conv2D, .depthwiseConv2D, .fullyConnected].contains(op.code), op.inputs.count >= 2,
                   let x = op.inputs.first, x >= 0, x < types.count, op.inputs[1] >= 0, op.inputs[1] < types.count else { return false }
             return types[x] == .float32 && (types[op.inputs[1]] == .int8 || types[op.inputs[1]] == .uint8)
         }
@@ -144,6 +146,7 @@ public final class Interpreter {
     package init(graph: InterpreterGraph, options: Options = Options()) throws {
         self.graph = graph
         self.options = options
+        kernelTable = KernelTable.for(options.tier ?? InstructionSetTier.best)
         let n = graph.tensors.count
         shapes = graph.tensors.map(\.shape)
         types = graph.tensors.map(\.type)
@@ -230,7 +233,7 @@ public final class Interpreter {
     private func resolveKernels() throws {
         registrations = try graph.operators.enumerated().map { k, op in
             let activation = Interpreter.activationType(of: op, types: types)
-            guard let r = options.registry.registration(opName: op.opName, activationType: activation) else {
+            guard let r = options.registry.registration(for: op, activationType: activation) else {
                 throw InterpreterError.unsupportedOperator(
                     index: k, opName: op.opName,
                     inputTypes: op.inputs.map { $0 >= 0 ? types[$0].name : "none" },
@@ -325,7 +328,7 @@ public final class Interpreter {
                 }
                 kernels[k] = kernel
                 let opWork = OperatorWork.multiplyAccumulates(
-                    opName: op.opName, parameters: op.parameters,
+                    code: op.code, parameters: op.parameters,
                     inputShapes: op.inputs.map { $0 >= 0 ? shapes[$0] : [] }, outputShapes: op.outputs.map { $0 >= 0 ? shapes[$0] : [] })
                 work = OperatorWork.add(work, opWork)
                 guard work <= options.maxMultiplyAccumulates else {
@@ -355,7 +358,7 @@ public final class Interpreter {
                     storage[t] = .owned(b)
                     pointerTable[t] = b.pointer
                 }
-                try kernel.eval(EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, tier: tier))
+                try kernel.eval(EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, kernelTable: kernelTable))
                 for t in op.outputs where t >= 0 { isConstant[t] = true }
                 foldedOps[k] = true
                 releaseConstants(readBy: op, at: k, lastReader: lastReader)
@@ -547,6 +550,13 @@ public final class Interpreter {
         try values.withUnsafeBytes { try copyInput($0, at: position) }
     }
 
+    /// The kernel-table entries op `k` runs (`PreparedKernel.kernelName`), for profiles; nil
+    /// for ops with one implementation, folded ops and out-of-range indices.
+    package func kernelName(ofOperator k: Int) -> String? {
+        guard k >= 0, k < kernels.count else { return nil }
+        return kernels[k]?.kernelName
+    }
+
     /// When non-nil, `invoke()` adds each op's wall time in milliseconds to `profile[opIndex]`
     /// (for `objdetect bench --profile`). Set it to `[Double](repeating: 0, count: graph.operators.count)`.
     public var profile: [Double]?
@@ -556,7 +566,7 @@ public final class Interpreter {
         if needsPrepare { try prepare() }
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             refreshModelPointers(raw)
-            let context = EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, tier: tier)
+            let context = EvalContext(pointers: UnsafePointer(pointerTable), threadCount: options.threadCount, kernelTable: kernelTable)
             if profile?.count == kernels.count {
                 for k in kernels.indices where !foldedOps[k] {
                     guard let kernel = kernels[k] else { continue }

@@ -26,10 +26,11 @@ import DetectorPlatform
 ///    }
 ///    ```
 ///
-/// 2. Register it with the op's official name and the activation types it handles, in
+/// 2. Register it with the op's builtin code and the activation types it handles, in
 ///    `KernelRegistry.floatRegistrations` (`Kernels/FloatKernelTable.swift`) or
 ///    `KernelRegistry.quantizedRegistrations` (`Kernels/Quantized/QuantizedKernelTable.swift`):
-///    `KernelRegistration("CONV_2D", types: [.uint8, .int8], prepare: QuantizedConv2D.prepare)`.
+///    `KernelRegistration(.conv2D, types: [.uint8, .int8], prepare: QuantizedConv2D.prepare)`
+///    (a custom op: `KernelRegistration(custom: "TFLite_Detection_PostProcess", prepare: …)`).
 ///
 /// The *activation type* of an op is the element type of its first present input (for
 /// `QUANTIZE` float32, for `DEQUANTIZE` the integer/float16 type). Lookup takes the first
@@ -49,50 +50,70 @@ package protocol PreparedKernel: AnyObject {
     /// True when the outputs depend only on input shapes (e.g. `SHAPE`): the op is then
     /// always evaluated at prepare.
     var dependsOnlyOnInputShapes: Bool { get }
+    /// The kernel-table entries the op runs (`KernelTable`, e.g. "float GEMM 16-wide avx512"),
+    /// for `objdetect bench --profile`; nil for ops with one implementation.
+    var kernelName: String? { get }
 }
 
 extension PreparedKernel {
     package var dependsOnlyOnInputShapes: Bool { false }
+    package var kernelName: String? { nil }
 }
 
 /// A kernel factory: inspects the op's tensors at prepare, sets output shapes, returns the
 /// prepared kernel.
 package typealias KernelPrepare = @Sendable (PrepareContext) throws -> any PreparedKernel
 
-/// One entry of the kernel registry: an op name, the activation types it handles (empty =
-/// any type) and its prepare function.
+/// One entry of the kernel registry: an op code (and for custom ops the custom code), the
+/// activation types it handles (empty = any type) and its prepare function.
 package struct KernelRegistration: Sendable {
-    package let opName: String
+    package let code: BuiltinOperator
+    /// The custom code a `.custom` registration answers to; nil for builtins.
+    package let customCode: String?
     package let types: [TensorDataType]
     package let prepare: KernelPrepare
 
-    package init(_ opName: String, types: [TensorDataType] = [], prepare: @escaping KernelPrepare) {
-        self.opName = opName
+    package init(_ code: BuiltinOperator, types: [TensorDataType] = [], prepare: @escaping KernelPrepare) {
+        self.code = code
+        self.customCode = nil
+        self.types = types
+        self.prepare = prepare
+    }
+
+    /// A kernel for the custom operator `customCode`.
+    package init(custom customCode: String, types: [TensorDataType] = [], prepare: @escaping KernelPrepare) {
+        self.code = .custom
+        self.customCode = customCode
         self.types = types
         self.prepare = prepare
     }
 }
 
-/// Maps (op name, activation type) to a kernel. See the "Adding a kernel" notes on `PreparedKernel`.
+/// Maps (op code, activation type) to a kernel. See the "Adding a kernel" notes on `PreparedKernel`.
 package struct KernelRegistry: Sendable {
-    private var table: [String: [KernelRegistration]] = [:]
+    private var table: [BuiltinOperator: [KernelRegistration]] = [:]
 
     /// Builds a registry; earlier registrations win over later ones for the same key.
     package init(_ registrations: [KernelRegistration]) {
-        for r in registrations { table[r.opName, default: []].append(r) }
+        for r in registrations { table[r.code, default: []].append(r) }
     }
 
     /// The registry every interpreter uses by default: quantized kernels, then float and
     /// type-agnostic kernels.
     package static let standard = KernelRegistry(quantizedRegistrations + floatRegistrations)
 
-    /// The kernel for an op with the given activation type, or nil.
-    package func registration(opName: String, activationType: TensorDataType?) -> KernelRegistration? {
-        guard let candidates = table[opName] else { return nil }
+    /// The kernel for an op with the given activation type, or nil. Custom ops (`code ==
+    /// .custom`) match only registrations with the same custom code.
+    package func registration(code: BuiltinOperator, customCode: String? = nil,
+                              activationType: TensorDataType?) -> KernelRegistration? {
+        guard var candidates = table[code] else { return nil }
+        if code == .custom { candidates = candidates.filter { $0.customCode == customCode } }
         if let t = activationType, let r = candidates.first(where: { $0.types.contains(t) }) { return r }
         return candidates.first(where: { $0.types.isEmpty })
     }
 
-    /// Every op name with at least one kernel.
-    package var opNames: [String] { table.keys.sorted() }
+    /// The kernel for graph operator `op` with the given activation type, or nil.
+    package func registration(for op: GraphOperator, activationType: TensorDataType?) -> KernelRegistration? {
+        registration(code: op.code, customCode: op.customCode, activationType: activationType)
+    }
 }

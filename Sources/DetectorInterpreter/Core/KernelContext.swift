@@ -51,13 +51,16 @@ package final class PrepareContext {
     /// Float kernels must round like the reference kernels (the graph has hybrid kernels,
     /// see `Interpreter.roundsLikeReference`).
     var roundsLikeReference: Bool { interpreter.roundsLikeReference }
-    /// Instruction-set tier the kernels are prepared for (packing layouts depend on it).
-    package var tier: InstructionSetTier { interpreter.tier }
+    /// The kernel table of the interpreter's tier: kernels keep the entries they need
+    /// (packing layouts depend on them).
+    package var kernelTable: KernelTable { interpreter.kernelTable }
+    /// The tier of `kernelTable` (for constructors that take a tier and ask its table).
+    package var tier: InstructionSetTier { kernelTable.tier }
     /// The eval-time memory the interpreter's kernels share (`reserve` what eval needs).
     package var scratch: SharedScratch { interpreter.scratch }
     /// Float sums may use fused multiply-adds: the tier has them and nothing needs the
     /// reference kernels' rounding.
-    var fusesMultiplyAdd: Bool { tier >= .avx2 && !roundsLikeReference }
+    var fusesMultiplyAdd: Bool { kernelTable.hasFusedMultiplyAdd && !roundsLikeReference }
     package var inputCount: Int { node.inputs.count }
     package var outputCount: Int { node.outputs.count }
 
@@ -143,13 +146,13 @@ package struct EvalContext {
     @usableFromInline package let pointers: UnsafePointer<UnsafeMutableRawPointer>
     /// Threads the kernel may use (1 = single-threaded).
     package let threadCount: Int
-    /// The instruction-set tier the kernels were prepared for.
-    package let tier: InstructionSetTier
+    /// The kernel table the kernels were prepared with.
+    package let kernelTable: KernelTable
 
-    package init(pointers: UnsafePointer<UnsafeMutableRawPointer>, threadCount: Int, tier: InstructionSetTier = .baseline) {
+    package init(pointers: UnsafePointer<UnsafeMutableRawPointer>, threadCount: Int, kernelTable: KernelTable = .baseline) {
         self.pointers = pointers
         self.threadCount = threadCount
-        self.tier = tier
+        self.kernelTable = kernelTable
     }
 
     /// Start of a tensor's memory (never dangling; a zero-sized tensor gets a valid dummy address).

@@ -8,12 +8,12 @@ import DetectorPlatform
 ///
 /// ```swift
 /// // A 3×3 convolution from 8 to 16 channels on a 32×32 output: 32·32·16 · 3·3·8 MACs.
-/// OperatorWork.multiplyAccumulates(opName: "CONV_2D", parameters: .init(),
+/// OperatorWork.multiplyAccumulates(code: .conv2D, parameters: .init(),
 ///                                  inputShapes: [[1, 32, 32, 8], [16, 3, 3, 8]], outputShapes: [[1, 32, 32, 16]])
 /// // == 1_179_648
 /// ```
 enum OperatorWork {
-    static func multiplyAccumulates(opName: String, parameters: OperatorParameters,
+    static func multiplyAccumulates(code: BuiltinOperator, parameters: OperatorParameters,
                                     inputShapes: [[Int]], outputShapes: [[Int]]) -> Int {
         let output = outputShapes.first.map(product) ?? 0
         func filter(_ dims: ClosedRange<Int>) -> Int? {
@@ -21,11 +21,11 @@ enum OperatorWork {
             return product(Array(inputShapes[1][dims]))
         }
         let perOutput: Int?
-        switch opName {
-        case "CONV_2D": perOutput = filter(1...3)             // OHWI: kernel height × width × input depth
-        case "DEPTHWISE_CONV_2D": perOutput = filter(1...2)   // 1HWC: kernel height × width
-        case "FULLY_CONNECTED": perOutput = filter(1...1)     // [units, depth]
-        case "AVERAGE_POOL_2D", "MAX_POOL_2D":
+        switch code {
+        case .conv2D: perOutput = filter(1...3)             // OHWI: kernel height × width × input depth
+        case .depthwiseConv2D: perOutput = filter(1...2)   // 1HWC: kernel height × width
+        case .fullyConnected: perOutput = filter(1...1)     // [units, depth]
+        case .averagePool2D, .maxPool2D:
             perOutput = multiply(max(1, parameters.filterHeight), max(1, parameters.filterWidth))
         default: perOutput = nil
         }

@@ -32,7 +32,8 @@ extension InterpreterGraph {
                                        quantization: q, constant: constant, sparsity: sparsity, isVariable: t.isVariable))
         }
         let operators = sg.operators.map { op in
-            GraphOperator(opName: op.opName, builtinCode: Int(op.builtin.rawValue), version: op.code.version,
+            GraphOperator(code: op.code.builtinCode, customCode: op.code.isCustom ? op.code.customCode : nil,
+                          version: op.code.version,
                           inputs: op.inputs, outputs: op.outputs,
                           parameters: OperatorParameters(op.builtinOptions),
                           customOptions: Array(model.customOptionsBytes(of: op)))

@@ -75,11 +75,10 @@ package struct GraphTensor: Sendable {
 
 /// One operator of the graph: which op, its tensors (-1 = absent optional input) and options.
 package struct GraphOperator: Sendable {
-    /// Official op name as the runtime prints it: "CONV_2D", "ADD", … or the custom code
-    /// for custom ops (e.g. "TFLite_Detection_PostProcess").
-    package var opName: String
-    /// TFLite builtin code (32 = CUSTOM).
-    package var builtinCode: Int
+    /// The TFLite builtin code the interpreter dispatches on (`.custom` for custom ops).
+    package var code: BuiltinOperator
+    /// The custom operator's name (e.g. "TFLite_Detection_PostProcess") when `code` is `.custom`.
+    package var customCode: String?
     package var version: Int
     package var inputs: [Int]
     package var outputs: [Int]
@@ -87,15 +86,28 @@ package struct GraphOperator: Sendable {
     /// Raw custom options (FlexBuffer) of custom ops; empty otherwise.
     package var customOptions: [UInt8]
 
-    package init(opName: String, builtinCode: Int = -1, version: Int = 1, inputs: [Int], outputs: [Int],
+    package init(code: BuiltinOperator, customCode: String? = nil, version: Int = 1, inputs: [Int], outputs: [Int],
                 parameters: OperatorParameters = OperatorParameters(), customOptions: [UInt8] = []) {
-        self.opName = opName
-        self.builtinCode = builtinCode
+        self.code = code
+        self.customCode = customCode
         self.version = version
         self.inputs = inputs
         self.outputs = outputs
         self.parameters = parameters
         self.customOptions = customOptions
+    }
+
+    /// A custom operator with this custom code.
+    package init(custom customCode: String, version: Int = 1, inputs: [Int], outputs: [Int],
+                parameters: OperatorParameters = OperatorParameters(), customOptions: [UInt8] = []) {
+        self.init(code: .custom, customCode: customCode, version: version, inputs: inputs, outputs: outputs,
+                  parameters: parameters, customOptions: customOptions)
+    }
+
+    /// The op's name for display only (errors, profiles): "CONV_2D", "ADD", … or the custom
+    /// code of a custom op, as the official runtime prints it. Never compared: dispatch uses `code`.
+    package var opName: String {
+        code == .custom ? (customCode ?? "CUSTOM") : code.name
     }
 }
 

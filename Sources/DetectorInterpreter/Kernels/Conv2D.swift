@@ -1,9 +1,5 @@
 import DetectorModelFile
 import DetectorPlatform
-#if arch(x86_64)
-import KernelsAVX2
-import KernelsAVX512
-#endif
 
 /// `CONV_2D` (NHWC input, OHWI filter, optional bias): float32, grouped (input channels a
 /// multiple of the filter's), SAME/VALID padding, strides, dilation, fused activation; and the
@@ -25,29 +21,33 @@ final class Conv2DKernel: PreparedKernel {
 
     /// int8 weights of a hybrid conv, packed for `IntegerGemm` (exact Int32 sums of the
     /// int8 weight × (quantized input − offset) products, like the runtime's hybrid kernels):
-    /// as `Int16` for `IntegerGemm.multiply`, or at AVX-512 as bytes for the VNNI byte GEMM.
+    /// as `Int16` for `IntegerGemm.multiply`, or as bytes for the byte GEMM when the kernel
+    /// table has one (AVX-512 VNNI).
     final class HybridWeights {
         /// The weights for `IntegerGemm.multiply` (empty when `bytes` is set).
         let packed: [Int16]
-        /// At AVX-512: the weights for `IntegerGemm.multiplyBytes`.
+        /// With a byte GEMM: the weights for `IntegerGemm.multiplyBytes`.
         let bytes: HybridByteWeights?
-        /// The tier whose integer GEMM reads `packed` or `bytes`.
-        let tier: InstructionSetTier
+        /// The kernel-table entries that read `packed` or `bytes` and quantize and rescale around them.
+        let integerGEMM: IntegerGEMMKernel, byteGEMM: ByteGEMMKernel?, hybrid: HybridKernels
         let raw: [Int8]
         /// Per output channel scale (all equal for per-tensor filters).
         let scales: [Float]
         /// TFLite uses the asymmetric per-channel path only when the channel scales differ.
         let perChannel: Bool
-        init(raw: [Int8], outC: Int, k: Int, scales: [Float], perChannel: Bool, tier: InstructionSetTier) {
+        init(raw: [Int8], outC: Int, k: Int, scales: [Float], perChannel: Bool, table: KernelTable) {
             self.raw = raw; self.scales = scales; self.perChannel = perChannel
-            let tier = InstructionSetTier.resolved(tier)
-            self.tier = tier
-            if tier == .avx512, raw.count == outC * k {
+            integerGEMM = table.integerGEMM; hybrid = table.hybrid
+            if let byteGEMM = table.byteGEMM, raw.count == outC * k {
+                self.byteGEMM = byteGEMM
                 bytes = HybridByteWeights(raw: raw, outC: outC, k: k)
                 packed = []
             } else {
+                byteGEMM = nil
                 bytes = nil
-                packed = raw.map { Int16($0) }.withUnsafeBufferPointer { IntegerGemm.packB($0, n: outC, k: k, tier: tier) }
+                packed = raw.map { Int16($0) }.withUnsafeBufferPointer {
+                    IntegerGemm.packB($0, n: outC, k: k, panelWidth: table.integerGEMM.panelWidth)
+                }
             }
         }
     }
@@ -81,8 +81,8 @@ final class Conv2DKernel: PreparedKernel {
     let groups: Int
     let act: (min: Float, max: Float)
     let threads: Int
-    /// The instruction-set tier the kernel was prepared for (resolved).
-    let tier: InstructionSetTier
+    /// The kernel table the kernel was prepared with.
+    let table: KernelTable
     let mode: Mode
     /// A SiLU folded in by `ActivationFusion`: the output is x · logistic(x), computed in the
     /// GEMM/Winograd epilogue (`silu`), or in a pass after the other paths (`siluAfter`),
@@ -113,10 +113,10 @@ final class Conv2DKernel: PreparedKernel {
     let paddedBytesOffset: Int?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
-         act: (min: Float, max: Float), threads: Int, tier: InstructionSetTier = .baseline, mode: Mode, silu: Bool = false,
+         act: (min: Float, max: Float), threads: Int, table: KernelTable = .baseline, mode: Mode, silu: Bool = false,
          siluAfter: Bool = false, faithfulSiLU: Bool = false, scratch: SharedScratch) {
         self.input = input; self.filter = filter; self.bias = bias; self.output = output
-        self.tier = InstructionSetTier.resolved(tier)
+        self.table = table
         self.g = g; self.groups = groups; self.act = act; self.threads = threads; self.mode = mode
         self.silu = silu; self.siluAfter = siluAfter; self.faithfulSiLU = faithfulSiLU
         let k = g.kH * g.kW * g.inC
@@ -200,7 +200,7 @@ final class Conv2DKernel: PreparedKernel {
             if scales.count == 1 { scales = [Float](repeating: scales[0], count: outC) }
             guard scales.count == outC else { throw c.invalid("filter has \(q.scales.count) scales for \(outC) channels") }
             let perChannel = q.scales.count > 1 && Set(q.scales).count > 1
-            mode = .hybrid(HybridWeights(raw: raw, outC: outC, k: k, scales: scales, perChannel: perChannel, tier: c.tier))
+            mode = .hybrid(HybridWeights(raw: raw, outC: outC, k: k, scales: scales, perChannel: perChannel, table: c.kernelTable))
             // The runtime's hybrid conv ignores dilation when computing (it forces 1).
             if p.dilationHeightFactor != 1 || p.dilationWidthFactor != 1 {
                 var undilated = window
@@ -210,9 +210,9 @@ final class Conv2DKernel: PreparedKernel {
         } else if groups == 1, let bytes = c.constantData(input: 1) {
             let wf = bytes.bindMemory(to: Float.self)
             if !c.roundsLikeReference, WinogradConvolution.applies(to: g, groups: groups), let base = wf.baseAddress {
-                mode = .winograd(WinogradConvolution(g: g, weights: base, tier: c.tier, fused: c.fusesMultiplyAdd))
+                mode = .winograd(WinogradConvolution(g: g, weights: base, table: c.kernelTable, fused: c.fusesMultiplyAdd))
             } else {
-                mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC, tier: c.tier, fused: c.fusesMultiplyAdd) { kk, n in wf[n * k + kk] })
+                mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC, table: c.kernelTable, fused: c.fusesMultiplyAdd) { kk, n in wf[n * k + kk] })
             }
         }
         // The epilogue SiLU where nothing needs reference rounding and a fast path runs.
@@ -220,8 +220,17 @@ final class Conv2DKernel: PreparedKernel {
         if case .reference = mode { fastSiLU = false }
         if case .hybrid = mode { fastSiLU = false }
         return Conv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: out.index, g: g, groups: groups,
-                            act: act, threads: c.threadCount, tier: c.tier, mode: mode, silu: c.epilogue == .silu && fastSiLU,
+                            act: act, threads: c.threadCount, table: c.kernelTable, mode: mode, silu: c.epilogue == .silu && fastSiLU,
                             siluAfter: c.epilogue == .silu && !fastSiLU, faithfulSiLU: c.roundsLikeReference, scratch: c.scratch)
+    }
+
+    var kernelName: String? {
+        switch mode {
+        case .gemm(let packed): return packed.kernel.name
+        case .winograd(let w): return "winograd F(2x2,3x3) + " + (w.filters.first?.kernel.name ?? "")
+        case .reference: return "reference loops"
+        case .hybrid(let weights): return (weights.byteGEMM?.name ?? weights.integerGEMM.name) + " + " + weights.hybrid.name
+        }
     }
 
     func eval(_ e: EvalContext) throws {
@@ -250,21 +259,17 @@ final class Conv2DKernel: PreparedKernel {
     private func parts(_ work: Int) -> Int { work >= 1 << 16 ? threads : 1 }
 
     /// The SiLU after the float paths, in chunks over the threads; the faithful form (LOGISTIC's
-    /// and MUL's roundings) at the tier's width, the same values.
+    /// and MUL's roundings) from the kernel table (`HybridKernels.faithfulSiLU`, the same values
+    /// at every width).
     private func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int) {
-        let faithful = faithfulSiLU, tier = self.tier
+        let faithful = faithfulSiLU, faithfulSiLU = table.hybrid.faithfulSiLU
         // Parts on 64-element boundaries: each value takes the same SIMD step on any thread count.
         KernelSupport.parallelElements(count, threads: threads, minimumPerPart: 1 << 15) { chunk in
-            #if arch(x86_64)
-            if faithful, tier == .avx512 {
-                KernelsAVX512.TierHybrid.siluInPlace(p + chunk.lowerBound, count: chunk.count)
-                return
-            } else if faithful, tier == .avx2 {
-                KernelsAVX2.TierHybrid.siluInPlace(p + chunk.lowerBound, count: chunk.count)
-                return
+            if faithful {
+                faithfulSiLU(p + chunk.lowerBound, chunk.count)
+            } else {
+                FloatVectorMath.siluInPlace(p + chunk.lowerBound, count: chunk.count, faithful: false)
             }
-            #endif
-            FloatVectorMath.siluInPlace(p + chunk.lowerBound, count: chunk.count, faithful: faithful)
         }
     }
 
@@ -315,12 +320,10 @@ final class Conv2DKernel: PreparedKernel {
     /// roundings), in the rescaling loop.
     private func runHybrid(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
                            weights: HybridWeights, silu: Bool) {
-        #if arch(x86_64)
-        if let bytes = weights.bytes {
-            runHybridBytes(src: src, dst: dst, bias: bias, weights: weights, bytes: bytes, silu: silu)
+        if let bytes = weights.bytes, let byteGEMM = weights.byteGEMM {
+            runHybridBytes(src: src, dst: dst, bias: bias, weights: weights, bytes: bytes, byteGEMM: byteGEMM, silu: silu)
             return
         }
-        #endif
         let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC, kp = IntegerGemm.paddedDepth(k)
         let batchSize = g.inH * g.inW * g.inC
         guard let quantizedOffset, let batchTermsOffset else { return }
@@ -343,7 +346,7 @@ final class Conv2DKernel: PreparedKernel {
         }
         let act = self.act, tile = tileRows, outC = g.outC
         let pixelsPerBatch = g.outH * g.outW
-        let perChannel = weights.perChannel, tier = weights.tier
+        let perChannel = weights.perChannel, gemm = weights.integerGEMM, rescale = weights.hybrid.rescale
         weights.scales.withUnsafeBufferPointer { scales in
         weights.packed.withUnsafeBufferPointer { packed in
             guard let w = packed.baseAddress, let scales = scales.baseAddress else { return }
@@ -359,33 +362,14 @@ final class Conv2DKernel: PreparedKernel {
                     im2colRows(UnsafePointer(x16), pixels: pixels, rowStride: kp, pad: { _ in 0 }, into: patch)
                     aRows = UnsafePointer(patch)
                 }
-                IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC, tier: tier)
-                #if arch(x86_64)
-                if tier == .avx512 || tier == .avx2 {
-                    // Rows of one batch at a time (one input scale).
-                    var pixel = p0
-                    while pixel < p1 {
-                        let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
-                        let a = acc + (pixel - p0) * outC, o = dst + pixel * outC
-                        if tier == .avx512 {
-                            KernelsAVX512.TierHybrid.rescale(a, rows: end - pixel, count: outC, scales: scales, perChannel: perChannel,
-                                                             batchScale: batchScale[b], bias: bias, clampMin: act.min,
-                                                             clampMax: act.max, silu: silu, into: o)
-                        } else {
-                            KernelsAVX2.TierHybrid.rescale(a, rows: end - pixel, count: outC, scales: scales, perChannel: perChannel,
-                                                           batchScale: batchScale[b], bias: bias, clampMin: act.min,
-                                                           clampMax: act.max, silu: silu, into: o)
-                        }
-                        pixel = end
-                    }
-                    return
-                }
-                #endif
-                for r in 0..<rows {
-                    let pixel = p0 + r
-                    Conv2DKernel.rescaleHybrid(acc + r * outC, count: outC, scales: scales, perChannel: perChannel,
-                                               batchScale: batchScale[pixel / pixelsPerBatch], bias: bias, act: act, silu: silu,
-                                               into: dst + pixel * outC)
+                IntegerGemm.multiply(a: aRows, lda: kp, packedB: w, m: rows, n: outC, kPadded: kp, c: acc, ldc: outC, kernel: gemm)
+                // Rows of one batch at a time (one input scale).
+                var pixel = p0
+                while pixel < p1 {
+                    let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
+                    rescale(acc + (pixel - p0) * outC, end - pixel, outC, scales, perChannel, batchScale[b], nil, bias,
+                            act.min, act.max, silu, dst + pixel * outC)
+                    pixel = end
                 }
             }
         }
@@ -422,15 +406,15 @@ final class Conv2DKernel: PreparedKernel {
         }
     }
 
-    /// Quantizes one batch of the input at the weights' tier over the kernel's threads:
+    /// Quantizes one batch of the input with the weights' kernel-table entry over the kernel's threads:
     /// symmetric (scale × the filter's scale, offset 0) or, with per-channel scales, asymmetric.
     private func quantizeBatch(_ x: UnsafePointer<Float>, count: Int, weights: HybridWeights, unsignedBytes: Bool,
                                into q: UnsafeMutablePointer<Int8>) -> (scale: Float, offset: Int32) {
         if weights.perChannel {
-            return HybridQuantization.asymmetric(x, count: count, into: q, tier: weights.tier, threads: threads,
+            return HybridQuantization.asymmetric(x, count: count, into: q, kernels: weights.hybrid, threads: threads,
                                                  unsignedBytes: unsignedBytes)
         }
-        let scale = HybridQuantization.symmetric(x, count: count, into: q, tier: weights.tier, threads: threads,
+        let scale = HybridQuantization.symmetric(x, count: count, into: q, kernels: weights.hybrid, threads: threads,
                                                  unsignedBytes: unsignedBytes)
         return (scale * (weights.scales.first ?? 1), 0)
     }
@@ -455,14 +439,13 @@ final class Conv2DKernel: PreparedKernel {
         return p
     }
 
-    #if arch(x86_64)
-    /// The hybrid convolution on the AVX-512 byte GEMM (see `HybridByteWeights`): each batch
+    /// The hybrid convolution on the byte GEMM (AVX-512 VNNI) (see `HybridByteWeights`): each batch
     /// quantized straight to `x' = q + 128` bytes, im2col rows of bytes with `128 + offset` in
     /// padding taps (pointwise inputs with a depth multiple of 4 read in place),
     /// `IntegerGemm.multiplyBytes`, then the rescale with the batch's `(128 + offset)·Σw`
     /// taken off each sum first.
     private func runHybridBytes(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
-                                weights: HybridWeights, bytes: HybridByteWeights, silu: Bool) {
+                                weights: HybridWeights, bytes: HybridByteWeights, byteGEMM: ByteGEMMKernel, silu: Bool) {
         let g = self.g, m = g.outputPixels, k = g.kH * g.kW * g.inC, kp = IntegerGemm.paddedByteDepth(k)
         let batchSize = g.inH * g.inW * g.inC, outC = g.outC
         guard let quantizedOffset, let batchTermsOffset, bytes.weightSums.count == outC else { return }
@@ -480,13 +463,13 @@ final class Conv2DKernel: PreparedKernel {
             for c in 0..<outC { corrections[b * outC + c] = shifted &* bytes.weightSums[c] }
         }
         if let source = byteRowSource {
-            runHybridByteRows(x: UnsafePointer(x), source: source, bias: bias, weights: weights, bytes: bytes, silu: silu,
+            runHybridByteRows(x: UnsafePointer(x), source: source, bias: bias, weights: weights, bytes: bytes, byteGEMM: byteGEMM, silu: silu,
                               batchScale: batchScale, corrections: corrections, pads: pads, dst: dst)
             return
         }
         let act = self.act, tile = byteTileRows
         let pixelsPerBatch = g.outH * g.outW
-        let perChannel = weights.perChannel
+        let perChannel = weights.perChannel, rescale = weights.hybrid.rescale
         let inPlace = Conv2DKernel.readsBytesInPlace(g)
         weights.scales.withUnsafeBufferPointer { scales in
         bytes.panels.withUnsafeBufferPointer { panels in
@@ -504,15 +487,13 @@ final class Conv2DKernel: PreparedKernel {
                     aRows = UnsafePointer(patch)
                 }
                 IntegerGemm.multiplyBytes(a: aRows, lda: kp, packedB: w, m: pixels.count, n: outC, kPadded: kp, c: acc, ldc: outC,
-                                          tier: .avx512)
+                                          kernel: byteGEMM)
                 // Rows of one batch at a time (one input scale and correction).
                 var pixel = p0
                 while pixel < p1 {
                     let b = pixel / pixelsPerBatch, end = min(p1, (b + 1) * pixelsPerBatch)
-                    KernelsAVX512.TierHybrid.rescale(acc + (pixel - p0) * outC, rows: end - pixel, count: outC, scales: scales,
-                                                     perChannel: perChannel, batchScale: batchScale[b],
-                                                     correction: corrections + b * outC, bias: bias, clampMin: act.min,
-                                                     clampMax: act.max, silu: silu, into: dst + pixel * outC)
+                    rescale(acc + (pixel - p0) * outC, end - pixel, outC, scales, perChannel, batchScale[b], corrections + b * outC,
+                            bias, act.min, act.max, silu, dst + pixel * outC)
                     pixel = end
                 }
             }
@@ -524,7 +505,7 @@ final class Conv2DKernel: PreparedKernel {
     /// (`kH` runs of `kW × inC` bytes) the byte GEMM reads where they lie in `x` or in its
     /// over-padded copy (borders = each batch's padding byte, written here).
     private func runHybridByteRows(x: UnsafePointer<UInt8>, source s: ConvGeometry, bias: UnsafePointer<Float>?,
-                                   weights: HybridWeights, bytes: HybridByteWeights, silu: Bool,
+                                   weights: HybridWeights, bytes: HybridByteWeights, byteGEMM: ByteGEMMKernel, silu: Bool,
                                    batchScale: UnsafePointer<Float>, corrections: UnsafePointer<Int32>,
                                    pads: UnsafePointer<UInt8>, dst: UnsafeMutablePointer<Float>) {
         let g = self.g, c = g.inC, outC = g.outC, k = g.kH * g.kW * c
@@ -545,6 +526,7 @@ final class Conv2DKernel: PreparedKernel {
             input = UnsafePointer(padded)
         }
         let act = self.act, scratch = shared.pointer, stride = partStride, perChannel = weights.perChannel
+        let rescale = weights.hybrid.rescale
         let rows = g.batch * g.outH
         let p = min(parts(g.outputPixels * k * outC), scratchParts, max(rows, 1))
         weights.scales.withUnsafeBufferPointer { scales in
@@ -556,17 +538,38 @@ final class Conv2DKernel: PreparedKernel {
                     let b = row / g.outH, oy = row - b * g.outH
                     IntegerGemm.multiplyBytes(a: input + ((b * s.inH + oy * s.strideH) * s.inW) * c, lda: s.strideW * c, packedB: w,
                                               m: g.outW, n: outC, kPadded: k, runs: g.kH, runStride: s.inW * c, c: acc, ldc: outC,
-                                              tier: .avx512)
-                    KernelsAVX512.TierHybrid.rescale(acc, rows: g.outW, count: outC, scales: scales, perChannel: perChannel,
-                                                     batchScale: batchScale[b], correction: corrections + b * outC, bias: bias,
-                                                     clampMin: act.min, clampMax: act.max, silu: silu,
-                                                     into: dst + row * g.outW * outC)
+                                              kernel: byteGEMM)
+                    rescale(acc, g.outW, outC, scales, perChannel, batchScale[b], corrections + b * outC, bias, act.min, act.max,
+                            silu, dst + row * g.outW * outC)
                 }
             }
         }
         }
     }
-    #endif
+
+    /// The baseline table's `HybridKernels.Rescale`: `rescaleHybrid` row by row, each row's
+    /// sums less `correction` (per channel) first when given.
+    @Sendable static func rescaleHybridRows(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, scales: UnsafePointer<Float>,
+                                            perChannel: Bool, batchScale: Float, correction: UnsafePointer<Int32>?,
+                                            bias: UnsafePointer<Float>?, clampMin: Float, clampMax: Float, silu: Bool,
+                                            into output: UnsafeMutablePointer<Float>) {
+        guard count > 0 else { return }
+        guard let correction else {
+            for r in 0..<rows {
+                rescaleHybrid(acc + r * count, count: count, scales: scales, perChannel: perChannel, batchScale: batchScale,
+                              bias: bias, act: (clampMin, clampMax), silu: silu, into: output + r * count)
+            }
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { row in
+            guard let row = row.baseAddress else { return }
+            for r in 0..<rows {
+                for c in 0..<count { row[c] = acc[r * count + c] &- correction[c] }
+                rescaleHybrid(row, count: count, scales: scales, perChannel: perChannel, batchScale: batchScale,
+                              bias: bias, act: (clampMin, clampMax), silu: silu, into: output + r * count)
+            }
+        }
+    }
 
     /// One output row of a hybrid convolution: Int32 sums → float (× channel scale × input
     /// scale, the reference kernel's order), + bias, clamp, then the folded SiLU if any;

@@ -1,16 +1,13 @@
 import DetectorModelFile
 import DetectorPlatform
-#if arch(x86_64)
-import KernelsAVX2
-import KernelsAVX512
-#endif
 
 /// `DEPTHWISE_CONV_2D` (NHWC input, [1, kH, kW, C·multiplier] filter): float32 with
 /// SAME/VALID padding, strides, dilation, depth multiplier, fused activation; and the hybrid
 /// form (int8 per-channel filter; the runtime's asymmetric per-batch input quantization).
-/// The fast path vectorizes over channels with `SIMD8<Float>` and splits rows over threads; at
-/// the AVX2 and AVX-512 tiers the interior pixels of each row run in the tier modules'
-/// `TierDepthwise` (16 channels per step, FMA unless reference rounding is kept).
+/// The fast path vectorizes over channels with `SIMD8<Float>` and splits rows over threads; where
+/// the kernel table has a depthwise entry (AVX2, AVX-512: the tier modules' `TierDepthwise`,
+/// 16 channels per step, FMA unless reference rounding is kept) the interior pixels of each
+/// row run there.
 /// `referenceFloat` / `referenceHybrid` are the plain loops.
 final class DepthwiseConv2DKernel: PreparedKernel {
     let input: Int, filter: Int, bias: Int?, output: Int
@@ -20,15 +17,15 @@ final class DepthwiseConv2DKernel: PreparedKernel {
     let threads: Int
     /// Hybrid: raw int8 weights and per-channel scales.
     let hybrid: (weights: [Int8], scales: [Float])?
-    /// Instruction-set tier of the fast path, and whether it may fuse multiply-adds.
-    let tier: InstructionSetTier, fused: Bool
+    /// The kernel table's depthwise interior (nil: the loops here), and whether it may fuse multiply-adds.
+    let interior: FloatDepthwiseKernel?, fused: Bool
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, multiplier: Int,
          act: (min: Float, max: Float), threads: Int, hybrid: (weights: [Int8], scales: [Float])?,
-         tier: InstructionSetTier = .baseline, fused: Bool = false) {
+         table: KernelTable = .baseline, fused: Bool = false) {
         self.input = input; self.filter = filter; self.bias = bias; self.output = output
         self.g = g; self.multiplier = multiplier; self.act = act; self.threads = threads; self.hybrid = hybrid
-        self.tier = InstructionSetTier.resolved(tier); self.fused = fused && self.tier >= .avx2
+        interior = table.depthwise; self.fused = fused && table.hasFusedMultiplyAdd
     }
 
     @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
@@ -56,7 +53,12 @@ final class DepthwiseConv2DKernel: PreparedKernel {
         }
         return DepthwiseConv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: try c.output(0).index, g: g,
                                      multiplier: outC / x.shape[3], act: KernelSupport.activationRange(p.activation),
-                                     threads: c.threadCount, hybrid: hybrid, tier: c.tier, fused: c.fusesMultiplyAdd)
+                                     threads: c.threadCount, hybrid: hybrid, table: c.kernelTable, fused: c.fusesMultiplyAdd)
+    }
+
+    var kernelName: String? {
+        if hybrid != nil || multiplier != 1 { return "reference loops" }
+        return interior.map { $0.name + " + 8-wide borders" } ?? "depthwise 8-wide"
     }
 
     func eval(_ e: EvalContext) throws {
@@ -93,7 +95,7 @@ final class DepthwiseConv2DKernel: PreparedKernel {
         let C = g.outC, vecEnd = C - C % 8
         let work = g.outputPixels * C * g.kH * g.kW
         let clamp = act.min > -.greatestFiniteMagnitude || act.max < .greatestFiniteMagnitude
-        let tier = self.tier, fused = self.fused
+        let interior = self.interior?.interior, fused = self.fused
         // The last output column whose taps are all inside the image (-1: none).
         let lastInterior = g.inW - 1 - (g.kW - 1) * g.dilationW + g.padLeft < 0 ? -1
             : min(g.outW - 1, (g.inW - 1 - (g.kW - 1) * g.dilationW + g.padLeft) / g.strideW)
@@ -117,25 +119,14 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                 var ox = 0
                 while ox < g.outW {
                     let x0 = ox &* g.strideW &- g.padLeft
-                    #if arch(x86_64)
                     let wide = (lastInterior &- ox &+ 1) / 4 * 4
-                    if tier >= .avx2 && x0 >= 0 && wide >= 4 {
+                    if let interior, x0 >= 0 && wide >= 4 {
                         let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
-                        if tier == .avx512 {
-                            KernelsAVX512.TierDepthwise.interior(input: rowBase + x0 &* C, filter: filter, bias: bias, output: o, channels: C,
-                                                                 pixels: wide, kyLo: kyLo, kyHi: kyHi, kW: g.kW, rowStep: rowStep,
-                                                                 colStep: colStep, pixelStep: pixStep, clampMin: act.min,
-                                                                 clampMax: act.max, fused: fused)
-                        } else {
-                            KernelsAVX2.TierDepthwise.interior(input: rowBase + x0 &* C, filter: filter, bias: bias, output: o, channels: C,
-                                                               pixels: wide, kyLo: kyLo, kyHi: kyHi, kW: g.kW, rowStep: rowStep,
-                                                               colStep: colStep, pixelStep: pixStep, clampMin: act.min,
-                                                               clampMax: act.max, fused: fused)
-                        }
+                        interior(rowBase + x0 &* C, filter, bias, o, C, wide, kyLo, kyHi, g.kW, rowStep, colStep, pixStep,
+                                 act.min, act.max, fused)
                         ox &+= wide
                         continue
                     }
-                    #endif
                     if ox &+ 3 < g.outW && x0 >= 0 && x0 &+ 3 &* g.strideW &+ kxSpan < g.inW {
                         let pixelBase = rowBase + x0 &* C
                         let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C

@@ -41,12 +41,14 @@ final class FullyConnectedKernel: PreparedKernel {
                       q.scales.count > 1, c.parameters.asymmetricQuantizeInputs)
         } else if let bytes = c.constantData(input: 1) {
             let wf = bytes.bindMemory(to: Float.self)
-            packed = FloatGEMM.PackedMatrix(k: depth, n: units, tier: c.tier, fused: c.fusesMultiplyAdd) { k, n in wf[n * depth + k] }
+            packed = FloatGEMM.PackedMatrix(k: depth, n: units, table: c.kernelTable, fused: c.fusesMultiplyAdd) { k, n in wf[n * depth + k] }
         }
         return FullyConnectedKernel(input: x.index, weights: w.index, bias: b?.index, output: try c.output(0).index,
                                     rows: rows, depth: depth, units: units, act: KernelSupport.activationRange(c.parameters.activation),
                                     threads: c.threadCount, packed: packed, hybrid: hybrid)
     }
+
+    var kernelName: String? { hybrid != nil ? "reference hybrid loops" : packed?.kernel.name ?? "reference loops" }
 
     func eval(_ e: EvalContext) throws {
         let src = UnsafePointer(e.floats(input)), dst = e.floats(output)

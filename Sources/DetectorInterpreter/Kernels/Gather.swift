@@ -39,7 +39,7 @@ final class GatherKernel: PreparedKernel {
                 for k in 0..<coords {
                     let raw = indices64 ? Int(truncatingIfNeeded: i64[b * coords + k]) : Int(i32[b * coords + k])
                     guard raw >= 0, raw < axisSize else {
-                        throw InterpreterError.invalidOperator(index: opIndex, opName: "GATHER", reason: "index \(raw) is outside 0..<\(axisSize)")
+                        throw InterpreterError.invalidOperator(index: opIndex, opName: BuiltinOperator.gather.name, reason: "index \(raw) is outside 0..<\(axisSize)")
                     }
                     let from = ((b * outer + o) * axisSize + raw) * innerBytes
                     let to = ((b * outer + o) * coords + k) * innerBytes

@@ -4,7 +4,7 @@ import DetectorZlib
 /// and `use_regular_nms` = false.
 ///
 /// ```swift
-/// if let op = model.mainSubgraph.operators.first(where: { $0.opName == "TFLite_Detection_PostProcess" }) {
+/// if let op = model.mainSubgraph.operators.first(where: { $0.code.customCode == DetectionPostProcessOptions.customCode }) {
 ///     let options = try DetectionPostProcessOptions(model: model, operator: op)
 ///     print(options.maxDetections, options.nmsIOUThreshold)
 /// }

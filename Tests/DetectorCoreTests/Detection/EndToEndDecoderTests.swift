@@ -42,7 +42,7 @@ final class EndToEndDecoderTests: XCTestCase {
         var g = GraphBuilder()
         let input = g.input([1, 2, 3, 3])
         let shape = g.intConstant([1, 3, 6], shape: [3])
-        let out = g.op("RESHAPE", [input, shape])[0]
+        let out = g.op(.reshape, [input, shape])[0]
         g.outputs = [out]
         // Rows: the whole input (0, 0, 1, 1) as dog at 0.8 and again at 0.6 (NMS would drop it);
         // a box (0.2, 0, 0.6, 0.4) as cat at 0.098, below 0.25.

@@ -18,10 +18,10 @@ final class ActivationFusionTests: XCTestCase {
         var rng = SplitMix64(seed: 7)
         let w = g.constant((0..<16).map { _ in Float.random(in: -2...2, using: &rng) }, shape: [2, 2, 2, 2])
         let b = g.constant([0.25, -0.5], shape: [2])
-        let conv = g.op("CONV_2D", [x, w, b]) { $0.padding = .same }
-        let relu6 = g.op("RELU6", conv)
-        let sum = g.op("ADD", [relu6[0], x])
-        g.outputs = g.op("RELU", sum)
+        let conv = g.op(.conv2D, [x, w, b]) { $0.padding = .same }
+        let relu6 = g.op(.relu6, conv)
+        let sum = g.op(.add, [relu6[0], x])
+        g.outputs = g.op(.relu, sum)
         return g
     }
 
@@ -52,9 +52,9 @@ final class ActivationFusionTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input([4])
         let y = g.constant([1, -1, 2, -2], shape: [4])
-        let sum = g.op("ADD", [x, y])
-        let relu = g.op("RELU", sum)
-        let other = g.op("MUL", [sum[0], relu[0]])
+        let sum = g.op(.add, [x, y])
+        let relu = g.op(.relu, sum)
+        let other = g.op(.mul, [sum[0], relu[0]])
         g.outputs = other
         let (interpreter, out) = try run(g, preserve: false, input: [-3, 0.5, 1, -1])
         XCTAssertEqual(interpreter.fusion.pairs.count, 0)
@@ -66,8 +66,8 @@ final class ActivationFusionTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input([3])
         let y = g.constant([1, 1, 1], shape: [3])
-        let sum = g.op("ADD", [x, y]) { $0.activation = .reluN1To1 }
-        g.outputs = g.op("RELU6", sum)
+        let sum = g.op(.add, [x, y]) { $0.activation = .reluN1To1 }
+        g.outputs = g.op(.relu6, sum)
         let (interpreter, out) = try run(g, preserve: false, input: [-5, -1.5, 3])
         XCTAssertEqual(interpreter.fusion.pairs.count, 0)
         XCTAssertEqual(out, [0, 0, 1])
@@ -77,8 +77,8 @@ final class ActivationFusionTests: XCTestCase {
         for logisticFirst in [true, false] {
             var g = GraphBuilder()
             let x = g.input([2, 9])
-            let s = g.op("LOGISTIC", [x])
-            g.outputs = g.op("MUL", logisticFirst ? [s[0], x] : [x, s[0]])
+            let s = g.op(.logistic, [x])
+            g.outputs = g.op(.mul, logisticFirst ? [s[0], x] : [x, s[0]])
             let input: [Float] = (0..<18).map { Float($0) * 1.37 - 11 }
             let (fused, a) = try run(g, preserve: false, input: input)
             let (_, b) = try run(g, preserve: true, input: input)
@@ -96,9 +96,9 @@ final class ActivationFusionTests: XCTestCase {
     func testALogisticReadElsewhereIsNotFusedIntoTheMul() throws {
         var g = GraphBuilder()
         let x = g.input([4])
-        let s = g.op("LOGISTIC", [x])
-        let m = g.op("MUL", [x, s[0]])
-        g.outputs = g.op("ADD", [m[0], s[0]])
+        let s = g.op(.logistic, [x])
+        let m = g.op(.mul, [x, s[0]])
+        g.outputs = g.op(.add, [m[0], s[0]])
         let (interpreter, out) = try run(g, preserve: false, input: [0, 0, 0, 0])
         XCTAssertEqual(interpreter.fusion.pairs.count, 0)
         XCTAssertEqual(out, [0.5, 0.5, 0.5, 0.5])
@@ -118,10 +118,10 @@ final class ActivationFusionTests: XCTestCase {
             w = constantFilter ? g.constant(weights, shape: [6, 3, 3, 3]) : g.input([6, 3, 3, 3])
         }
         let b = g.constant([0.5, -0.25, 0, 1, -1, 2], shape: [6])
-        let conv = g.op("CONV_2D", [x, w, b]) { $0.padding = .same }
-        let s = g.op("LOGISTIC", conv)
-        let m = g.op("MUL", [s[0], conv[0]])
-        g.outputs = extraReader ? g.op("ADD", [m[0], conv[0]]) : m
+        let conv = g.op(.conv2D, [x, w, b]) { $0.padding = .same }
+        let s = g.op(.logistic, conv)
+        let m = g.op(.mul, [s[0], conv[0]])
+        g.outputs = extraReader ? g.op(.add, [m[0], conv[0]]) : m
         return g
     }
 

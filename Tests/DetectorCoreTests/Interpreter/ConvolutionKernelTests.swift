@@ -31,7 +31,7 @@ final class ConvolutionKernelTests: XCTestCase {
         let w = g.constant(filter, shape: filterShape)
         var ins = [x, w]
         if let bias { ins.append(g.constant(bias, shape: [bias.count])) }
-        g.outputs = g.op(op, ins, configure)
+        g.outputs = g.op(try XCTUnwrap(BuiltinOperator(name: op)), ins, configure)
         let r = try g.run([input], threads: threads, tier: tier)
         return (r.values, r.shape)
     }
@@ -87,7 +87,7 @@ final class ConvolutionKernelTests: XCTestCase {
         let x = g.input([1, 2, 3])
         let w = g.constant([1, 0, 0, 0, 1, 1], shape: [2, 3])
         let b = g.constant([0.5, -0.5], shape: [2])
-        g.outputs = g.op("FULLY_CONNECTED", [x, w, b]) { $0.keepNumDims = true }
+        g.outputs = g.op(.fullyConnected, [x, w, b]) { $0.keepNumDims = true }
         let r = try g.run([[1, 2, 3, 4, 5, 6]])
         XCTAssertEqual(r.shape, [1, 2, 2])
         XCTAssertEqual(r.values, [1.5, 4.5, 4.5, 10.5])
@@ -96,8 +96,8 @@ final class ConvolutionKernelTests: XCTestCase {
     func testPoolsSameStride2ClipWindows() throws {
         var g = GraphBuilder()
         let x = g.input([1, 3, 3, 1])
-        let avg = g.op("AVERAGE_POOL_2D", [x]) { $0.padding = .same; $0.strideWidth = 2; $0.strideHeight = 2; $0.filterWidth = 2; $0.filterHeight = 2 }[0]
-        let mx = g.op("MAX_POOL_2D", [x]) { $0.padding = .same; $0.strideWidth = 2; $0.strideHeight = 2; $0.filterWidth = 2; $0.filterHeight = 2 }[0]
+        let avg = g.op(.averagePool2D, [x]) { $0.padding = .same; $0.strideWidth = 2; $0.strideHeight = 2; $0.filterWidth = 2; $0.filterHeight = 2 }[0]
+        let mx = g.op(.maxPool2D, [x]) { $0.padding = .same; $0.strideWidth = 2; $0.strideHeight = 2; $0.filterWidth = 2; $0.filterHeight = 2 }[0]
         g.outputs = [avg, mx]
         let interpreter = try Interpreter(graph: g.build())
         try interpreter.copyInput((1...9).map(Float.init), at: 0)
@@ -136,7 +136,7 @@ final class ConvolutionKernelTests: XCTestCase {
                         p.padding = same ? .same : .valid; p.strideWidth = stride; p.strideHeight = stride
                         p.filterWidth = filter; p.filterHeight = filter
                     }
-                    g.outputs = [g.op("MAX_POOL_2D", [x], configure)[0], g.op("AVERAGE_POOL_2D", [x], configure)[0]]
+                    g.outputs = [g.op(.maxPool2D, [x], configure)[0], g.op(.averagePool2D, [x], configure)[0]]
                     let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: threads))
                     try interpreter.copyInput(input, at: 0)
                     try interpreter.invoke()
@@ -157,7 +157,7 @@ final class ConvolutionKernelTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input(inShape)
         let s = g.intConstant(size, shape: [2])
-        g.outputs = g.op(op, [x, s], configure)
+        g.outputs = g.op(try XCTUnwrap(BuiltinOperator(name: op)), [x, s], configure)
         return try g.run([input]).values
     }
 
@@ -306,7 +306,7 @@ final class ConvolutionKernelTests: XCTestCase {
             let x = g.input([batch, h, w, c])
             let wt = g.constant(filter, shape: [oc, k, k, c])
             let bt = g.constant(bias, shape: [oc])
-            g.outputs = g.op("CONV_2D", [x, wt, bt]) { $0.padding = .same; $0.strideWidth = stride; $0.strideHeight = stride }
+            g.outputs = g.op(.conv2D, [x, wt, bt]) { $0.padding = .same; $0.strideWidth = stride; $0.strideHeight = stride }
             for tier in TierTesting.tiers {
                 let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: 2, tier: tier))
                 let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
@@ -407,7 +407,7 @@ final class ConvolutionKernelTests: XCTestCase {
             let x = rng.floats(rows * depth), w = rng.floats(units * depth), b = rng.floats(units)
             var g = GraphBuilder()
             let xi = g.input([rows, depth])
-            g.outputs = g.op("FULLY_CONNECTED", [xi, g.constant(w, shape: [units, depth]), g.constant(b, shape: [units])])
+            g.outputs = g.op(.fullyConnected, [xi, g.constant(w, shape: [units, depth]), g.constant(b, shape: [units])])
             for tier in TierTesting.tiers {
                 let fast = try g.run([x], tier: tier).values
                 var expected = [Float](repeating: 0, count: rows * units)
@@ -467,7 +467,7 @@ final class ConvolutionKernelTests: XCTestCase {
             var g = GraphBuilder()
             let x = g.input([batch, h, w, c])
             let wt = g.int8Constant(filter, shape: [oc, k, k, c], quantization: .init(scales: scales, zeroPoints: scales.map { _ in 0 }))
-            g.outputs = g.op("CONV_2D", [x, wt, g.constant(bias, shape: [oc])]) { $0.padding = .same }
+            g.outputs = g.op(.conv2D, [x, wt, g.constant(bias, shape: [oc])]) { $0.padding = .same }
             let r = try g.run([input], threads: 2)
             XCTAssertEqual(r.shape, [batch, h, w, oc])
             let pad = (k - 1) / 2
@@ -488,7 +488,7 @@ final class ConvolutionKernelTests: XCTestCase {
             let x = g.input([1, 2, 2, 3])
             let wt = g.int8Constant([Int8](repeating: 3, count: 2 * 3), shape: [2, 1, 1, 3],
                                     quantization: .init(scales: scales, zeroPoints: scales.map { _ in 0 }))
-            g.outputs = g.op("CONV_2D", [x, wt])
+            g.outputs = g.op(.conv2D, [x, wt])
             for bad: Float in [.infinity, -.infinity, .nan] {
                 let r = try g.run([[1, bad, 2, 0, -1, 3, 0.5, 0.25, 4, 2, 2, 1]])
                 XCTAssertEqual(r.values.count, 8)
@@ -507,7 +507,7 @@ final class ConvolutionKernelTests: XCTestCase {
             var g = GraphBuilder()
             let x = g.input([1, h, w, c])
             let wt = g.int8Constant(filter, shape: [oc, k, k, c], quantization: .init(scales: scales, zeroPoints: scales.map { _ in 0 }))
-            g.outputs = g.op("CONV_2D", [x, wt, g.constant(bias, shape: [oc])]) {
+            g.outputs = g.op(.conv2D, [x, wt, g.constant(bias, shape: [oc])]) {
                 $0.padding = .same; $0.strideWidth = 2; $0.strideHeight = 1
             }
             let (fast, shape) = try { let r = try g.run([input], threads: 2); return (r.values, r.shape) }()
@@ -550,7 +550,7 @@ final class ConvolutionKernelTests: XCTestCase {
             var g = GraphBuilder()
             let x = g.input([batch, h, w, c])
             let wt = g.int8Constant(filter, shape: [oc, k, k, c], quantization: .init(scales: scales, zeroPoints: scales.map { _ in 0 }))
-            g.outputs = g.op("CONV_2D", [x, wt, g.constant(bias, shape: [oc])]) {
+            g.outputs = g.op(.conv2D, [x, wt, g.constant(bias, shape: [oc])]) {
                 $0.padding = .same; $0.strideWidth = stride; $0.strideHeight = stride
             }
             let outH = (h + stride - 1) / stride, outW = (w + stride - 1) / stride
@@ -591,7 +591,7 @@ final class ConvolutionKernelTests: XCTestCase {
             var g = GraphBuilder()
             let x = g.input([1, 2])
             let w = g.int8Constant([1, 2, 3, 4], shape: [2, 2], quantization: .init(scales: [0.5], zeroPoints: [0]))
-            g.outputs = g.op("FULLY_CONNECTED", [x, w, g.constant([1, 0], shape: [2])]) { $0.asymmetricQuantizeInputs = asymmetric }
+            g.outputs = g.op(.fullyConnected, [x, w, g.constant([1, 0], shape: [2])]) { $0.asymmetricQuantizeInputs = asymmetric }
             let v = try g.run([[1, -1]]).values
             // float: [1·0.5 − 1·1 + 1, 1.5 − 2] = [0.5, −0.5]; ±1 quantizes exactly in both schemes
             XCTAssertEqual(v[0], 0.5, accuracy: 1e-2, "asymmetric \(asymmetric)")
@@ -603,7 +603,7 @@ final class ConvolutionKernelTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input([1, 1, 2, 2])
         let w = g.int8Constant([10, -20, 30, 40], shape: [1, 1, 2, 2], quantization: .init(scales: [0.1, 0.05], zeroPoints: [0, 0], quantizedDimension: 3))
-        g.outputs = g.op("DEPTHWISE_CONV_2D", [x, w]) { $0.padding = .valid; $0.strideWidth = 1; $0.strideHeight = 1; $0.depthMultiplier = 1 }
+        g.outputs = g.op(.depthwiseConv2D, [x, w]) { $0.padding = .valid; $0.strideWidth = 1; $0.strideHeight = 1; $0.depthMultiplier = 1 }
         let v = try g.run([[2, 0, 0, 1]]).values
         // float weights [1, −1, 3, 2]: ch0 = 2·1 + 0·3 = 2, ch1 = 0·(−1) + 1·2 = 2
         XCTAssertEqual(v[0], 2, accuracy: 0.02)

@@ -14,7 +14,7 @@ final class ElementwiseKernelTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input(aShape)
         let y = g.constant(b, shape: bShape)
-        g.outputs = g.op(op, [x, y]) { $0.activation = activation }
+        g.outputs = g.op(try XCTUnwrap(BuiltinOperator(name: op)), [x, y]) { $0.activation = activation }
         let r = try g.run([a])
         return (r.values, r.shape)
     }
@@ -51,7 +51,7 @@ final class ElementwiseKernelTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input([4], .int32)
         let y = g.intConstant([3, 3, -3, 0], shape: [4])
-        g.outputs = g.op("FLOOR_MOD", [x, y], outputs: [.int32])
+        g.outputs = g.op(.floorMod, [x, y], outputs: [.int32])
         let interpreter = try Interpreter(graph: g.build())
         try interpreter.copyInput([Int32(7), -7, 7, 1].withUnsafeBytes { Array($0) }, at: 0)
         XCTAssertThrowsError(try interpreter.invoke()) // 1 mod 0
@@ -61,7 +61,7 @@ final class ElementwiseKernelTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input([2, 3])
         let y = g.constant([1, 2], shape: [2])
-        g.outputs = g.op("ADD", [x, y])
+        g.outputs = g.op(.add, [x, y])
         XCTAssertThrowsError(try Interpreter(graph: g.build())) { error in
             guard case .invalidOperator(0, "ADD", _)? = error as? InterpreterError else { return XCTFail("\(error)") }
         }
@@ -95,7 +95,7 @@ final class ElementwiseKernelTests: XCTestCase {
                 var g = GraphBuilder()
                 let x = g.input(shape)
                 let yt = g.constant(b, shape: bShape)
-                g.outputs = g.op(op, [x, yt])
+                g.outputs = g.op(try XCTUnwrap(BuiltinOperator(name: op)), [x, yt])
                 let r = try g.run([a], threads: threads)
                 XCTAssertEqual(r.shape, shape, "\(op) \(bShape)")
                 XCTAssertEqual(r.values, expected, "\(op) with b of shape \(bShape), \(threads) threads")
@@ -117,7 +117,7 @@ final class ElementwiseKernelTests: XCTestCase {
                 for threads in [1, 3] {
                     var g = GraphBuilder()
                     let x = g.input(shape), y = g.input(shape)
-                    g.outputs = g.op(op, [x, y]) { $0.activation = activation }
+                    g.outputs = g.op(try XCTUnwrap(BuiltinOperator(name: op)), [x, y]) { $0.activation = activation }
                     let r = try g.run([a, b], threads: threads)
                     XCTAssertEqual(r.values, expected, "\(op) \(activation), \(threads) threads")
                 }
@@ -133,7 +133,7 @@ final class ElementwiseKernelTests: XCTestCase {
     func unary(_ op: String, _ x: [Float], _ configure: (inout OperatorParameters) -> Void = { _ in }) throws -> [Float] {
         var g = GraphBuilder()
         let a = g.input([x.count])
-        g.outputs = g.op(op, [a], configure)
+        g.outputs = g.op(try XCTUnwrap(BuiltinOperator(name: op)), [a], configure)
         return try g.run([x]).values
     }
 
@@ -158,7 +158,7 @@ final class ElementwiseKernelTests: XCTestCase {
     func testSoftmaxWithBetaOverLastAxis() throws {
         var g = GraphBuilder()
         let a = g.input([2, 2])
-        g.outputs = g.op("SOFTMAX", [a]) { $0.beta = 2 }
+        g.outputs = g.op(.softmax, [a]) { $0.beta = 2 }
         let v = try g.run([[0, 1, 5, 5]]).values
         let e = Float(exp(2.0))
         XCTAssertEqual(v[0], 1 / (1 + e), accuracy: 1e-7)
@@ -171,11 +171,11 @@ final class ElementwiseKernelTests: XCTestCase {
         let half: [UInt16] = [Float16(1.5).bitPattern, Float16(-2).bitPattern]
         let h = g.constantBytes(half.withUnsafeBytes { Array($0) }, shape: [2], type: .float16)
         let x = g.input([2])
-        let deq = g.op("DEQUANTIZE", [h])[0]
+        let deq = g.op(.dequantize, [h])[0]
         let q = g.int8Constant([10, -10, 10, -10], shape: [2, 2],
                                quantization: .init(scales: [0.5, 0.25], zeroPoints: [0, 2], quantizedDimension: 0))
-        let deq2 = g.op("DEQUANTIZE", [q])[0]
-        let sum = g.op("ADD", [x, deq])[0]
+        let deq2 = g.op(.dequantize, [q])[0]
+        let sum = g.op(.add, [x, deq])[0]
         g.outputs = [sum, deq2]
         let interpreter = try Interpreter(graph: g.build())
         XCTAssertEqual(interpreter.foldedOps, [true, true, false]) // both dequantizes run once at prepare
@@ -188,7 +188,7 @@ final class ElementwiseKernelTests: XCTestCase {
     func testCastFloatToIntTruncatesAndSaturates() throws {
         var g = GraphBuilder()
         let a = g.input([4])
-        g.outputs = g.op("CAST", [a], outputs: [.int32])
+        g.outputs = g.op(.cast, [a], outputs: [.int32])
         let interpreter = try Interpreter(graph: g.build())
         try interpreter.copyInput([1.9, -1.9, 3e10, -3e10] as [Float], at: 0)
         try interpreter.invoke()

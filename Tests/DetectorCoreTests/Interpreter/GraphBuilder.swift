@@ -49,12 +49,20 @@ struct GraphBuilder {
 
     /// Adds an op; its outputs get placeholder shapes (prepare sets them).
     @discardableResult
-    mutating func op(_ name: String, _ ins: [Int], outputs outTypes: [TensorDataType] = [.float32],
+    mutating func op(_ code: BuiltinOperator, _ ins: [Int], outputs outTypes: [TensorDataType] = [.float32],
                      _ configure: (inout OperatorParameters) -> Void = { _ in }) -> [Int] {
         var p = OperatorParameters()
         configure(&p)
         let outs = outTypes.map { tensor([0], $0) }
-        operators.append(GraphOperator(opName: name, inputs: ins, outputs: outs, parameters: p))
+        operators.append(GraphOperator(code: code, inputs: ins, outputs: outs, parameters: p))
+        return outs
+    }
+
+    /// Adds a custom op (code CUSTOM) named `customCode`, with float outputs.
+    @discardableResult
+    mutating func custom(_ customCode: String, _ ins: [Int], outputs outTypes: [TensorDataType] = [.float32]) -> [Int] {
+        let outs = outTypes.map { tensor([0], $0) }
+        operators.append(GraphOperator(custom: customCode, inputs: ins, outputs: outs))
         return outs
     }
 

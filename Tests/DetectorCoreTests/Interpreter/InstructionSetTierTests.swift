@@ -44,7 +44,7 @@ final class InstructionSetTierTests: XCTestCase {
     func testInterpreterUsesTheRequestedTierAtMost() throws {
         var g = GraphBuilder()
         let x = g.input([1, 4])
-        g.outputs = g.op("FULLY_CONNECTED", [x, g.constant([Float](repeating: 0.5, count: 12), shape: [3, 4])])
+        g.outputs = g.op(.fullyConnected, [x, g.constant([Float](repeating: 0.5, count: 12), shape: [3, 4])])
         for tier in InstructionSetTier.allCases {
             let interpreter = try Interpreter(graph: g.build(), options: .init(tier: tier))
             XCTAssertEqual(interpreter.tier, min(tier, InstructionSetTier.supported))

@@ -12,10 +12,10 @@ final class InterpreterCoreTests: XCTestCase {
         var g = GraphBuilder()
         let a = g.input([1, 2, 2, 1])
         let b = g.constant([1, -10, 0.5, -0.5], shape: [4])
-        let reshaped = g.op("RESHAPE", [a]) { $0.newShape = [4] }[0]
-        let sum = g.op("ADD", [reshaped, b])[0]
-        let r = g.op("RELU", [sum])[0]
-        let out = g.op("RESHAPE", [r]) { $0.newShape = [2, 2] }[0]
+        let reshaped = g.op(.reshape, [a]) { $0.newShape = [4] }[0]
+        let sum = g.op(.add, [reshaped, b])[0]
+        let r = g.op(.relu, [sum])[0]
+        let out = g.op(.reshape, [r]) { $0.newShape = [2, 2] }[0]
         g.outputs = [out]
         let interpreter = try Interpreter(graph: g.build())
         XCTAssertEqual(interpreter.outputs[0].shape, [2, 2])
@@ -35,12 +35,12 @@ final class InterpreterCoreTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input([2, 3])
         let c = g.constant([1, 2, 3, 4, 5, 6], shape: [2, 3])
-        let sum = g.op("ADD", [x, c])[0]
-        let flat = g.op("RESHAPE", [sum]) { $0.newShape = [6] }[0]
-        let back = g.op("RESHAPE", [flat]) { $0.newShape = [3, 2] }[0]
-        let doubled = g.op("ADD", [back, back])[0]
-        let fromInput = g.op("RESHAPE", [x]) { $0.newShape = [6] }[0]
-        let twice = g.op("MUL", [flat, flat])   // a second reader of `flat`
+        let sum = g.op(.add, [x, c])[0]
+        let flat = g.op(.reshape, [sum]) { $0.newShape = [6] }[0]
+        let back = g.op(.reshape, [flat]) { $0.newShape = [3, 2] }[0]
+        let doubled = g.op(.add, [back, back])[0]
+        let fromInput = g.op(.reshape, [x]) { $0.newShape = [6] }[0]
+        let twice = g.op(.mul, [flat, flat])   // a second reader of `flat`
         _ = twice
         g.outputs = [doubled, fromInput]
         // `flat` has two readers (RESHAPE and MUL): only `sum` → `flat` is aliased.
@@ -54,7 +54,7 @@ final class InterpreterCoreTests: XCTestCase {
         XCTAssertEqual(try interpreter.outputFloats(at: 1), [0, 1, 2, 3, 4, 5])
 
         // Without the MUL, the chain sum → flat → back shares one buffer.
-        g.operators.removeAll { $0.opName == "MUL" }
+        g.operators.removeAll { $0.code == .mul }
         let chained = try Interpreter(graph: g.build(), options: .init(threadCount: 1))
         XCTAssertEqual(chained.aliases[sum], flat)
         XCTAssertEqual(chained.aliases[flat], back)
@@ -70,8 +70,8 @@ final class InterpreterCoreTests: XCTestCase {
     func testUnsupportedOpFailsAtLoadNamingOpIndexAndTypes() {
         var g = GraphBuilder()
         let a = g.input([2])
-        g.op("RELU", [a])
-        let bad = g.op("FANCY_OP", [a])[0]
+        g.op(.relu, [a])
+        let bad = g.custom("FANCY_OP", [a])[0]
         g.outputs = [bad]
         XCTAssertThrowsError(try Interpreter(graph: g.build())) { error in
             XCTAssertEqual(error as? InterpreterError,
@@ -80,10 +80,20 @@ final class InterpreterCoreTests: XCTestCase {
         }
     }
 
+    func testRegistryMatchesCustomOpsByCustomCodeOnly() {
+        let registry = KernelRegistry.standard
+        // A custom op that happens to be named like a builtin gets no builtin kernel.
+        XCTAssertNil(registry.registration(code: .custom, customCode: "CONV_2D", activationType: .float32))
+        XCTAssertNil(registry.registration(code: .custom, customCode: nil, activationType: .float32))
+        XCTAssertNotNil(registry.registration(code: .custom, customCode: "TFLite_Detection_PostProcess", activationType: .float32))
+        XCTAssertNotNil(registry.registration(code: .conv2D, activationType: .float32))
+        XCTAssertNil(registry.registration(code: BuiltinOperator(rawValue: 1000), activationType: .float32))
+    }
+
     func testUnsupportedTypeFailsAtLoad() {
         var g = GraphBuilder()
         let a = g.input([2], .uint8)
-        g.outputs = g.op("RELU", [a], outputs: [.uint8])
+        g.outputs = g.op(.relu, [a], outputs: [.uint8])
         let registry = KernelRegistry(KernelRegistry.floatRegistrations)
         XCTAssertThrowsError(try Interpreter(graph: g.build(), options: { var o = Interpreter.Options(); o.registry = registry; return o }())) { error in
             guard case .unsupportedOperator(0, "RELU", ["uint8"], _)? = error as? InterpreterError else {
@@ -95,7 +105,7 @@ final class InterpreterCoreTests: XCTestCase {
     func testInputSizeMismatchIsTypedError() throws {
         var g = GraphBuilder()
         let a = g.input([3])
-        g.outputs = g.op("RELU", [a])
+        g.outputs = g.op(.relu, [a])
         let interpreter = try Interpreter(graph: g.build())
         XCTAssertThrowsError(try interpreter.copyInput([1, 2] as [Float], at: 0)) { error in
             XCTAssertEqual(error as? InterpreterError, .inputSizeMismatch(input: 0, name: "t0", expectedBytes: 12, actualBytes: 8))
@@ -106,7 +116,7 @@ final class InterpreterCoreTests: XCTestCase {
     func testResizeDynamicInputReprepares() throws {
         var g = GraphBuilder()
         let a = g.input([1, 1], signature: [-1, 2 - 3])
-        g.outputs = g.op("RELU", [a])
+        g.outputs = g.op(.relu, [a])
         let interpreter = try Interpreter(graph: g.build())
         try interpreter.resizeInput(at: 0, to: [2, 3])
         try interpreter.copyInput([-1, 2, -3, 4, -5, 6] as [Float], at: 0)
@@ -118,7 +128,7 @@ final class InterpreterCoreTests: XCTestCase {
     func testResizeOfFixedDimensionIsRejected() throws {
         var g = GraphBuilder()
         let a = g.input([1, 3], signature: [-1, 3])
-        g.outputs = g.op("RELU", [a])
+        g.outputs = g.op(.relu, [a])
         let interpreter = try Interpreter(graph: g.build())
         XCTAssertThrowsError(try interpreter.resizeInput(at: 0, to: [1, 4]))
         XCTAssertThrowsError(try interpreter.resizeInput(at: 0, to: [1, 3, 1]))
@@ -130,8 +140,8 @@ final class InterpreterCoreTests: XCTestCase {
         let x = g.input([2])
         let c1 = g.constant([1, 2], shape: [2])
         let c2 = g.constant([10, 20], shape: [2])
-        let folded = g.op("MUL", [c1, c2])[0]
-        g.outputs = g.op("ADD", [x, folded])
+        let folded = g.op(.mul, [c1, c2])[0]
+        g.outputs = g.op(.add, [x, folded])
         let interpreter = try Interpreter(graph: g.build())
         XCTAssertEqual(interpreter.foldedOps, [true, false])
         try interpreter.copyInput([1, 1] as [Float], at: 0)
@@ -142,7 +152,7 @@ final class InterpreterCoreTests: XCTestCase {
     func testBadTensorIndexIsTypedError() {
         var g = GraphBuilder()
         let a = g.input([2])
-        g.operators.append(GraphOperator(opName: "RELU", inputs: [a], outputs: [7]))
+        g.operators.append(GraphOperator(code: .relu, inputs: [a], outputs: [7]))
         g.outputs = [a]
         XCTAssertThrowsError(try Interpreter(graph: g.build())) { error in
             guard case .tensorIndexOutOfRange(7, _, _)? = error as? InterpreterError else { return XCTFail("\(error)") }

@@ -39,7 +39,7 @@ final class InterpreterLimitTests: XCTestCase {
         let x = g.input([1, 8, 8, 2])
         let w = g.constant([Float](repeating: 0.5, count: 4 * 3 * 3 * 2), shape: [4, 3, 3, 2])
         let b = g.constant([0, 0, 0, 0], shape: [4])
-        let y = g.op("CONV_2D", [x, w, b]) { $0.padding = .same }
+        let y = g.op(.conv2D, [x, w, b]) { $0.padding = .same }
         g.outputs = y
         let interpreter = try Interpreter(graph: g.build())
         XCTAssertEqual(interpreter.multiplyAccumulateCount, 4608)

@@ -20,7 +20,7 @@ final class ShapeKernelTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input([2, 6])
         let s = g.intConstant([3, -1], shape: [2])
-        g.outputs = g.op("RESHAPE", [x, s])
+        g.outputs = g.op(.reshape, [x, s])
         let (v, shape) = try run(g, [iota12])
         XCTAssertEqual(shape, [3, 4]); XCTAssertEqual(v, iota12)
     }
@@ -28,9 +28,9 @@ final class ShapeKernelTests: XCTestCase {
     func testSqueezeNegativeAxisAndExpandDims() throws {
         var g = GraphBuilder()
         let x = g.input([1, 3, 1])
-        let sq = g.op("SQUEEZE", [x]) { $0.squeezeDims = [-1] }[0]
+        let sq = g.op(.squeeze, [x]) { $0.squeezeDims = [-1] }[0]
         let axis = g.intConstant([-1], shape: [1])
-        g.outputs = g.op("EXPAND_DIMS", [sq, axis])
+        g.outputs = g.op(.expandDims, [sq, axis])
         let interpreter = try Interpreter(graph: g.build())
         XCTAssertEqual(interpreter.tensorInfo(sq).shape, [1, 3])
         XCTAssertEqual(interpreter.outputs[0].shape, [1, 3, 1])
@@ -39,7 +39,7 @@ final class ShapeKernelTests: XCTestCase {
     func testSqueezeOfNonUnitDimensionIsRejected() {
         var g = GraphBuilder()
         let x = g.input([2, 3])
-        g.outputs = g.op("SQUEEZE", [x]) { $0.squeezeDims = [0] }
+        g.outputs = g.op(.squeeze, [x]) { $0.squeezeDims = [0] }
         XCTAssertThrowsError(try Interpreter(graph: g.build()))
     }
 
@@ -47,7 +47,7 @@ final class ShapeKernelTests: XCTestCase {
         var g = GraphBuilder()
         let a = g.input([2, 1])
         let b = g.constant([7, 8, 9, 10], shape: [2, 2])
-        g.outputs = g.op("CONCATENATION", [a, b]) { $0.axis = -1 }
+        g.outputs = g.op(.concatenation, [a, b]) { $0.axis = -1 }
         let (v, s) = try run(g, [[1, 2]])
         XCTAssertEqual(s, [2, 3]); XCTAssertEqual(v, [1, 7, 8, 2, 9, 10])
     }
@@ -57,14 +57,14 @@ final class ShapeKernelTests: XCTestCase {
         let a = g.input([1, 2])
         let p = g.intConstant([0, 1, 1, 2], shape: [2, 2])
         let value = g.constant([-1], shape: [])
-        g.outputs = g.op("PADV2", [a, p, value])
+        g.outputs = g.op(.padv2, [a, p, value])
         let (v, s) = try run(g, [[5, 6]])
         XCTAssertEqual(s, [2, 5])
         XCTAssertEqual(v, [-1, 5, 6, -1, -1, -1, -1, -1, -1, -1])
         var g2 = GraphBuilder()
         let b = g2.input([2])
         let p2 = g2.intConstant([1, 0], shape: [1, 2])
-        g2.outputs = g2.op("PAD", [b, p2])
+        g2.outputs = g2.op(.pad, [b, p2])
         XCTAssertEqual(try run(g2, [[5, 6]]).0, [0, 5, 6])
     }
 
@@ -72,7 +72,7 @@ final class ShapeKernelTests: XCTestCase {
         var g = GraphBuilder()
         let a = g.input([2, 3, 2])
         let perm = g.intConstant([2, 0, 1], shape: [3])
-        g.outputs = g.op("TRANSPOSE", [a, perm])
+        g.outputs = g.op(.transpose, [a, perm])
         let (v, s) = try run(g, [iota12])
         XCTAssertEqual(s, [2, 2, 3])
         // out[k][i][j] = in[i][j][k] = 6i + 2j + k
@@ -86,7 +86,7 @@ final class ShapeKernelTests: XCTestCase {
         let b = g.intConstant(begin, shape: [begin.count])
         let e = g.intConstant(end, shape: [end.count])
         let s = g.intConstant(strides, shape: [strides.count])
-        g.outputs = g.op("STRIDED_SLICE", [a, b, e, s], configure)
+        g.outputs = g.op(.stridedSlice, [a, b, e, s], configure)
         return try run(g, [(0..<Shape.count(shape)).map(Float.init)])
     }
 
@@ -115,7 +115,7 @@ final class ShapeKernelTests: XCTestCase {
         let a = g.input([3, 4])
         let b = g.intConstant([1, 1], shape: [2])
         let s = g.intConstant([-1, 2], shape: [2])
-        g.outputs = g.op("SLICE", [a, b, s])
+        g.outputs = g.op(.slice, [a, b, s])
         let (v, shape) = try run(g, [iota12])
         XCTAssertEqual(shape, [2, 2]); XCTAssertEqual(v, [5, 6, 9, 10])
     }
@@ -126,13 +126,13 @@ final class ShapeKernelTests: XCTestCase {
         let axis = g.intConstant([1], shape: [])
         var p = OperatorParameters(); p.numSplits = 2
         let o1 = g.tensor([0]), o2 = g.tensor([0])
-        g.operators.append(GraphOperator(opName: "SPLIT", inputs: [axis, a], outputs: [o1, o2], parameters: p))
+        g.operators.append(GraphOperator(code: .split, inputs: [axis, a], outputs: [o1, o2], parameters: p))
         var pp = OperatorParameters(); pp.axis = 0; pp.valuesCount = 2
         let packed = g.tensor([0])
-        g.operators.append(GraphOperator(opName: "PACK", inputs: [o2, o1], outputs: [packed], parameters: pp))
+        g.operators.append(GraphOperator(code: .pack, inputs: [o2, o1], outputs: [packed], parameters: pp))
         var up = OperatorParameters(); up.axis = -1; up.valuesCount = 2
         let u1 = g.tensor([0]), u2 = g.tensor([0])
-        g.operators.append(GraphOperator(opName: "UNPACK", inputs: [packed], outputs: [u1, u2], parameters: up))
+        g.operators.append(GraphOperator(code: .unpack, inputs: [packed], outputs: [u1, u2], parameters: up))
         g.outputs = [o1, packed, u2]
         let interpreter = try Interpreter(graph: g.build())
         try interpreter.copyInput([0, 1, 2, 3, 4, 5, 6, 7] as [Float], at: 0)
@@ -148,7 +148,7 @@ final class ShapeKernelTests: XCTestCase {
         var g = GraphBuilder()
         let a = g.input([2, 3])
         let idx = g.input([2], .int32)
-        g.outputs = g.op("GATHER", [a, idx]) { $0.axis = -1 }
+        g.outputs = g.op(.gather, [a, idx]) { $0.axis = -1 }
         let interpreter = try Interpreter(graph: g.build())
         try interpreter.copyInput([0, 1, 2, 3, 4, 5] as [Float], at: 0)
         try interpreter.copyInput([Int32(2), 0].withUnsafeBytes { Array($0) }, at: 1)
@@ -163,16 +163,16 @@ final class ShapeKernelTests: XCTestCase {
         // SHAPE → STRIDED_SLICE → PACK → RESHAPE, like dilated_conv's shape arithmetic.
         var g = GraphBuilder()
         let a = g.input([1, 1, 1], signature: [-1, -1, 1])
-        let shape = g.op("SHAPE", [a], outputs: [.int32])[0]
+        let shape = g.op(.shape, [a], outputs: [.int32])[0]
         let b = g.intConstant([0], shape: [1]), e = g.intConstant([2], shape: [1]), s = g.intConstant([1], shape: [1])
-        let firstTwo = g.op("STRIDED_SLICE", [shape, b, e, s], outputs: [.int32])[0]
-        let prod = g.op("MUL", [firstTwo, g.intConstant([1, 1], shape: [2])], outputs: [.int32])[0]
-        let gathered0 = g.op("GATHER", [prod, g.intConstant([0], shape: [])], outputs: [.int32])[0]
-        let gathered1 = g.op("GATHER", [prod, g.intConstant([1], shape: [])], outputs: [.int32])[0]
+        let firstTwo = g.op(.stridedSlice, [shape, b, e, s], outputs: [.int32])[0]
+        let prod = g.op(.mul, [firstTwo, g.intConstant([1, 1], shape: [2])], outputs: [.int32])[0]
+        let gathered0 = g.op(.gather, [prod, g.intConstant([0], shape: [])], outputs: [.int32])[0]
+        let gathered1 = g.op(.gather, [prod, g.intConstant([1], shape: [])], outputs: [.int32])[0]
         var pp = OperatorParameters(); pp.valuesCount = 2
         let newShape = g.tensor([0], .int32)
-        g.operators.append(GraphOperator(opName: "PACK", inputs: [gathered1, gathered0], outputs: [newShape], parameters: pp))
-        g.outputs = g.op("RESHAPE", [a, newShape])
+        g.operators.append(GraphOperator(code: .pack, inputs: [gathered1, gathered0], outputs: [newShape], parameters: pp))
+        g.outputs = g.op(.reshape, [a, newShape])
         let interpreter = try Interpreter(graph: g.build())
         try interpreter.resizeInput(at: 0, to: [2, 3, 1])
         try interpreter.copyInput((0..<6).map(Float.init), at: 0)
@@ -186,9 +186,9 @@ final class ShapeKernelTests: XCTestCase {
         let a = g.input([1, 3, 3, 1])
         let block = g.intConstant([2, 2], shape: [2])
         let pads = g.intConstant([0, 1, 0, 1], shape: [2, 2])
-        let s2b = g.op("SPACE_TO_BATCH_ND", [a, block, pads])[0]
+        let s2b = g.op(.spaceToBatchND, [a, block, pads])[0]
         let crops = g.intConstant([0, 1, 0, 1], shape: [2, 2])
-        let back = g.op("BATCH_TO_SPACE_ND", [s2b, block, crops])[0]
+        let back = g.op(.batchToSpaceND, [s2b, block, crops])[0]
         g.outputs = [s2b, back]
         let interpreter = try Interpreter(graph: g.build())
         let x: [Float] = (1...9).map(Float.init)
@@ -203,8 +203,8 @@ final class ShapeKernelTests: XCTestCase {
     func testDepthToSpaceAndSpaceToDepth() throws {
         var g = GraphBuilder()
         let a = g.input([1, 1, 1, 8])
-        let d2s = g.op("DEPTH_TO_SPACE", [a]) { $0.blockSize = 2 }[0]
-        let s2d = g.op("SPACE_TO_DEPTH", [d2s]) { $0.blockSize = 2 }[0]
+        let d2s = g.op(.depthToSpace, [a]) { $0.blockSize = 2 }[0]
+        let s2d = g.op(.spaceToDepth, [d2s]) { $0.blockSize = 2 }[0]
         g.outputs = [d2s, s2d]
         let interpreter = try Interpreter(graph: g.build())
         let x: [Float] = (0..<8).map(Float.init)
@@ -219,7 +219,7 @@ final class ShapeKernelTests: XCTestCase {
         var g = GraphBuilder()
         let a = g.input([1, 2, 2, 3])
         let axes = g.intConstant([1, -2], shape: [2])
-        g.outputs = g.op("MEAN", [a, axes]) { $0.keepDims = true }
+        g.outputs = g.op(.mean, [a, axes]) { $0.keepDims = true }
         let (v, s) = try run(g, [iota12])
         XCTAssertEqual(s, [1, 1, 1, 3])
         XCTAssertEqual(v, [4.5, 5.5, 6.5])
@@ -234,9 +234,9 @@ final class ShapeKernelTests: XCTestCase {
                                      sparsity: .init(traversalOrder: [0, 1], blockMap: [],
                                                      dimensions: [.dense(size: 3), .sparseCSR(segments: [0, 1, 2, 4], indices: [1, 3, 0, 3])])))
         let sparse = g.tensors.count - 1
-        let dense = g.op("DENSIFY", [sparse])[0]
+        let dense = g.op(.densify, [sparse])[0]
         let x = g.input([3, 4])
-        g.outputs = g.op("ADD", [x, dense])
+        g.outputs = g.op(.add, [x, dense])
         let (v, _) = try run(g, [[Float](repeating: 0, count: 12)])
         XCTAssertEqual(v, [0, 1, 0, 0, 0, 0, 0, 2, 3, 0, 0, 4])
     }

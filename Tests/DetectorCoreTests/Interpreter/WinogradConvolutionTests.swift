@@ -20,7 +20,7 @@ final class WinogradConvolutionTests: XCTestCase {
         let x = g.input(shape)
         let w = g.constant(filter, shape: [outC, 3, 3, shape[3]])
         let b = g.constant(bias, shape: [outC])
-        g.outputs = g.op("CONV_2D", [x, w, b]) { $0.padding = same ? .same : .valid; $0.activation = activation }
+        g.outputs = g.op(.conv2D, [x, w, b]) { $0.padding = same ? .same : .valid; $0.activation = activation }
         let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: threads))
         try interpreter.copyInput(input, at: 0)
         try interpreter.invoke()
@@ -104,7 +104,7 @@ final class WinogradConvolutionTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input([1, 6, 6, 4])
         let w = g.constant([Float](repeating: 0.5, count: 16 * 9 * 4), shape: [16, 3, 3, 4])
-        g.outputs = g.op("CONV_2D", [x, w]) { $0.padding = .same }
+        g.outputs = g.op(.conv2D, [x, w]) { $0.padding = .same }
         let interpreter = try Interpreter(graph: g.build())
         let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
         if case .winograd = kernel.mode { XCTFail("4 input channels should not take the Winograd path") }
@@ -116,11 +116,11 @@ final class WinogradConvolutionTests: XCTestCase {
         var g = GraphBuilder()
         let x = g.input([1, 6, 6, 8])
         let w = g.constant((0..<(8 * 9 * 8)).map { Float($0 % 7) * 0.1 - 0.3 }, shape: [8, 3, 3, 8])
-        let conv = g.op("CONV_2D", [x, w]) { $0.padding = .same }
+        let conv = g.op(.conv2D, [x, w]) { $0.padding = .same }
         let q = g.int8Constant((0..<(4 * 8)).map { Int8($0 % 9 - 4) }, shape: [4, 1, 1, 8],
                                quantization: .init(scales: [0.05], zeroPoints: [0]))
-        let hybrid = g.op("CONV_2D", [conv[0], q])
-        g.outputs = g.op("LOGISTIC", hybrid)
+        let hybrid = g.op(.conv2D, [conv[0], q])
+        g.outputs = g.op(.logistic, hybrid)
         let interpreter = try Interpreter(graph: g.build())
         XCTAssertTrue(interpreter.roundsLikeReference)
         let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
@@ -130,7 +130,7 @@ final class WinogradConvolutionTests: XCTestCase {
         guard case .logistic = logistic.function else { return XCTFail("\(logistic.function)") }
         var plain = GraphBuilder()
         let y = plain.input([4])
-        plain.outputs = plain.op("LOGISTIC", [y])
+        plain.outputs = plain.op(.logistic, [y])
         let fast = try XCTUnwrap(try Interpreter(graph: plain.build()).kernels[0] as? UnaryFloatKernel)
         guard case .fastLogistic = fast.function else { return XCTFail("\(fast.function)") }
     }

@@ -165,7 +165,7 @@ extension QuantizedKernelTests {
             let a = g.input(shape, type, Q.q(q1.scale, Int(q1.zeroPoint)))
             let b = g.input(bShape, type, Q.q(q2.scale, Int(q2.zeroPoint)))
             let o = g.output(type, Q.q(qo.scale, Int(qo.zeroPoint)))
-            g.op(op == .add ? "ADD" : (op == .sub ? "SUB" : "MUL"), [a, b], [o]) { $0.activation = .relu6 }
+            g.op(op == .add ? .add : (op == .sub ? .sub : .mul), [a, b], [o]) { $0.activation = .relu6 }
             let x = (0..<Shape.count(shape)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let y = (0..<Shape.count(bShape)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let result = try g.run([x, y], threads: threads).bytes
@@ -340,8 +340,8 @@ extension QuantizedKernelTests {
                 f = g.tensors.count - 1
             }
             let o = g.output(type, Q.q(qo.scale, Int(qo.zeroPoint)))
-            g.op(gateOp, [x], [f])
-            g.op("MUL", sourceFirst ? [x, f] : [f, x], [o])
+            g.op(gateOp == "TANH" ? .tanh : .logistic, [x], [f])
+            g.op(.mul, sourceFirst ? [x, f] : [f, x], [o])
             let interpreter = try Interpreter(graph: InterpreterGraph(tensors: g.tensors, operators: g.operators, inputs: g.inputs, outputs: g.outputs),
                                               options: .init(preserveAllTensors: preserve))
             let feed = (0..<Shape.count(shape)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -379,8 +379,8 @@ extension QuantizedKernelTests {
         g.tensors.append(GraphTensor(name: "gate", type: .int8, shape: [0], quantization: Q.q(1.0 / 256, -128)))
         let f = g.tensors.count - 1
         let o = g.output(.int8, Q.q(0.03, 5))
-        g.op("LOGISTIC", [x], [f])
-        g.op("MUL", [y, f], [o])
+        g.op(.logistic, [x], [f])
+        g.op(.mul, [y, f], [o])
         var rng = TestRandom(seed: 21)
         let xs = (0..<48).map { _ in UInt8(truncatingIfNeeded: rng.next()) }, ys = (0..<48).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         let result = try g.run([xs, ys]).bytes

@@ -36,10 +36,10 @@ struct QuantizedGraph {
         return tensors.count - 1
     }
 
-    mutating func op(_ name: String, _ ins: [Int], _ outs: [Int], _ configure: (inout OperatorParameters) -> Void = { _ in }) {
+    mutating func op(_ code: BuiltinOperator, _ ins: [Int], _ outs: [Int], _ configure: (inout OperatorParameters) -> Void = { _ in }) {
         var p = OperatorParameters()
         configure(&p)
-        operators.append(GraphOperator(opName: name, inputs: ins, outputs: outs, parameters: p))
+        operators.append(GraphOperator(code: code, inputs: ins, outputs: outs, parameters: p))
     }
 
     /// Runs with raw byte feeds; returns output 0's bytes and shape.

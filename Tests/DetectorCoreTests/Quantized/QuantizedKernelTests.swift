@@ -21,7 +21,7 @@ final class QuantizedKernelTests: XCTestCase {
             let f = g.constant([UInt8(7)], shape: [1, 1, 1, 1], .uint8, Q.q(0.25, 3))
             let b = g.constant([Int32(4)], shape: [1], .int32, Q.q(0.125, 0))
             let o = g.output(.uint8, outQ)
-            g.op("CONV_2D", [x, f, b], [o]) { $0.padding = .valid }
+            g.op(.conv2D, [x, f, b], [o]) { $0.padding = .valid }
             let r = try g.run([input])
             XCTAssertEqual(r.bytes, expected)
             XCTAssertEqual(r.shape, [1, 1, 2, 1])
@@ -37,7 +37,7 @@ final class QuantizedKernelTests: XCTestCase {
                            TensorQuantization(scales: [0.25, 0.5], zeroPoints: [0, 0], quantizedDimension: 0))
         let b = g.constant([Int32(1), 2], shape: [2], .int32)
         let o = g.output(.int8, Q.q(1.0, 2))
-        g.op("CONV_2D", [x, f, b], [o])
+        g.op(.conv2D, [x, f, b], [o])
         XCTAssertEqual(asInt8(try g.run([int8Bytes([3, -5])]).bytes), [2, 7])
     }
 
@@ -48,7 +48,7 @@ final class QuantizedKernelTests: XCTestCase {
         let x = g.input([1, 1, 3, 1], .uint8, Q.q(1, 10))
         let f = g.constant([UInt8(2), 2, 2], shape: [1, 1, 3, 1], .uint8, Q.q(1, 1))
         let o = g.output(.uint8, Q.q(1, 0))
-        g.op("DEPTHWISE_CONV_2D", [x, f], [o]) { $0.padding = .same }
+        g.op(.depthwiseConv2D, [x, f], [o]) { $0.padding = .same }
         XCTAssertEqual(try g.run([[11, 12, 13]]).bytes, [3, 6, 5])
     }
 
@@ -58,7 +58,7 @@ final class QuantizedKernelTests: XCTestCase {
         let x = g.input([1, 2], .uint8, Q.q(1, 128))
         let w = g.constant([UInt8(11), 12, 13, 13], shape: [2, 2], .uint8, Q.q(1, 10))
         let o = g.output(.uint8, Q.q(1, 100))
-        g.op("FULLY_CONNECTED", [x, w, -1], [o])
+        g.op(.fullyConnected, [x, w, -1], [o])
         XCTAssertEqual(try g.run([[129, 127]]).bytes, [99, 100])
     }
 
@@ -69,7 +69,7 @@ final class QuantizedKernelTests: XCTestCase {
         let a = g.input([2], .uint8, Q.q(0.5, 128))
         let b = g.input([1], .uint8, Q.q(0.25, 100))
         let o = g.output(.uint8, Q.q(1, 10))
-        g.op("ADD", [a, b], [o])
+        g.op(.add, [a, b], [o])
         XCTAssertEqual(try g.run([[130, 127], [104]]).bytes, [12, 11])
     }
 
@@ -79,7 +79,7 @@ final class QuantizedKernelTests: XCTestCase {
         let a = g.input([2], .int8, Q.q(0.5, 0))
         let b = g.input([2], .int8, Q.q(0.5, 0))
         let o = g.output(.int8, Q.q(0.5, 0))
-        g.op("SUB", [a, b], [o])
+        g.op(.sub, [a, b], [o])
         XCTAssertEqual(asInt8(try g.run([int8Bytes([6, 0]), int8Bytes([2, 2])]).bytes), [4, -2])
     }
 
@@ -89,7 +89,7 @@ final class QuantizedKernelTests: XCTestCase {
         let a = g.input([2], .int8, Q.q(0.5, 0))
         let b = g.input([1], .int8, Q.q(0.5, 0))
         let o = g.output(.int8, Q.q(0.5, -10))
-        g.op("MUL", [a, b], [o])
+        g.op(.mul, [a, b], [o])
         XCTAssertEqual(asInt8(try g.run([int8Bytes([4, -3]), int8Bytes([3])]).bytes), [-4, -14])
     }
 
@@ -97,7 +97,7 @@ final class QuantizedKernelTests: XCTestCase {
         var g = Q()
         let x = g.input([2, 2], .uint8, Q.q(1, 0))
         let o = g.output(.uint8, Q.q(1.0 / 256, 0))
-        g.op("SOFTMAX", [x], [o]) { $0.beta = 1 }
+        g.op(.softmax, [x], [o]) { $0.beta = 1 }
         // Equal logits -> 0.5 each; a gap of 10 -> ~1 and ~0.
         XCTAssertEqual(try g.run([[7, 7, 10, 0]]).bytes, [128, 128, 255, 0])
     }
@@ -106,7 +106,7 @@ final class QuantizedKernelTests: XCTestCase {
         var g = Q()
         let x = g.input([3], .uint8, Q.q(0.1, 128))
         let o = g.output(.uint8, Q.q(1.0 / 256, 0))
-        g.op("LOGISTIC", [x], [o])
+        g.op(.logistic, [x], [o])
         XCTAssertEqual(try g.run([[128, 255, 0]]).bytes, [128, 255, 0])
     }
 
@@ -116,13 +116,13 @@ final class QuantizedKernelTests: XCTestCase {
             var g = Q()
             let x = g.input([1, 2, 2, 1], type, Q.q(1, 0))
             let o = g.output(type, Q.q(1, 0))
-            g.op("AVERAGE_POOL_2D", [x], [o]) { $0.filterHeight = 2; $0.filterWidth = 2; $0.strideHeight = 2; $0.strideWidth = 2; $0.padding = .valid }
+            g.op(.averagePool2D, [x], [o]) { $0.filterHeight = 2; $0.filterWidth = 2; $0.strideHeight = 2; $0.strideWidth = 2; $0.padding = .valid }
             XCTAssertEqual(try g.run([input]).bytes, [avg])
         }
         var g = Q()
         let x = g.input([1, 2, 2, 1], .uint8, Q.q(1, 0))
         let o = g.output(.uint8, Q.q(1, 0))
-        g.op("MAX_POOL_2D", [x], [o]) { $0.filterHeight = 2; $0.filterWidth = 2; $0.strideHeight = 1; $0.strideWidth = 1; $0.padding = .same }
+        g.op(.maxPool2D, [x], [o]) { $0.filterHeight = 2; $0.filterWidth = 2; $0.strideHeight = 1; $0.strideWidth = 1; $0.padding = .same }
         XCTAssertEqual(try g.run([[1, 2, 3, 5]]).bytes, [5, 5, 5, 5])
     }
 
@@ -131,7 +131,7 @@ final class QuantizedKernelTests: XCTestCase {
         let a = g.input([1, 2], .uint8, Q.q(1, 0))
         let b = g.input([1, 2], .uint8, Q.q(0.5, 10))
         let o = g.output(.uint8, Q.q(1, 0))
-        g.op("CONCATENATION", [a, b], [o]) { $0.axis = -1 }
+        g.op(.concatenation, [a, b], [o]) { $0.axis = -1 }
         // (30 - 10) * 0.5 = 10; (13 - 10) * 0.5 = 1.5 -> 2 (half away from zero).
         let r = try g.run([[7, 200], [30, 13]])
         XCTAssertEqual(r.bytes, [7, 200, 10, 2])
@@ -142,14 +142,14 @@ final class QuantizedKernelTests: XCTestCase {
         var g = Q()
         let x = g.input([4], .float32, nil)
         let o = g.output(.int8, Q.q(0.5, -1))
-        g.op("QUANTIZE", [x], [o])
+        g.op(.quantize, [x], [o])
         let feed: [Float] = [1.25, -1.25, 100, -100]
         XCTAssertEqual(asInt8(try g.run([feed.withUnsafeBytes { Array($0) }]).bytes), [2, -4, 127, -128])
 
         var r = Q()
         let u = r.input([3], .uint8, Q.q(1, 128))
         let s = r.output(.int8, Q.q(1, 0))
-        r.op("QUANTIZE", [u], [s])
+        r.op(.quantize, [u], [s])
         XCTAssertEqual(asInt8(try r.run([[0, 128, 255]]).bytes), [-128, 0, 127])
     }
 
@@ -157,7 +157,7 @@ final class QuantizedKernelTests: XCTestCase {
         var g = Q()
         let x = g.input([3], .int8, Q.q(0.25, -2))
         let o = g.output(.float32, nil)
-        g.op("DEQUANTIZE", [x], [o])
+        g.op(.dequantize, [x], [o])
         let bytes = try g.run([int8Bytes([-2, 2, -128])]).bytes
         let values = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         XCTAssertEqual(values, [0, 1, -31.5])
@@ -167,7 +167,7 @@ final class QuantizedKernelTests: XCTestCase {
         var g = Q()
         let x = g.input([2], .int8, Q.q(0.5, 0))
         let o = g.output(.int8, Q.q(0.5, 0))
-        g.op("LEAKY_RELU", [x], [o]) { $0.alpha = 0.5 }
+        g.op(.leakyRelu, [x], [o]) { $0.alpha = 0.5 }
         // 10 -> 10; -10 -> -5.
         XCTAssertEqual(asInt8(try g.run([int8Bytes([10, -10])]).bytes), [10, -5])
     }
@@ -176,7 +176,7 @@ final class QuantizedKernelTests: XCTestCase {
         var g = Q()
         let x = g.input([3], .int8, Q.q(0.1, 0))
         let o = g.output(.int8, Q.q(0.1, 0))
-        g.op("HARD_SWISH", [x], [o])
+        g.op(.hardSwish, [x], [o])
         // x = 4.0 -> 4.0 (40); x = -4.0 -> 0; x = 1.0 -> 1 * 4 / 6 = 0.667 -> 7.
         XCTAssertEqual(asInt8(try g.run([int8Bytes([40, -40, 10])]).bytes), [40, 0, 7])
     }
@@ -186,7 +186,7 @@ final class QuantizedKernelTests: XCTestCase {
         let x = g.input([1, 1, 2, 1], .uint8, Q.q(1, 0))
         let size = g.constant([Int32(1), 4], shape: [2], .int32)
         let o = g.output(.uint8, Q.q(1, 0))
-        g.op("RESIZE_NEAREST_NEIGHBOR", [x, size], [o])
+        g.op(.resizeNearestNeighbor, [x, size], [o])
         XCTAssertEqual(try g.run([[3, 9]]).bytes, [3, 3, 9, 9])
     }
 
@@ -196,13 +196,13 @@ final class QuantizedKernelTests: XCTestCase {
         let x = g.input([1, 2, 2, 3], .uint8, Q.q(1, 0))
         let f = g.constant([UInt8](repeating: 1, count: 8), shape: [1, 2, 2, 2], .uint8, Q.q(1, 0))
         let o = g.output(.uint8, Q.q(1, 0))
-        g.op("CONV_2D", [x, f], [o])
+        g.op(.conv2D, [x, f], [o])
         XCTAssertThrowsError(try g.run([[UInt8](repeating: 0, count: 12)]))
 
         var h = Q()
         let y = h.input([2], .uint8, nil)
         let p = h.output(.uint8, Q.q(1, 0))
-        h.op("LOGISTIC", [y], [p])
+        h.op(.logistic, [y], [p])
         XCTAssertThrowsError(try h.run([[0, 0]]))
     }
 }
@@ -214,7 +214,7 @@ extension QuantizedKernelTests {
         let x = g.input([1, 1, 2, 1], .int8, Q.q(1, 0))
         let size = g.constant([Int32(1), 4], shape: [2], .int32)
         let o = g.output(.int8, Q.q(1, 0))
-        g.op("RESIZE_BILINEAR", [x, size], [o])
+        g.op(.resizeBilinear, [x, size], [o])
         // int8: (10 + 21) / 2 = 15.5 rounds away from zero -> 16; negative ties too.
         XCTAssertEqual(asInt8(try g.run([int8Bytes([10, 21])]).bytes), [10, 16, 21, 21])
         XCTAssertEqual(asInt8(try g.run([int8Bytes([-10, -21])]).bytes), [-10, -16, -21, -21])
@@ -223,7 +223,7 @@ extension QuantizedKernelTests {
         let y = u.input([1, 1, 2, 1], .uint8, Q.q(1, 0))
         let s2 = u.constant([Int32(1), 4], shape: [2], .int32)
         let p = u.output(.uint8, Q.q(1, 0))
-        u.op("RESIZE_BILINEAR", [y, s2], [p])
+        u.op(.resizeBilinear, [y, s2], [p])
         // uint8 float path truncates: 15.5 -> 15.
         XCTAssertEqual(try u.run([[10, 21]]).bytes, [10, 15, 21, 21])
     }
@@ -236,7 +236,7 @@ extension QuantizedKernelTests {
         let x = g.input([1, 2, 2, 2], .uint8, Q.q(0.5, 10))
         let axes = g.constant([Int32(1), 2], shape: [2], .int32)
         let o = g.output(.uint8, Q.q(0.5, 10))
-        g.op("MEAN", [x, axes], [o]) { $0.keepDims = true }
+        g.op(.mean, [x, axes], [o]) { $0.keepDims = true }
         let r = try g.run([[11, 10, 12, 10, 13, 10, 15, 10]])
         XCTAssertEqual(r.bytes, [13, 10])
         XCTAssertEqual(r.shape, [1, 1, 1, 2])

@@ -1,9 +1,5 @@
 import DetectorZlib
 import DetectorPlatform
-#if arch(x86_64)
-import KernelsAVX2
-import KernelsAVX512
-#endif
 
 /// The colour models a JPEG frame can hold, decided as libjpeg does (JFIF, Adobe APP14,
 /// component ids).
@@ -53,20 +49,18 @@ struct JPEGColorConverter {
         UInt8(truncatingIfNeeded: min(max(v, 0), 255))
     }
 
-    /// Converts `width` pixels of Y, Cb, Cr rows into interleaved RGB at the decoder's tier
-    /// (`TierJPEG.ycbcrToRGB`; the same bytes at every tier).
+    /// Converts `width` pixels of Y, Cb, Cr rows into interleaved RGB with the decoder's JPEG
+    /// kernels (`TierJPEG.ycbcrToRGB` of the table; the same bytes at every tier).
     @inline(__always)
     static func ycbcrToRGB(y: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
-                           out: UnsafeMutablePointer<UInt8>, width: Int, tier: InstructionSetTier = JPEGIDCT.tier) {
-        #if arch(x86_64)
-        switch tier {
-        case .avx512: KernelsAVX512.TierJPEG.ycbcrToRGB(y: y, cb: cb, cr: cr, out: out, width: width)
-        case .avx2: KernelsAVX2.TierJPEG.ycbcrToRGB(y: y, cb: cb, cr: cr, out: out, width: width)
-        case .baseline: TierJPEG.ycbcrToRGB(y: y, cb: cb, cr: cr, out: out, width: width)
-        }
-        #else
-        TierJPEG.ycbcrToRGB(y: y, cb: cb, cr: cr, out: out, width: width)
-        #endif
+                           out: UnsafeMutablePointer<UInt8>, width: Int, kernels: JPEGKernels = JPEGIDCT.kernels) {
+        kernels.ycbcrToRGB(y, cb, cr, out, width)
+    }
+
+    /// `ycbcrToRGB` at `tier`.
+    static func ycbcrToRGB(y: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
+                           out: UnsafeMutablePointer<UInt8>, width: Int, tier: InstructionSetTier) {
+        ycbcrToRGB(y: y, cb: cb, cr: cr, out: out, width: width, kernels: JPEGKernels.for(tier))
     }
 
     /// The plain table version of `ycbcrToRGB` (libjpeg's `ycc_rgb_convert`): the test oracle.

@@ -1,9 +1,5 @@
 import DetectorZlib
 import DetectorPlatform
-#if arch(x86_64)
-import KernelsAVX2
-import KernelsAVX512
-#endif
 
 /// libjpeg's post-IDCT range limit, indexed by `value & 1023`: 0...127 → 128...255,
 /// 128...511 → 255, 512...895 → 0, 896...1023 → 0...127 (i.e. `clamp(v + 128)` for
@@ -32,24 +28,23 @@ enum JPEGIDCT {
         TierJPEG.idct(c, quant: q, output: output, stride: stride)
     }
 
-    /// IDCT of `count` consecutive blocks (one block row) into columns `8i...8i+7`, at the best
-    /// tier this CPU runs (the arithmetic, so the pixels, are the same at every tier).
+    /// IDCT of `count` consecutive blocks (one block row) into columns `8i...8i+7`, with the
+    /// JPEG kernels of `kernels` (the arithmetic, so the pixels, are the same at every tier).
+    @inline(__always)
     static func transformBlocks(_ c: UnsafePointer<Int16>, count: Int, quant q: UnsafePointer<Int32>,
-                                output: UnsafeMutablePointer<UInt8>, stride: Int, tier: InstructionSetTier = JPEGIDCT.tier) {
-        #if arch(x86_64)
-        switch tier {
-        case .avx512: KernelsAVX512.TierJPEG.idctBlocks(c, count: count, quant: q, output: output, stride: stride)
-        case .avx2: KernelsAVX2.TierJPEG.idctBlocks(c, count: count, quant: q, output: output, stride: stride)
-        case .baseline: TierJPEG.idctBlocks(c, count: count, quant: q, output: output, stride: stride)
-        }
-        #else
-        TierJPEG.idctBlocks(c, count: count, quant: q, output: output, stride: stride)
-        #endif
+                                output: UnsafeMutablePointer<UInt8>, stride: Int, kernels: JPEGKernels = JPEGIDCT.kernels) {
+        kernels.idctBlocks(c, count, q, output, stride)
     }
 
-    /// The tier the decoder's pixel kernels run at (`InstructionSetTier.best`, which
-    /// `OBJDETECT_ISA` can lower).
-    static let tier = InstructionSetTier.best
+    /// `transformBlocks` at `tier`.
+    static func transformBlocks(_ c: UnsafePointer<Int16>, count: Int, quant q: UnsafePointer<Int32>,
+                                output: UnsafeMutablePointer<UInt8>, stride: Int, tier: InstructionSetTier) {
+        transformBlocks(c, count: count, quant: q, output: output, stride: stride, kernels: JPEGKernels.for(tier))
+    }
+
+    /// The decoder's pixel kernels: the best tier's JPEG table (`JPEGKernels.best`, which
+    /// `OBJDETECT_ISA` can lower), chosen once.
+    static let kernels = JPEGKernels.best
 
     @inline(__always)
     static func rangeLimit(_ v: SIMD8<Int32>) -> SIMD8<Int32> { TierJPEG.rangeLimit(v) }

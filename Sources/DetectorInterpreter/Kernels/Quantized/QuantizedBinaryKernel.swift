@@ -58,7 +58,7 @@ final class QuantizedBinaryKernel: PreparedKernel {
         case .sub(let p): QuantizedSub.run(p, plan: plan, input1: x, input2: y, output: o)
         case .mul(let p): QuantizedMul.run(p, plan: plan, input1: x, input2: y, output: o)
         case .table(let t): t.apply(plan: plan, input1: x, input2: y, output: o)
-        case .gatedProduct(let t, let source, let count): t.apply(input: e.pointer(source, as: T.self), output: o, count: count, threads: e.threadCount, tier: e.tier)
+        case .gatedProduct(let t, let source, let count): t.apply(input: e.pointer(source, as: T.self), output: o, count: count, threads: e.threadCount, kernel: e.kernelTable.byteTable)
         case .maximum: QuantizedMaximumMinimum.run(maximum: true, plan: plan, input1: x, input2: y, output: o)
         case .minimum: QuantizedMaximumMinimum.run(maximum: false, plan: plan, input1: x, input2: y, output: o)
         }

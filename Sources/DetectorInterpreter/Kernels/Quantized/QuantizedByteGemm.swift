@@ -1,12 +1,10 @@
 import DetectorModelFile
 import DetectorPlatform
-#if arch(x86_64)
-import KernelsAVX512
-#endif
 
 /// The byte form of the integer GEMM: `C[m][n] = Σ_k A[m][k] · B[n][k]` with A `UInt8` and B
-/// `Int8`, in wrapping `Int32` (exact: |a·b| ≤ 255 · 128), for the AVX-512 tier's `vpdpbusd`
-/// (four u8 × s8 products per 32-bit lane, see `KernelsAVX512.TierByteGemm`).
+/// `Int8`, in wrapping `Int32` (exact: |a·b| ≤ 255 · 128), for the kernel tables' byte GEMM
+/// (`KernelTable.byteGEMM`: AVX-512 VNNI's `vpdpbusd`, four u8 × s8 products per 32-bit lane,
+/// see `KernelsAVX512.TierByteGemm`).
 ///
 /// The quantized convolution feeds it shifted operands and corrects the sums afterwards
 /// (`QuantizedByteWeights`). Example: A = [[1, 2, 3]], B = [[4, -5, 6]] gives C = [[12]].
@@ -58,19 +56,25 @@ extension IntegerGemm {
     /// `A[i][q] = a[i * lda + (q / L) · runStride + q % L]`, `L = kPadded / runs` (a multiple of 4:
     /// a convolution's filter rows read in place; one run is a plain row). `vpdpbusd` at the
     /// AVX-512 tier; a plain loop over the packed layout elsewhere (the convolutions take this
-    /// path only at AVX-512).
+    /// path only where the table has a byte GEMM).
     package static func multiplyBytes(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>,
                                       m: Int, n: Int, kPadded kp: Int, runs: Int = 1, runStride: Int = 0,
                                       rowWeights: UnsafePointer<Int32>? = nil,
                                       c: UnsafeMutablePointer<Int32>, ldc: Int, tier: InstructionSetTier) {
+        multiplyBytes(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp, runs: runs, runStride: runStride,
+                      rowWeights: rowWeights, c: c, ldc: ldc, kernel: KernelTable.for(tier).byteGEMM)
+    }
+
+    /// `multiplyBytes` on the kernel-table entry `kernel` (nil: the plain loop).
+    package static func multiplyBytes(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>,
+                                      m: Int, n: Int, kPadded kp: Int, runs: Int = 1, runStride: Int = 0,
+                                      rowWeights: UnsafePointer<Int32>? = nil,
+                                      c: UnsafeMutablePointer<Int32>, ldc: Int, kernel: ByteGEMMKernel?) {
         let runs = max(1, runs)
-        #if arch(x86_64)
-        if tier == .avx512 {
-            KernelsAVX512.TierByteGemm.multiply(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp, runs: runs,
-                                                runStride: runStride, rowWeights: rowWeights, c: c, ldc: ldc)
+        if let kernel {
+            kernel.multiply(a, lda, packedB, m, n, kp, runs, runStride, rowWeights, c, ldc)
             return
         }
-        #endif
         let w = bytePanelWidth, length = kp / runs
         @inline(__always) func value(_ i: Int, _ q: Int) -> Int32 { Int32(a[i * lda + (q / length) * runStride + q % length]) }
         for i in 0..<m {

@@ -22,13 +22,15 @@ package struct QuantizedConvParams: Sendable {
     package var vectorRequantization: VectorRequantization?
     package var activationMin: Int32
     package var activationMax: Int32
-    /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`) for `gemmTier`;
+    /// The same weights packed into `IntegerGemm` panels (`IntegerGemm.packB`) for `integerGEMM`;
     /// empty when `byteWeights` are used instead.
     package var gemmWeights: [Int16]
-    /// The weights for the byte GEMM (`vpdpbusd`), used at the AVX-512 tier; nil elsewhere.
+    /// The weights for the byte GEMM (`vpdpbusd`), used when the kernel table has one (AVX-512
+    /// VNNI); nil elsewhere.
     package var byteWeights: QuantizedByteWeights?
-    /// The instruction-set tier whose GEMM reads `gemmWeights`.
-    package var gemmTier: InstructionSetTier
+    /// The kernel-table entries that read `gemmWeights` / `byteWeights`.
+    package var integerGEMM: IntegerGEMMKernel
+    package var byteGEMM: ByteGEMMKernel?
     package var bias: [Int32]
 
     /// The bias the fast path adds: `bias` with the byte GEMM's correction folded in when it runs.
@@ -66,9 +68,11 @@ package struct QuantizedConvParams: Sendable {
         }
         steps = multipliers.map(RequantizationStep.init)
         (activationMin, activationMax) = quantizedActivationRange(activation, output: output, as: outputType)
-        gemmTier = InstructionSetTier.resolved(tier)
+        let table = KernelTable.for(tier)
+        integerGEMM = table.integerGEMM
+        byteGEMM = table.byteGEMM
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: outputDepth)
-        byteWeights = gemmTier == .avx512
+        byteWeights = table.byteGEMM != nil
             ? QuantizedByteWeights(filter: filter, patchSize: k, outputDepth: outputDepth, filterZeroPoints: filterZeroPoints,
                                    inputZeroPoint: input.zeroPoint, activation: outputType, bias: self.bias)
             : nil
@@ -76,10 +80,10 @@ package struct QuantizedConvParams: Sendable {
         // One packed copy: the byte panels, or the `Int16` panels (built from a temporary `w − zw`).
         gemmWeights = byteWeights != nil ? []
             : Self.weightsWithoutZeroPoint(filter, patchSize: k, outputDepth: outputDepth, filterZeroPoints: filterZeroPoints)
-                .withUnsafeBufferPointer { [gemmTier] in IntegerGemm.packB($0, n: outputDepth, k: k, tier: gemmTier) }
+                .withUnsafeBufferPointer { IntegerGemm.packB($0, n: outputDepth, k: k, panelWidth: table.integerGEMM.panelWidth) }
         vectorRequantization = VectorRequantization(multipliers: multipliers, bias: byteWeights?.bias ?? self.bias,
                                                     outputZeroPoint: output.zeroPoint,
-                                                    activationMin: activationMin, activationMax: activationMax, tier: gemmTier)
+                                                    activationMin: activationMin, activationMax: activationMax, tier: tier)
     }
 
     /// `w − zw` as `Int16`, `[outputDepth][patchSize]` (one zero point, or one per channel).
@@ -102,8 +106,8 @@ package enum QuantizedConv2D {
     /// Fast path: the input is converted once to `Int16` with its zero point removed; pointwise
     /// (1×1, stride 1) convolutions use it directly as the GEMM's A (rows padded to the GEMM depth),
     /// others go through im2col tiles; products go through `IntegerGemm.multiply`, each tile is
-    /// requantized right after, tiles split over `threads`. At the AVX-512 tier (`byteWeights`
-    /// set) `runBytes` runs instead, on bytes and `vpdpbusd`, with the same results.
+    /// requantized right after, tiles split over `threads`. Where the kernel table has a byte GEMM
+    /// (`byteWeights` set) `runBytes` runs instead, on bytes and `vpdpbusd`, with the same results.
     ///
     /// `scratch`: `scratchByteCount(p, threads:)` bytes of eval memory (the interpreter's
     /// shared scratch); nil allocates them for this call.
@@ -152,7 +156,7 @@ package enum QuantizedConv2D {
                     } else {
                         a = UnsafePointer(x16 + first * kp)
                     }
-                    IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n, tier: p.gemmTier)
+                    IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n, kernel: p.integerGEMM)
                     requantizeRows(p, requantization, acc: acc, rows: rows, output: output + first * n)
                 }
             }
@@ -221,7 +225,7 @@ package enum QuantizedConv2D {
                     }
                     IntegerGemm.multiplyBytes(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp,
                                               rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
-                                              c: acc, ldc: n, tier: p.gemmTier)
+                                              c: acc, ldc: n, kernel: p.byteGEMM)
                     requantizeRows(p, requantization, acc: acc, rows: rows, output: output + first * n)
                 }
             }
@@ -278,7 +282,7 @@ package enum QuantizedConv2D {
                     IntegerGemm.multiplyBytes(a: x + ((b * hp + oy * g.strideHeight) * wp) * c, lda: g.strideWidth * c, packedB: w,
                                               m: g.outputWidth, n: n, kPadded: k, runs: g.filterHeight, runStride: wp * c,
                                               rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
-                                              c: acc, ldc: n, tier: p.gemmTier)
+                                              c: acc, ldc: n, kernel: p.byteGEMM)
                     requantizeRows(p, requantization, acc: acc, rows: g.outputWidth, output: output + row * g.outputWidth * n)
                 }
             }
@@ -515,6 +519,11 @@ final class QuantizedGemmKernel: PreparedKernel {
         self.threads = threads
         scratch.reserve(QuantizedConv2D.scratchByteCount(params, threads: threads))
     }
+    var kernelName: String? {
+        let gemm = params.byteWeights != nil ? params.byteGEMM?.name ?? "byte GEMM loops" : params.integerGEMM.name
+        return gemm + " + " + (params.vectorRequantization.map { $0.kernel?.name ?? "requantize 4 lanes" } ?? "scalar requantization")
+    }
+
     func eval(_ e: EvalContext) throws {
         if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
     }

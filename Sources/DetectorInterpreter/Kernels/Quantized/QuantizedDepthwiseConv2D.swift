@@ -24,10 +24,9 @@ package struct QuantizedDepthwiseConvParams: Sendable {
     package var weights: [Int32]
     /// `weights` as `Int16` for the `pmaddwd` fast path (see `packWeights`).
     package var packedWeights: [Int16]
-    /// The instruction-set tier of the fast path.
-    package var tier: InstructionSetTier
-    /// The arrays of the AVX2/AVX-512 kernel (`TierQuantizedDepthwise`); nil at the baseline
-    /// tier, for depth multipliers other than 1 and for multipliers with a left shift.
+    /// The arrays of the kernel table's 8-bit depthwise kernel (AVX2/AVX-512:
+    /// `TierQuantizedDepthwise`); nil when the table has none (the baseline), for depth
+    /// multipliers other than 1 and for multipliers with a left shift.
     package var tierPath: QuantizedDepthwiseTierPath?
     package var bias: [Int32]
 
@@ -62,13 +61,13 @@ package struct QuantizedDepthwiseConvParams: Sendable {
             return Int32(filter[i]) - (filterZeroPoints.count == 1 ? filterZeroPoints[0] : filterZeroPoints[c])
         }
         packedWeights = Self.packWeights(weights, taps: geometry.filterHeight * geometry.filterWidth, channels: od)
-        self.tier = InstructionSetTier.resolved(tier)
         self.bias = bias.map { Array($0) } ?? [Int32](repeating: 0, count: od)
         vectorRequantization = VectorRequantization(multipliers: multipliers, bias: self.bias, outputZeroPoint: output.zeroPoint,
                                                     activationMin: activationMin, activationMax: activationMax, tier: tier)
         tierPath = QuantizedDepthwiseTierPath(weights: weights, taps: geometry.filterHeight * geometry.filterWidth, channels: od,
                                               depthMultiplier: depthMultiplier, bias: self.bias, inputZeroPoint: input.zeroPoint,
-                                              requantization: vectorRequantization, tier: self.tier)
+                                              requantization: vectorRequantization,
+                                              kernel: KernelTable.for(tier).quantizedDepthwise)
     }
 
     /// Packs `[taps][channels]` weights as `[ceil(channels / 8)][taps][16]`: for each block of 8
@@ -90,7 +89,8 @@ package struct QuantizedDepthwiseConvParams: Sendable {
 
 /// Quantized DEPTHWISE_CONV_2D kernels.
 package enum QuantizedDepthwiseConv2D {
-    /// Fast path: at the AVX2/AVX-512 tiers with a depth multiplier of 1, `runTier` (the 8-bit
+    /// Fast path: where the kernel table has an 8-bit depthwise kernel (AVX2, AVX-512) and the
+    /// depth multiplier is 1, `runTier` (the 8-bit
     /// input read in place, several pixels per step, requantized in registers). Otherwise the
     /// input is converted once to `Int16` with its zero point removed; with a depth multiplier
     /// of 1 each output pixel sums its in-bounds taps 8 channels at a time with two `pmaddwd`
@@ -221,6 +221,10 @@ final class QuantizedDepthwiseConvKernel: PreparedKernel {
     init(int8: Bool, params: QuantizedDepthwiseConvParams, input: Int, output: Int) { self.int8 = int8;
         self.params = params; self.input = input; self.output = output
     }
+    var kernelName: String? {
+        params.tierPath?.kernel.name ?? (params.depthMultiplier == 1 ? "8-bit depthwise pmaddwd" : "8-bit depthwise loops")
+    }
+
     func eval(_ e: EvalContext) throws {
         if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
     }

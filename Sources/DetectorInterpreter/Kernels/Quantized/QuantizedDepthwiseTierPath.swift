@@ -1,9 +1,5 @@
 import DetectorModelFile
 import DetectorPlatform
-#if arch(x86_64)
-import KernelsAVX2
-import KernelsAVX512
-#endif
 
 /// The prepared arrays of the wide-tier quantized depthwise kernel (`TierQuantizedDepthwise`,
 /// AVX2 and AVX-512; depth multiplier 1, requantization without a left shift): per channel
@@ -20,14 +16,17 @@ package struct QuantizedDepthwiseTierPath: Sendable {
     package let bias: [Int32]
     let doubledMultiplier: [UInt32]
     package let rightShift: [UInt32]
+    /// The kernel-table entry that reads these arrays.
+    package let kernel: QuantizedDepthwiseKernel
 
-    /// nil when the tier has no such kernel, the depth multiplier is not 1 or a multiplier has a
-    /// left shift (the general loops run those).
+    /// nil when the kernel table has no such kernel (`kernel` nil), the depth multiplier is not 1
+    /// or a multiplier has a left shift (the general loops run those).
     package init?(weights w: [Int32], taps: Int, channels: Int, depthMultiplier: Int, bias: [Int32], inputZeroPoint: Int32,
-          requantization: VectorRequantization?, tier: InstructionSetTier) {
-        guard tier != .baseline, depthMultiplier == 1, channels > 0, let requantization,
+          requantization: VectorRequantization?, kernel: QuantizedDepthwiseKernel?) {
+        guard let kernel, depthMultiplier == 1, channels > 0, let requantization,
               w.count == taps * channels, bias.count == channels,
               w.allSatisfy({ Int32(Int16.min)...Int32(Int16.max) ~= $0 }) else { return nil }
+        self.kernel = kernel
         let stride = channels + 16
         func repeated<E>(_ value: (Int) -> E) -> [E] { (0..<stride).map { value($0 % channels) } }
         var weights = [Int32](repeating: 0, count: taps * stride)
@@ -55,18 +54,17 @@ extension QuantizedDepthwiseConv2D {
     /// `threads`. Reads the 8-bit input in place: nothing is allocated.
     static func runTier<T: QuantizedElement>(_ p: QuantizedDepthwiseConvParams, _ path: QuantizedDepthwiseTierPath,
                                              input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, threads: Int) {
-        #if arch(x86_64)
         let g = p.geometry, C = p.inputDepth
         let fh = g.filterHeight, fw = g.filterWidth, H = g.inputHeight, W = g.inputWidth
         let sw = g.strideWidth, dh = g.dilationHeight, dw = g.dilationWidth
         let inputStart = UnsafeRawPointer(input), inputEnd = inputStart + g.batches * H * W * C
         let out = UnsafeMutableRawPointer(output)
         let signed = T.self == Int8.self
-        // `TierQuantizedDepthwise.run` of the tier (its arguments in order: input, inputEnd, signed,
+        // The table's `QuantizedDepthwiseKernel.Run` (its arguments in order: input, inputEnd, signed,
         // weights, bias, doubledMultiplier, rightShift, zeroPoint, outputZeroPoint, activationMin,
         // activationMax, output, channels, pixels, flat, tapRows, tapCols, firstTap, filterWidth,
         // rowStep, colStep, pixelStep).
-        let kernel = p.tier == .avx512 ? KernelsAVX512.TierQuantizedDepthwise.run : KernelsAVX2.TierQuantizedDepthwise.run
+        let kernel = path.kernel.run
         // Output columns whose every column tap is inside the input.
         let interiorLo = min(g.outputWidth, (g.padLeft + sw - 1) / sw)
         let lastStart = W - 1 + g.padLeft - (fw - 1) * dw
@@ -114,6 +112,5 @@ extension QuantizedDepthwiseConv2D {
                 }
             }
         } } } } }
-        #endif
     }
 }

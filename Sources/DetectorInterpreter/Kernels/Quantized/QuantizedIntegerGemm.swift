@@ -1,9 +1,5 @@
 import DetectorModelFile
 import DetectorPlatform
-#if arch(x86_64)
-import KernelsAVX2
-import KernelsAVX512
-#endif
 
 /// The integer matrix-multiply core of the quantized CONV_2D / FULLY_CONNECTED kernels.
 ///
@@ -18,8 +14,9 @@ import KernelsAVX512
 /// pair `(a[k0], a[k1])` is splatted as a 32-bit lane and `multiplyAddAdjacentPairs` (one
 /// `pmaddwd`) adds both products into 4 channel accumulators at once.
 ///
-/// At the AVX2 and AVX-512 tiers the tier modules' `TierIntegerGemm` runs instead, on panels
-/// of 16 channels (`packB(_:n:k:tier:)`): `vpmaddwd` on ymm halves, or one `vpdpwssd` (VNNI)
+/// That is the baseline entry of the kernel table (`multiplyBaseline`); at the AVX2 and
+/// AVX-512 tiers the table's entry is the tier modules' `TierIntegerGemm`, on panels of 16
+/// channels (`packB(_:n:k:panelWidth:)` with the entry's `panelWidth`): `vpmaddwd` on ymm halves, or one `vpdpwssd` (VNNI)
 /// per depth pair and row. The sums are the same exact integers at every tier.
 package enum IntegerGemm {
     /// Output channels per packed panel.
@@ -30,8 +27,8 @@ package enum IntegerGemm {
     /// callers that size row blocks.
     package static let tileRowsMultiple = 8
 
-    /// Output channels per packed panel at `tier`.
-    package static func panelWidth(for tier: InstructionSetTier) -> Int { tier >= .avx2 ? 16 : panelWidth }
+    /// Output channels per packed panel at `tier` (its kernel table's integer GEMM).
+    package static func panelWidth(for tier: InstructionSetTier) -> Int { KernelTable.for(tier).integerGEMM.panelWidth }
 
     /// The depth the fast path works on: `k` rounded up to a multiple of 8 (four depth pairs per
     /// inner step). A rows must be zero-padded to this length.
@@ -55,8 +52,12 @@ package enum IntegerGemm {
     /// `2w` values, `w = panelWidth(for: tier)` (see the type's description); padding channels
     /// and depth steps are 0.
     package static func packB(_ b: UnsafeBufferPointer<Int16>, n: Int, k: Int, tier: InstructionSetTier = .baseline) -> [Int16] {
+        packB(b, n: n, k: k, panelWidth: panelWidth(for: tier))
+    }
+
+    /// `packB` into panels of `panelWidth` channels (`IntegerGEMMKernel.panelWidth`).
+    package static func packB(_ b: UnsafeBufferPointer<Int16>, n: Int, k: Int, panelWidth: Int) -> [Int16] {
         let kp = paddedDepth(k)
-        let panelWidth = panelWidth(for: tier)
         let panels = (n + panelWidth - 1) / panelWidth
         var out = [Int16](repeating: 0, count: panels * kp * panelWidth)
         guard n > 0, k > 0, b.count >= n * k, let source = b.baseAddress else { return out }
@@ -121,18 +122,21 @@ package enum IntegerGemm {
     package static func multiply(a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
                                 m: Int, n: Int, kPadded kp: Int, c: UnsafeMutablePointer<Int32>, ldc: Int,
                                 tier: InstructionSetTier = .baseline) {
-        #if arch(x86_64)
-        switch tier {
-        case .avx512:
-            KernelsAVX512.TierIntegerGemm.multiply(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp, c: c, ldc: ldc)
-            return
-        case .avx2:
-            KernelsAVX2.TierIntegerGemm.multiply(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp, c: c, ldc: ldc)
-            return
-        case .baseline:
-            break
-        }
-        #endif
+        multiply(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp, c: c, ldc: ldc, kernel: KernelTable.for(tier).integerGEMM)
+    }
+
+    /// `multiply` on the kernel-table entry `kernel` (the one B was packed for).
+    @inline(__always)
+    package static func multiply(a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
+                                m: Int, n: Int, kPadded kp: Int, c: UnsafeMutablePointer<Int32>, ldc: Int,
+                                kernel: IntegerGEMMKernel) {
+        kernel.multiply(a, lda, packedB, m, n, kp, c, ldc)
+    }
+
+    /// The baseline table's integer GEMM (`IntegerGEMMKernel.Multiply`): 4 × 8 register tiles
+    /// on panels of 8 channels.
+    @Sendable static func multiplyBaseline(a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
+                                           m: Int, n: Int, kPadded kp: Int, c: UnsafeMutablePointer<Int32>, ldc: Int) {
         let panels = (n + panelWidth - 1) / panelWidth
         for panel in 0..<panels {
             let j0 = panel * panelWidth

@@ -1,9 +1,6 @@
 import DetectorModelFile
 import DetectorPlatform
 import Foundation
-#if arch(x86_64)
-import KernelsAVX512VBMI
-#endif
 
 /// A 256-entry table mapping every 8-bit input to its output, built as TFLite's `LUTPopulate`:
 /// dequantize in `Float`, apply the function in `Float`, `round(y / outputScale)` (half away
@@ -55,19 +52,22 @@ package struct QuantizedLookupTable: Sendable, Equatable {
     package func apply<In: QuantizedElement, Out: QuantizedElement>(input: UnsafePointer<In>, output: UnsafeMutablePointer<Out>,
                                                                    count: Int, threads: Int = 1,
                                                                    tier: InstructionSetTier = .baseline) {
-        let vectorLookup = tier == .avx512 && InstructionSetTier.hasByteTableLookup
+        apply(input: input, output: output, count: count, threads: threads, kernel: KernelTable.for(tier).byteTable)
+    }
+
+    /// `apply` with the kernel table's byte-table entry `kernel` (nil: one lookup per byte).
+    package func apply<In: QuantizedElement, Out: QuantizedElement>(input: UnsafePointer<In>, output: UnsafeMutablePointer<Out>,
+                                                                   count: Int, threads: Int = 1, kernel: ByteTableKernel?) {
+        let vectorLookup = kernel?.apply
         table.withUnsafeBufferPointer { t in
             guard let t = t.baseAddress, table.count == 256 else { return }
             let bytesIn = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
             let bytesOut = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self)
             KernelSupport.parallelElements(count, threads: count >= KernelSupport.parallelCopyBytes ? threads : 1) { range in
-                #if arch(x86_64)
-                if vectorLookup {
-                    TierByteTable.apply(t, input: bytesIn + range.lowerBound, output: bytesOut + range.lowerBound,
-                                        count: range.count)
+                if let vectorLookup {
+                    vectorLookup(t, bytesIn + range.lowerBound, bytesOut + range.lowerBound, range.count)
                     return
                 }
-                #endif
                 for i in range { bytesOut[i] = t[Int(bytesIn[i])] }
             }
         }

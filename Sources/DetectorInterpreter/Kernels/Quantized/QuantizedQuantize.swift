@@ -75,9 +75,9 @@ final class QuantizedQuantizeKernel: PreparedKernel {
             QuantizedQuantize.fromFloat(input: e.floats(input), output: y, count: count, quantization: q)
         case .table(let t):
             if inputInt8 {
-                t.apply(input: e.pointer(input, as: Int8.self), output: y, count: count, threads: e.threadCount, tier: e.tier)
+                t.apply(input: e.pointer(input, as: Int8.self), output: y, count: count, threads: e.threadCount, kernel: e.kernelTable.byteTable)
             } else {
-                t.apply(input: e.pointer(input, as: UInt8.self), output: y, count: count, threads: e.threadCount, tier: e.tier)
+                t.apply(input: e.pointer(input, as: UInt8.self), output: y, count: count, threads: e.threadCount, kernel: e.kernelTable.byteTable)
             }
         }
     }

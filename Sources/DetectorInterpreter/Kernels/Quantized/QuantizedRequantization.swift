@@ -1,9 +1,5 @@
 import DetectorModelFile
 import DetectorPlatform
-#if arch(x86_64)
-import KernelsAVX2
-import KernelsAVX512
-#endif
 
 /// Requantization of Int32 accumulators to 8-bit outputs, four channels per SIMD step, with the
 /// exact results of TFLite's `MultiplyByQuantizedMultiplier` (as `RequantizationStep.apply`)
@@ -20,8 +16,9 @@ import KernelsAVX512
 /// `2M < 2^32`, the rounding term `≤ 2^31 + 2^62`.
 ///
 /// Layers with a left shift (real multiplier ≥ 1) are rare; `init` returns nil for them and the
-/// kernels keep the scalar `RequantizationStep` path. At the AVX2 and AVX-512 tiers the same
-/// arithmetic runs 16 channels per step (`TierRequantization` in the tier modules).
+/// kernels keep the scalar `RequantizationStep` path. Where the kernel table has a requantization
+/// entry (AVX2, AVX-512: `TierRequantization` in the tier modules) the same arithmetic runs 16
+/// channels per step.
 package struct VectorRequantization: Sendable {
     /// Channel count rounded up to a multiple of 16; the per-channel arrays have this length
     /// (padding channels requantize 0 with multiplier 0).
@@ -37,8 +34,8 @@ package struct VectorRequantization: Sendable {
     package let uniformShift: UInt32?
     package let outputZeroPoint: Int32
     package let activationMin: Int32, activationMax: Int32
-    /// The instruction-set tier `Rows.apply` runs at.
-    package let tier: InstructionSetTier
+    /// The kernel table's requantization `Rows.apply` runs (nil: the 4-lane loop here).
+    package let kernel: RequantizationKernel?
 
     package init?(multipliers: [QuantizedMultiplier], bias: [Int32], outputZeroPoint: Int32,
                  activationMin: Int32, activationMax: Int32, tier: InstructionSetTier = .baseline) {
@@ -64,7 +61,7 @@ package struct VectorRequantization: Sendable {
         self.outputZeroPoint = outputZeroPoint
         self.activationMin = activationMin
         self.activationMax = activationMax
-        self.tier = InstructionSetTier.resolved(tier)
+        kernel = KernelTable.for(tier).requantization
     }
 
     /// Calls `body` with a pointer view of the per-channel arrays, for the row loops of a kernel
@@ -79,7 +76,7 @@ package struct VectorRequantization: Sendable {
                               let sh = shift.baseAddress else { return body(nil) }
                         return body(Rows(bias: b, doubledMultiplier: m, rounding: rd, rightShift: sh,
                                          uniformShift: r.uniformShift, outputZeroPoint: r.outputZeroPoint,
-                                         activationMin: r.activationMin, activationMax: r.activationMax, tier: r.tier))
+                                         activationMin: r.activationMin, activationMax: r.activationMax, kernel: r.kernel))
                     }
                 }
             }
@@ -94,7 +91,7 @@ package struct VectorRequantization: Sendable {
         package let rightShift: UnsafePointer<UInt32>
         let uniformShift: UInt32?
         let outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32
-        package let tier: InstructionSetTier
+        package let kernel: RequantizationKernel?
 
         /// Requantizes `count` accumulators (`count ≤` the channel count) of one output row.
         @inline(__always)
@@ -106,22 +103,10 @@ package struct VectorRequantization: Sendable {
         @inline(__always)
         package func apply<T: QuantizedElement>(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, output: UnsafeMutablePointer<T>) {
             let out = UnsafeMutableRawPointer(output)
-            #if arch(x86_64)
-            switch tier {
-            case .avx512:
-                KernelsAVX512.TierRequantization.apply(acc, rows: rows, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
-                                                       rightShift: rightShift, outputZeroPoint: outputZeroPoint,
-                                                       activationMin: activationMin, activationMax: activationMax, output: out)
+            if let kernel {
+                kernel.apply(acc, rows, count, bias, doubledMultiplier, rightShift, outputZeroPoint, activationMin, activationMax, out)
                 return
-            case .avx2:
-                KernelsAVX2.TierRequantization.apply(acc, rows: rows, count: count, bias: bias, doubledMultiplier: doubledMultiplier,
-                                                     rightShift: rightShift, outputZeroPoint: outputZeroPoint,
-                                                     activationMin: activationMin, activationMax: activationMax, output: out)
-                return
-            case .baseline:
-                break
             }
-            #endif
             for r in 0..<rows {
                 let a = acc + r * count, o = out + r * count
                 // Two loops so the uniform case shifts all lanes by one count.

@@ -27,7 +27,7 @@ final class QuantizedUnaryKernel: PreparedKernel {
     private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         let x = e.pointer(input, as: T.self), y = e.pointer(output, as: T.self)
         switch operation {
-        case .table(let t): t.apply(input: x, output: y, count: count, threads: e.threadCount, tier: e.tier)
+        case .table(let t): t.apply(input: x, output: y, count: count, threads: e.threadCount, kernel: e.kernelTable.byteTable)
         case .leakyRelu(let p): QuantizedLeakyRelu.run(p, input: x, output: y, count: count)
         case .hardSwish(let p): QuantizedHardSwish.run(p, input: x, output: y, count: count)
         }

@@ -1,9 +1,5 @@
 import DetectorModelFile
 import DetectorPlatform
-#if arch(x86_64)
-import KernelsAVX2
-import KernelsAVX512
-#endif
 
 /// Single-precision matrix multiply used by the fast paths of CONV_2D, FULLY_CONNECTED and
 /// the hybrid kernels: `C[m, n] = (Σ_k A[m, k] · B[k, n]) + bias[n]`, then a clamp (or SiLU).
@@ -19,32 +15,38 @@ import KernelsAVX512
 ///   4 lanes (`[k][row][4]`), so the inner loop is loads, multiplies and adds only (SSE2
 ///   has no broadcast load; the shuffles and register copies otherwise limit the loop).
 ///   The copy costs about one broadcast per A value and is shared by all the panels.
-/// At the AVX2 and AVX-512 tiers (`PackedMatrix.tier`) the tier modules' `TierFloatGEMM` runs
-/// instead: 16-column panels, `6 × 16` / `8 × 16` tiles over the whole depth, fused
-/// multiply-adds unless reference rounding is kept (`PackedMatrix.fused`).
+/// Those are the baseline entry of the kernel table (`multiplyBaseline`); a wider tier's table
+/// entry (`KernelTable.floatGEMM`, the tier modules' `TierFloatGEMM` at AVX2 and AVX-512) runs
+/// instead when the matrix was packed for it: 16-column panels, `6 × 16` / `8 × 16` tiles over
+/// the whole depth, fused multiply-adds unless reference rounding is kept (`PackedMatrix.fused`).
 /// `reference` is the plain triple loop kept as the test oracle.
 enum FloatGEMM {
     static let panelWidth = 8
     static let kBlock = 256
 
-    /// B (`k × n`) packed into column panels (zero-padded) for one instruction-set tier:
-    /// 8 columns at the baseline, `TierFloatGEMM.panelWidth` (16) at AVX2 and AVX-512.
+    /// B (`k × n`) packed into column panels (zero-padded) for one kernel-table entry:
+    /// `kernel.panelWidth` columns each (8 at the baseline, 16 at AVX2 and AVX-512).
     final class PackedMatrix {
         let k: Int, n: Int, panels: Int
         /// Columns per panel.
         let width: Int
-        /// The tier whose kernels read this packing.
-        let tier: InstructionSetTier
-        /// Sums use fused multiply-adds (wide tiers only; off where reference rounding is kept).
+        /// The GEMM that reads this packing.
+        let kernel: FloatGEMMKernel
+        /// Sums use fused multiply-adds (tiers that have them only; off where reference rounding is kept).
         let fused: Bool
         let storage: UnsafeMutablePointer<Float>
 
-        /// Packs `b(k, n)` (any source layout through the accessor) for `tier`.
-        init(k: Int, n: Int, tier: InstructionSetTier = .baseline, fused: Bool = false, _ b: (Int, Int) -> Float) {
-            let tier = InstructionSetTier.resolved(tier)
-            self.k = k; self.n = n; self.tier = tier
-            self.fused = fused && tier >= .avx2
-            width = tier >= .avx2 ? 16 : 8
+        /// Packs `b(k, n)` (any source layout through the accessor) for `tier`'s table.
+        convenience init(k: Int, n: Int, tier: InstructionSetTier = .baseline, fused: Bool = false, _ b: (Int, Int) -> Float) {
+            self.init(k: k, n: n, table: KernelTable.for(tier), fused: fused, b)
+        }
+
+        /// Packs `b(k, n)` for the float GEMM of `table`.
+        init(k: Int, n: Int, table: KernelTable, fused: Bool = false, _ b: (Int, Int) -> Float) {
+            self.k = k; self.n = n
+            kernel = table.floatGEMM
+            self.fused = fused && table.hasFusedMultiplyAdd
+            width = kernel.panelWidth
             panels = (n + width - 1) / width
             let count = max(1, panels * k * width)
             storage = .allocate(capacity: count)
@@ -76,17 +78,26 @@ enum FloatGEMM {
     static func multiply(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, b: PackedMatrix,
                          bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
                          clampMin: Float, clampMax: Float, silu: Bool = false, layout: RowLayout? = nil) {
-        let k = b.k, n = b.n
-        let layout = layout.flatMap { $0.count * $0.length == k ? $0 : nil } ?? RowLayout(count: 1, length: k, stride: 0)
-        if b.tier >= .avx2 {
-            multiplyWide(rows: rows, a: a, lda: lda, layout: layout, b: b, bias: bias, c: c, ldc: ldc,
-                         clampMin: clampMin, clampMax: clampMax, silu: silu)
-            return
-        }
-        if b.panels >= broadcastPanels {
+        let layout = layout.flatMap { $0.count * $0.length == b.k ? $0 : nil } ?? RowLayout(count: 1, length: b.k, stride: 0)
+        guard !rows.isEmpty else { return }
+        b.kernel.multiply(rows.count, a + rows.lowerBound * lda, lda, layout.count, layout.length, layout.stride,
+                          UnsafePointer(b.storage), b.k, b.n, bias, c + rows.lowerBound * ldc, ldc, clampMin, clampMax, silu, b.fused)
+    }
+
+    /// The baseline table's GEMM (`FloatGEMMKernel.Multiply`) on 8-column panels: rows
+    /// `0..<rows` of A (row layout `runCount` runs of `runLength`, `runStride` apart) times B
+    /// packed at `packed` (`k × n`). No fused multiply-adds at this tier (`fused` is ignored).
+    @Sendable static func multiplyBaseline(rows: Int, a: UnsafePointer<Float>, lda: Int, runCount: Int, runLength: Int,
+                                           runStride: Int, packed: UnsafePointer<Float>, k: Int, n: Int,
+                                           bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
+                                           clampMin: Float, clampMax: Float, silu: Bool, fused: Bool) {
+        let layout = RowLayout(count: runCount, length: runLength, stride: runStride)
+        let panels = (n + 7) / 8
+        let rows = 0..<rows
+        if panels >= broadcastPanels {
             withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: max(1, min(k, kBlock) * broadcastRows)) { strip in
                 guard let strip = strip.baseAddress else { return }
-                multiplyBroadcast(rows: rows, a: a, lda: lda, layout: layout, b: b, bias: bias, c: c, ldc: ldc,
+                multiplyBroadcast(rows: rows, a: a, lda: lda, layout: layout, packed: packed, k: k, n: n, bias: bias, c: c, ldc: ldc,
                                   clampMin: clampMin, clampMax: clampMax, silu: silu, strip: strip)
             }
             return
@@ -96,10 +107,10 @@ enum FloatGEMM {
             var m = rows.lowerBound
             while m < rows.upperBound {
                 let mr = min(tileRows, rows.upperBound - m)
-                for p in 0..<b.panels {
+                for p in 0..<panels {
                     let cols = min(8, n - p * 8)
                     kernel(mr: mr, runs: layout.count, runLength: layout.length, runStride: layout.stride,
-                           a: a + m * lda, lda: lda, panel: b.storage + p * k * 8,
+                           a: a + m * lda, lda: lda, panel: packed + p * k * 8,
                            c: c + m * ldc + p * 8, ldc: ldc, cols: cols, bias: bias.map { $0 + p * 8 }, accumulate: false,
                            clamp: true, lo: clampMin, hi: clampMax, silu: silu)
                 }
@@ -114,8 +125,8 @@ enum FloatGEMM {
             var m = rows.lowerBound
             while m < rows.upperBound {
                 let mr = min(tileRows, rows.upperBound - m)
-                for p in 0..<b.panels {
-                    let panel = b.storage + (p * k + k0) * 8
+                for p in 0..<panels {
+                    let panel = packed + (p * k + k0) * 8
                     let cols = min(8, n - p * 8)
                     kernel(mr: mr, runs: 1, runLength: k1 - k0, runStride: 0, a: a + m * lda + k0, lda: lda, panel: panel,
                            c: c + m * ldc + p * 8, ldc: ldc, cols: cols,
@@ -128,27 +139,6 @@ enum FloatGEMM {
         } while k0 < k
     }
 
-    /// The AVX2 / AVX-512 micro-kernels (`TierFloatGEMM` in the tier modules) for a matrix
-    /// packed at that tier.
-    private static func multiplyWide(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, layout: RowLayout, b: PackedMatrix,
-                                     bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
-                                     clampMin: Float, clampMax: Float, silu: Bool) {
-        guard !rows.isEmpty else { return }
-        let a = a + rows.lowerBound * lda, c = c + rows.lowerBound * ldc
-        #if arch(x86_64)
-        switch b.tier {
-        case .avx512:
-            KernelsAVX512.TierFloatGEMM.multiply(rows: rows.count, a: a, lda: lda, runCount: layout.count, runLength: layout.length,
-                                                 runStride: layout.stride, packed: b.storage, k: b.k, n: b.n, bias: bias, c: c,
-                                                 ldc: ldc, clampMin: clampMin, clampMax: clampMax, silu: silu, fused: b.fused)
-        default:
-            KernelsAVX2.TierFloatGEMM.multiply(rows: rows.count, a: a, lda: lda, runCount: layout.count, runLength: layout.length,
-                                               runStride: layout.stride, packed: b.storage, k: b.k, n: b.n, bias: bias, c: c,
-                                               ldc: ldc, clampMin: clampMin, clampMax: clampMax, silu: silu, fused: b.fused)
-        }
-        #endif
-    }
-
     /// From this many panels on, A strips are copied pre-broadcast. Measured against the
     /// direct kernel in one process, alternating: 10–60% faster from 4 panels (32 columns)
     /// on, mixed at 2 panels.
@@ -159,11 +149,12 @@ enum FloatGEMM {
     static let broadcastRows = 5
 
     /// `multiply` with each 5-row strip of A copied to `strip` as `[k][row]` broadcast vectors.
-    private static func multiplyBroadcast(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, layout: RowLayout, b: PackedMatrix,
+    private static func multiplyBroadcast(rows: Range<Int>, a: UnsafePointer<Float>, lda: Int, layout: RowLayout,
+                                          packed: UnsafePointer<Float>, k: Int, n: Int,
                                           bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
                                           clampMin: Float, clampMax: Float, silu: Bool,
                                           strip: UnsafeMutablePointer<SIMD4<Float>>) {
-        let k = b.k, n = b.n
+        let panels = (n + 7) / 8
         var k0 = 0
         repeat {
             let k1 = min(k, k0 + kBlock), kc = k1 - k0
@@ -194,8 +185,8 @@ enum FloatGEMM {
                     }
                     kk += count
                 }
-                for p in 0..<b.panels {
-                    let panel = b.storage + (p * k + k0) * 8
+                for p in 0..<panels {
+                    let panel = packed + (p * k + k0) * 8
                     let cols = min(8, n - p * 8)
                     broadcastKernel(mr: mr, kc: kc, strip: strip, panel: panel, c: c + m * ldc + p * 8, ldc: ldc, cols: cols,
                                     bias: last ? bias.map { $0 + p * 8 } : nil, accumulate: !first,

@@ -1,17 +1,14 @@
 import DetectorModelFile
 import DetectorPlatform
 import Foundation
-#if arch(x86_64)
-import KernelsAVX2
-import KernelsAVX512
-#endif
 
 /// On-the-fly input quantization of the hybrid (float activations, int8 weights) kernels,
 /// with the official runtime's arithmetic (`tensor_utils::SymmetricQuantizeFloats` and
 /// `AsymmetricQuantizeFloats`, portable versions).
 ///
-/// `symmetric` and `asymmetric` run at the tier they are given (the wide tiers' 16-lane
-/// `TierHybrid.range`/`quantize`, the same values as the 8-lane loops here) and split large
+/// `symmetric` and `asymmetric` run the kernel-table entry they are given (`HybridKernels`: the
+/// wide tiers' 16-lane `TierHybrid.range`/`quantize`, the baseline's 8-lane loops here, the
+/// same values) and split large
 /// inputs (`parallelMinimum` values or more) over `threads`: the range as per-chunk minima and
 /// maxima combined (exact), the quantization in chunks. With `unsignedBytes` they write
 /// `q + 128` (`q` XOR 0x80: the byte GEMM's unsigned input) instead of `q`.
@@ -23,8 +20,14 @@ enum HybridQuantization {
     /// (round half away from zero). All-zero input → q = 0, scale 1.
     static func symmetric(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>,
                           tier: InstructionSetTier = .baseline, threads: Int = 1, unsignedBytes: Bool = false) -> Float {
+        symmetric(x, count: count, into: q, kernels: KernelTable.for(tier).hybrid, threads: threads, unsignedBytes: unsignedBytes)
+    }
+
+    /// `symmetric` on the kernel-table entry `kernels`.
+    static func symmetric(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>,
+                          kernels: HybridKernels, threads: Int = 1, unsignedBytes: Bool = false) -> Float {
         if count == 0 { return 1 }
-        let (lo, hi) = range(x, count: count, tier: tier, threads: threads)
+        let (lo, hi) = range(x, count: count, kernels: kernels, threads: threads)
         let range = max(abs(lo), abs(hi))
         if range == 0 {
             q.update(repeating: unsignedBytes ? Int8(bitPattern: 0x80) : 0, count: count)
@@ -32,7 +35,7 @@ enum HybridQuantization {
         }
         let scale = range / 127
         let inverse = 127 / range
-        quantize(x, count: count, inverse: inverse, offset: nil, lo: -127, hi: 127, into: q, tier: tier, threads: threads,
+        quantize(x, count: count, inverse: inverse, offset: nil, lo: -127, hi: 127, into: q, kernels: kernels, threads: threads,
                  unsignedBytes: unsignedBytes)
         return scale
     }
@@ -42,8 +45,15 @@ enum HybridQuantization {
     static func asymmetric(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>,
                            tier: InstructionSetTier = .baseline, threads: Int = 1,
                            unsignedBytes: Bool = false) -> (scale: Float, offset: Int32) {
+        asymmetric(x, count: count, into: q, kernels: KernelTable.for(tier).hybrid, threads: threads, unsignedBytes: unsignedBytes)
+    }
+
+    /// `asymmetric` on the kernel-table entry `kernels`.
+    static func asymmetric(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>,
+                           kernels: HybridKernels, threads: Int = 1,
+                           unsignedBytes: Bool = false) -> (scale: Float, offset: Int32) {
         if count == 0 { return (1, 0) }
-        let (lo, hi) = range(x, count: count, tier: tier, threads: threads)
+        let (lo, hi) = range(x, count: count, kernels: kernels, threads: threads)
         let rmin = Double(min(0, lo)), rmax = Double(max(0, hi))
         if rmin == rmax {
             q.update(repeating: unsignedBytes ? Int8(bitPattern: 0x80) : 0, count: count)
@@ -63,7 +73,7 @@ enum HybridQuantization {
         }
         let scale = Float(scaleD)
         let inverse = 1 / scale
-        quantize(x, count: count, inverse: inverse, offset: Float(nudged), lo: -128, hi: 127, into: q, tier: tier,
+        quantize(x, count: count, inverse: inverse, offset: Float(nudged), lo: -128, hi: 127, into: q, kernels: kernels,
                  threads: threads, unsignedBytes: unsignedBytes)
         return (scale, nudged)
     }
@@ -71,14 +81,18 @@ enum HybridQuantization {
     /// `range` at `tier`, over `threads` when `count ≥ parallelMinimum` (each chunk's minimum
     /// and maximum, then theirs: the same values, NaNs never win a comparison).
     static func range(_ x: UnsafePointer<Float>, count: Int, tier: InstructionSetTier, threads: Int) -> (lo: Float, hi: Float) {
-        let tier = InstructionSetTier.resolved(tier)
+        range(x, count: count, kernels: KernelTable.for(tier).hybrid, threads: threads)
+    }
+
+    /// `range` on the kernel-table entry `kernels`, over `threads` when `count ≥ parallelMinimum`.
+    static func range(_ x: UnsafePointer<Float>, count: Int, kernels: HybridKernels, threads: Int) -> (lo: Float, hi: Float) {
         let parts = count >= parallelMinimum ? min(max(1, threads), 64) : 1
-        if parts == 1 { return rangeChunk(x, count: count, tier: tier) }
+        if parts == 1 { return kernels.range(x, count) }
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * parts) { bounds in
             bounds.initialize(repeating: 0)
             KernelSupport.parallelFor(parts, threads: parts) { part in
                 let begin = count * part / parts, end = count * (part + 1) / parts
-                let r = rangeChunk(x + begin, count: end - begin, tier: tier)
+                let r = kernels.range(x + begin, end - begin)
                 bounds[2 * part] = r.lo; bounds[2 * part + 1] = r.hi
             }
             var lo = bounds[0], hi = bounds[1]
@@ -87,38 +101,32 @@ enum HybridQuantization {
         }
     }
 
-    private static func rangeChunk(_ x: UnsafePointer<Float>, count: Int, tier: InstructionSetTier) -> (lo: Float, hi: Float) {
-        #if arch(x86_64)
-        if tier == .avx512 { return KernelsAVX512.TierHybrid.range(x, count: count) }
-        if tier == .avx2 { return KernelsAVX2.TierHybrid.range(x, count: count) }
-        #endif
-        return range(x, count: count)
-    }
-
-    /// `quantize` at `tier`, in chunks over `threads` when `count ≥ parallelMinimum`; with
-    /// `unsignedBytes`, `q + 128` as bytes.
+    /// `quantize` at `tier` (see the `kernels:` form).
     static func quantize(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float?, lo: Float, hi: Float,
                          into q: UnsafeMutablePointer<Int8>, tier: InstructionSetTier, threads: Int, unsignedBytes: Bool) {
-        let tier = InstructionSetTier.resolved(tier)
+        quantize(x, count: count, inverse: inverse, offset: offset, lo: lo, hi: hi, into: q, kernels: KernelTable.for(tier).hybrid,
+                 threads: threads, unsignedBytes: unsignedBytes)
+    }
+
+    /// `quantize` on the kernel-table entry `kernels`, in chunks over `threads` when
+    /// `count ≥ parallelMinimum`; with `unsignedBytes`, `q + 128` as bytes.
+    static func quantize(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float?, lo: Float, hi: Float,
+                         into q: UnsafeMutablePointer<Int8>, kernels: HybridKernels, threads: Int, unsignedBytes: Bool) {
         let parts = count >= parallelMinimum ? min(max(1, threads), 64) : 1
+        let shift: Int32 = unsignedBytes ? 128 : 0
         KernelSupport.parallelChunks(count, parts: parts) { chunk in
-            let x = x + chunk.lowerBound, q = q + chunk.lowerBound, count = chunk.count
-            #if arch(x86_64)
-            if tier == .avx512 || tier == .avx2 {
-                let shift: Int32 = unsignedBytes ? 128 : 0
-                if tier == .avx512 {
-                    KernelsAVX512.TierHybrid.quantize(x, count: count, inverse: inverse, offset: offset ?? 0, addsOffset: offset != nil,
-                                                      lo: lo, hi: hi, shift: shift, into: UnsafeMutableRawPointer(q))
-                } else {
-                    KernelsAVX2.TierHybrid.quantize(x, count: count, inverse: inverse, offset: offset ?? 0, addsOffset: offset != nil,
-                                                    lo: lo, hi: hi, shift: shift, into: UnsafeMutableRawPointer(q))
-                }
-                return
-            }
-            #endif
-            quantize(x, count: count, inverse: inverse, offset: offset, lo: lo, hi: hi, into: q)
-            if unsignedBytes { for i in 0..<count { q[i] ^= Int8(bitPattern: 0x80) } }
+            kernels.quantize(x + chunk.lowerBound, chunk.count, inverse, offset ?? 0, offset != nil, lo, hi, shift,
+                             UnsafeMutableRawPointer(q + chunk.lowerBound))
         }
+    }
+
+    /// The baseline table's `HybridKernels.Quantize`: `quantize` 8 values at a time, then with
+    /// `shift` 128 each byte XOR 0x80 (`q + 128` as an unsigned byte).
+    @Sendable static func quantizeBaseline(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float, addsOffset: Bool,
+                                           lo: Float, hi: Float, shift: Int32, into raw: UnsafeMutableRawPointer) {
+        let q = raw.assumingMemoryBound(to: Int8.self)
+        quantize(x, count: count, inverse: inverse, offset: addsOffset ? offset : nil, lo: lo, hi: hi, into: q)
+        if shift != 0 { for i in 0..<count { q[i] ^= Int8(bitPattern: 0x80) } }
     }
 
     /// The smallest and largest of `count` (≥ 1) values, NaNs skipped (as `min(lo, x)` skips

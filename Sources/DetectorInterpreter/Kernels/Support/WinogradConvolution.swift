@@ -32,8 +32,8 @@ final class WinogradConvolution {
     }
 
     /// `weights` in OHWI order (outC × 3 × 3 × inC).
-    /// `tier`/`fused`: how the 16 GEMM matrices are packed (see `FloatGEMM.PackedMatrix`).
-    init(g: ConvGeometry, weights: UnsafePointer<Float>, tier: InstructionSetTier = .baseline, fused: Bool = false) {
+    /// `table`/`fused`: how the 16 GEMM matrices are packed (see `FloatGEMM.PackedMatrix`).
+    init(g: ConvGeometry, weights: UnsafePointer<Float>, table: KernelTable = .baseline, fused: Bool = false) {
         self.g = g
         let inC = g.inC, outC = g.outC
         tilesH = (g.outH + 1) / 2
@@ -58,7 +58,7 @@ final class WinogradConvolution {
             }
         }
         filters = (0..<16).map { xi in
-            FloatGEMM.PackedMatrix(k: inC, n: outC, tier: tier, fused: fused) { k, n in u[(xi * inC + k) * outC + n] }
+            FloatGEMM.PackedMatrix(k: inC, n: outC, table: table, fused: fused) { k, n in u[(xi * inC + k) * outC + n] }
         }
     }
 

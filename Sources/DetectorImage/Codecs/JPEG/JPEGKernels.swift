@@ -1,0 +1,53 @@
+import DetectorPlatform
+#if arch(x86_64)
+import KernelsAVX2
+import KernelsAVX512
+#endif
+
+/// The JPEG decoder's kernel table (`TierJPEG`, compiled at every tier): the islow IDCT of a
+/// row of blocks (coefficients, count, quant, output, stride) and YCbCr → RGB (y, cb, cr, out,
+/// width). The image layer's counterpart of the interpreter's `KernelTable`, filled here once
+/// per tier; the pixels are the same at every tier.
+package struct JPEGKernels: Sendable {
+    package typealias IDCT = @Sendable (UnsafePointer<Int16>, Int, UnsafePointer<Int32>, UnsafeMutablePointer<UInt8>, Int) -> Void
+    package typealias ColorConvert = @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>,
+                                                UnsafeMutablePointer<UInt8>, Int) -> Void
+    /// The tier's name ("sse2", "avx2", "avx512").
+    package let name: String
+    package let idctBlocks: IDCT
+    package let ycbcrToRGB: ColorConvert
+
+    /// The table for `tier` (lowered to what this CPU supports).
+    package static func `for`(_ tier: InstructionSetTier) -> JPEGKernels {
+        switch InstructionSetTier.resolved(tier) {
+        case .baseline: return baseline
+        #if arch(x86_64)
+        case .avx2: return avx2
+        case .avx512: return avx512
+        #else
+        case .avx2, .avx512: return baseline
+        #endif
+        }
+    }
+
+    /// The table of `InstructionSetTier.best` (which `OBJDETECT_ISA` can lower), the decoder's.
+    package static let best = JPEGKernels.for(InstructionSetTier.best)
+
+    /// SSE2 (NEON on arm64): `Sources/TierKernels/TierJPEG.swift` compiled into this module.
+    static let baseline = JPEGKernels(
+        name: InstructionSetTier.baseline.description,
+        idctBlocks: { TierJPEG.idctBlocks($0, count: $1, quant: $2, output: $3, stride: $4) },
+        ycbcrToRGB: { TierJPEG.ycbcrToRGB(y: $0, cb: $1, cr: $2, out: $3, width: $4) })
+
+    #if arch(x86_64)
+    static let avx2 = JPEGKernels(
+        name: InstructionSetTier.avx2.description,
+        idctBlocks: { KernelsAVX2.TierJPEG.idctBlocks($0, count: $1, quant: $2, output: $3, stride: $4) },
+        ycbcrToRGB: { KernelsAVX2.TierJPEG.ycbcrToRGB(y: $0, cb: $1, cr: $2, out: $3, width: $4) })
+
+    static let avx512 = JPEGKernels(
+        name: InstructionSetTier.avx512.description,
+        idctBlocks: { KernelsAVX512.TierJPEG.idctBlocks($0, count: $1, quant: $2, output: $3, stride: $4) },
+        ycbcrToRGB: { KernelsAVX512.TierJPEG.ycbcrToRGB(y: $0, cb: $1, cr: $2, out: $3, width: $4) })
+    #endif
+}

@@ -1,0 +1,148 @@
+import DetectorPlatform
+
+/// The interpreter's hot kernels of one CPU tier, by operation family, in the spirit of XNNPACK's `configs/`:
+/// a table of function references filled once per tier (and per CPU family where the best
+/// kernel differs, e.g. AVX-512 with or without VBMI) in one place, `KernelTable+Tiers.swift`.
+/// (The JPEG decoder, a layer below, has its own small table: `JPEGKernels`.)
+///
+/// The interpreter picks its table once (`Interpreter.kernels`, from the resolved tier) and
+/// every kernel's prepare asks it (`PrepareContext.kernels`) for the family it needs, keeping
+/// the entry: packing choices are properties of the entry (`FloatGEMMKernel.panelWidth`,
+/// `byteGEMM != nil`: "packs weights as bytes"), never an instruction-set name. An absent
+/// entry (nil) means the tier has no such kernel and the op runs its portable loops.
+///
+/// ```swift
+/// let table = KernelTable.for(.avx2)
+/// table.name                     // "avx2"
+/// table.floatGEMM.panelWidth     // 16
+/// table.byteGEMM == nil          // true: only AVX-512 VNNI has the byte GEMM
+/// ```
+package final class KernelTable: Sendable {
+    /// The tier's name as `objdetect --version` prints it ("sse2", "avx2", "avx512+vbmi", …).
+    package let name: String
+    /// The tier this table runs at.
+    package let tier: InstructionSetTier
+    /// Whether the tier has fused multiply-add (float kernels may use it where reference
+    /// rounding is not needed).
+    package let hasFusedMultiplyAdd: Bool
+    package let floatGEMM: FloatGEMMKernel
+    /// The interior of the float depthwise convolution; nil: the portable loops.
+    package let depthwise: FloatDepthwiseKernel?
+    package let hybrid: HybridKernels
+    package let integerGEMM: IntegerGEMMKernel
+    /// The unsigned × signed byte GEMM; when present the quantized and hybrid convolutions
+    /// pack their weights as bytes for it.
+    package let byteGEMM: ByteGEMMKernel?
+    /// Vector requantization of Int32 sums to 8 bits; nil: `VectorRequantization`'s 4-lane loop.
+    package let requantization: RequantizationKernel?
+    /// The 8-bit depthwise convolution; nil: the portable loops.
+    package let quantizedDepthwise: QuantizedDepthwiseKernel?
+    /// 256-entry byte table lookups; nil: one lookup per byte.
+    package let byteTable: ByteTableKernel?
+
+    package init(name: String, tier: InstructionSetTier, hasFusedMultiplyAdd: Bool, floatGEMM: FloatGEMMKernel,
+                 depthwise: FloatDepthwiseKernel?, hybrid: HybridKernels, integerGEMM: IntegerGEMMKernel,
+                 byteGEMM: ByteGEMMKernel?, requantization: RequantizationKernel?,
+                 quantizedDepthwise: QuantizedDepthwiseKernel?, byteTable: ByteTableKernel?) {
+        self.name = name; self.tier = tier; self.hasFusedMultiplyAdd = hasFusedMultiplyAdd
+        self.floatGEMM = floatGEMM; self.depthwise = depthwise; self.hybrid = hybrid; self.integerGEMM = integerGEMM
+        self.byteGEMM = byteGEMM; self.requantization = requantization; self.quantizedDepthwise = quantizedDepthwise
+        self.byteTable = byteTable
+    }
+}
+
+/// `C = A · B + bias`, clamped or SiLU, on B packed in panels of `panelWidth` columns
+/// (`FloatGEMM.PackedMatrix`). `multiply`'s arguments: rows, a, lda, runCount, runLength,
+/// runStride (A's row layout, `FloatGEMM.RowLayout`), packed, k, n, bias, c, ldc, clampMin,
+/// clampMax, silu, fused.
+package struct FloatGEMMKernel: Sendable {
+    package typealias Multiply = @Sendable (Int, UnsafePointer<Float>, Int, Int, Int, Int, UnsafePointer<Float>, Int, Int,
+                                            UnsafePointer<Float>?, UnsafeMutablePointer<Float>, Int, Float, Float, Bool, Bool) -> Void
+    package let name: String
+    /// Columns per packed panel of B.
+    package let panelWidth: Int
+    package let multiply: Multiply
+}
+
+/// The interior pixels of a float depthwise row (every tap inside the image), 4 pixels a step.
+/// `interior`'s arguments: input, filter, bias, output, channels, pixels, kyLo, kyHi, kW,
+/// rowStep, colStep, pixelStep, clampMin, clampMax, fused.
+package struct FloatDepthwiseKernel: Sendable {
+    package typealias Interior = @Sendable (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>?,
+                                            UnsafeMutablePointer<Float>, Int, Int, Int, Int, Int, Int, Int, Int,
+                                            Float, Float, Bool) -> Void
+    package let name: String
+    package let interior: Interior
+}
+
+/// The hybrid (float activations, int8 weights) kernels' float work: the input's range and
+/// quantization, the rescale of Int32 sums to float, and the SiLU with LOGISTIC's and MUL's
+/// roundings. All give the same values at every tier.
+package struct HybridKernels: Sendable {
+    /// (x, count) → the smallest and largest value, NaNs skipped.
+    package typealias Range = @Sendable (UnsafePointer<Float>, Int) -> (lo: Float, hi: Float)
+    /// (x, count, inverse, offset, addsOffset, lo, hi, shift, into): `q = clamp(round(offset +
+    /// x · inverse)) + shift` as bytes (`HybridQuantization.quantize`).
+    package typealias Quantize = @Sendable (UnsafePointer<Float>, Int, Float, Float, Bool, Float, Float, Int32,
+                                            UnsafeMutableRawPointer) -> Void
+    /// (acc, rows, count, scales, perChannel, batchScale, correction, bias, clampMin, clampMax,
+    /// silu, into): `rows` rows of sums (minus `correction`) → float (`Conv2DKernel.rescaleHybrid`).
+    package typealias Rescale = @Sendable (UnsafePointer<Int32>, Int, Int, UnsafePointer<Float>, Bool, Float,
+                                           UnsafePointer<Int32>?, UnsafePointer<Float>?, Float, Float, Bool,
+                                           UnsafeMutablePointer<Float>) -> Void
+    /// (p, count): x · logistic(x) in place, LOGISTIC's then MUL's roundings.
+    package typealias SiLU = @Sendable (UnsafeMutablePointer<Float>, Int) -> Void
+    package let name: String
+    package let range: Range
+    package let quantize: Quantize
+    package let rescale: Rescale
+    package let faithfulSiLU: SiLU
+}
+
+/// `C = A · Bᵀ` on `Int16` operands in exact `Int32`, B packed by `IntegerGemm.packB` in panels
+/// of `panelWidth` channels. `multiply`'s arguments: a, lda, packedB, m, n, kPadded, c, ldc.
+package struct IntegerGEMMKernel: Sendable {
+    package typealias Multiply = @Sendable (UnsafePointer<Int16>, Int, UnsafePointer<Int16>, Int, Int, Int,
+                                            UnsafeMutablePointer<Int32>, Int) -> Void
+    package let name: String
+    package let panelWidth: Int
+    package let multiply: Multiply
+}
+
+/// `C = A · Bᵀ` with A unsigned and B signed bytes (`IntegerGemm.multiplyBytes`). Arguments:
+/// a, lda, packedB, m, n, kPadded, runs, runStride, rowWeights, c, ldc.
+package struct ByteGEMMKernel: Sendable {
+    package typealias Multiply = @Sendable (UnsafePointer<UInt8>, Int, UnsafePointer<Int8>, Int, Int, Int, Int, Int,
+                                            UnsafePointer<Int32>?, UnsafeMutablePointer<Int32>, Int) -> Void
+    package let name: String
+    package let multiply: Multiply
+}
+
+/// Rows of Int32 sums requantized to 8 bits (`VectorRequantization.Rows.apply`). Arguments:
+/// acc, rows, count, bias, doubledMultiplier, rightShift, outputZeroPoint, activationMin,
+/// activationMax, output.
+package struct RequantizationKernel: Sendable {
+    package typealias Apply = @Sendable (UnsafePointer<Int32>, Int, Int, UnsafePointer<Int32>, UnsafePointer<UInt32>,
+                                         UnsafePointer<UInt32>, Int32, Int32, Int32, UnsafeMutableRawPointer) -> Void
+    package let name: String
+    package let apply: Apply
+}
+
+/// A run of 8-bit depthwise outputs (`QuantizedDepthwiseConv2D.runTier`). Arguments: input,
+/// inputEnd, signed, weights, bias, doubledMultiplier, rightShift, zeroPoint, outputZeroPoint,
+/// activationMin, activationMax, output, channels, pixels, flat, tapRows, tapCols, firstTap,
+/// filterWidth, rowStep, colStep, pixelStep.
+package struct QuantizedDepthwiseKernel: Sendable {
+    package typealias Run = @Sendable (UnsafeRawPointer, UnsafeRawPointer, Bool, UnsafePointer<Int32>, UnsafePointer<Int32>,
+                                       UnsafePointer<UInt32>, UnsafePointer<UInt32>, Int32?, Int32, Int32, Int32,
+                                       UnsafeMutableRawPointer, Int, Int, Bool, Int, Int, Int, Int, Int, Int, Int) -> Void
+    package let name: String
+    package let run: Run
+}
+
+/// `output[i] = table[input[i]]` for a 256-byte table. Arguments: table, input, output, count.
+package struct ByteTableKernel: Sendable {
+    package typealias Apply = @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int) -> Void
+    package let name: String
+    package let apply: Apply
+}

@@ -529,19 +529,16 @@ final class Conv2DKernel: PreparedKernel {
         let rescale = weights.hybrid.rescale
         let rows = g.batch * g.outH
         let p = min(parts(g.outputPixels * k * outC), scratchParts, max(rows, 1))
+        let driver = ByteRowsConvolution(batches: g.batch, outputHeight: g.outH, outputWidth: g.outW,
+                                         sourceHeight: s.inH, sourceWidth: s.inW, channels: c, strideHeight: s.strideH,
+                                         strideWidth: s.strideW, filterHeight: g.kH, outputChannels: outC, kPadded: k)
         weights.scales.withUnsafeBufferPointer { scales in
         bytes.panels.withUnsafeBufferPointer { panels in
             guard let w = panels.baseAddress, let scales = scales.baseAddress else { return }
-            KernelSupport.parallelFor(p, threads: p) { part in
-                let acc = (scratch + part * stride).assumingMemoryBound(to: Int32.self)
-                for row in (rows * part / p)..<(rows * (part + 1) / p) {
-                    let b = row / g.outH, oy = row - b * g.outH
-                    IntegerGemm.multiplyBytes(a: input + ((b * s.inH + oy * s.strideH) * s.inW) * c, lda: s.strideW * c, packedB: w,
-                                              m: g.outW, n: outC, kPadded: k, runs: g.kH, runStride: s.inW * c, c: acc, ldc: outC,
-                                              kernel: byteGEMM)
-                    rescale(acc, g.outW, outC, scales, perChannel, batchScale[b], corrections + b * outC, bias, act.min, act.max,
-                            silu, dst + row * g.outW * outC)
-                }
+            driver.run(input: input, panels: w, rowWeights: nil, kernel: byteGEMM, parts: p,
+                       sums: { (scratch + $0 * stride).assumingMemoryBound(to: Int32.self) }) { acc, row, b in
+                rescale(acc, g.outW, outC, scales, perChannel, batchScale[b], corrections + b * outC, bias, act.min, act.max,
+                        silu, dst + row * g.outW * outC)
             }
         }
         }

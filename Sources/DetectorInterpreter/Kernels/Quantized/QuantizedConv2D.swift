@@ -269,22 +269,17 @@ package enum QuantizedConv2D {
                 (row + x1 * c).update(repeating: pad, count: (wp - x1) * c)
             }
         }
-        let outputRows = g.batches * g.outputHeight
+        let driver = ByteRowsConvolution(batches: g.batches, outputHeight: g.outputHeight, outputWidth: g.outputWidth,
+                                         sourceHeight: hp, sourceWidth: wp, channels: c, strideHeight: g.strideHeight,
+                                         strideWidth: g.strideWidth, filterHeight: g.filterHeight, outputChannels: n, kPadded: k)
         bytes.panels.withUnsafeBufferPointer { wb in
         (bytes.weightZeroPoints ?? []).withUnsafeBufferPointer { rowWeights in
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
-            let parts = min(max(threads, 1), outputRows)
-            KernelSupport.parallelFor(parts, threads: parts) { part in
-                let acc = (scratch + layout.sums(part)).assumingMemoryBound(to: Int32.self)
-                for row in (outputRows * part / parts)..<(outputRows * (part + 1) / parts) {
-                    let b = row / g.outputHeight, oy = row - b * g.outputHeight
-                    IntegerGemm.multiplyBytes(a: x + ((b * hp + oy * g.strideHeight) * wp) * c, lda: g.strideWidth * c, packedB: w,
-                                              m: g.outputWidth, n: n, kPadded: k, runs: g.filterHeight, runStride: wp * c,
-                                              rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
-                                              c: acc, ldc: n, kernel: p.byteGEMM)
-                    requantizeRows(p, requantization, acc: acc, rows: g.outputWidth, output: output + row * g.outputWidth * n)
-                }
+            driver.run(input: UnsafePointer(x), panels: w, rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
+                       kernel: p.byteGEMM, parts: threads,
+                       sums: { (scratch + layout.sums($0)).assumingMemoryBound(to: Int32.self) }) { acc, row, _ in
+                requantizeRows(p, requantization, acc: acc, rows: g.outputWidth, output: output + row * g.outputWidth * n)
             }
         } } }
     }

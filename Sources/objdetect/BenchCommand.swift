@@ -40,7 +40,7 @@ enum BenchCommand {
         if what != "model" {
             guard !args.positional.isEmpty else { throw UsageError("bench --what \(what) needs at least one FILE") }
             let size = try outputSize(args.string("--size") ?? "640x640")
-            let method = ResizeMethod(name: args.string("--resample") ?? "pillow") ?? .pillowBilinear
+            let method = Resampler(name: args.string("--resample") ?? "pillow") ?? .pillowBilinear
             for path in args.positional {
                 let runs = args.int("--runs") ?? 10
                 if what == "decode" {
@@ -83,8 +83,8 @@ enum BenchCommand {
         if profile { try printProfile(interpreter, runs: runs) }
         if json {
             // `tier`: the kernels' instruction set (`InstructionSetTier`); `load_ms`: model open and prepare.
-            try printJSON(["model": model, "median_ms": BenchTiming.milli(timing.median), "runs": runs, "threads": threads,
-                           "tier": interpreter.tier.description, "load_ms": BenchTiming.milli(loadMs)])
+            try printJSON(ModelBenchJSON(model: model, medianMs: BenchTiming.milli(timing.median), runs: runs, threads: threads,
+                                         tier: interpreter.tier.description, loadMs: BenchTiming.milli(loadMs)))
         } else {
             try writeLine(String(format: "%@: min %.3f ms, median %.3f ms, max %.3f ms (%d runs, %d threads, %@ kernels, load %.1f ms)",
                          model, timing.min, timing.median, timing.max, runs, threads, interpreter.tier.description, loadMs))
@@ -118,22 +118,20 @@ enum BenchCommand {
         let bytes = [UInt8](data)
         var decoded = try ImageDecoder.decode(bytes)   // fails early on bad files
         let timing = try BenchTiming.measure(runs: runs, warmup: warmup) { decoded = try ImageDecoder.decode(bytes) }
-        var report: [String: Any] = [
-            "file": path, "width": decoded.image.width, "height": decoded.image.height, "runs": runs,
-            "median_ms": BenchTiming.milli(timing.median), "min_ms": BenchTiming.milli(timing.min),
-            "median_cpu_ms": BenchTiming.milli(timing.medianCPU),
-        ]
+        var report = DecodeBenchJSON(file: path, width: decoded.image.width, height: decoded.image.height, runs: runs,
+                                     medianMs: BenchTiming.milli(timing.median), minMs: BenchTiming.milli(timing.min),
+                                     medianCPUMs: BenchTiming.milli(timing.medianCPU))
         if encode {
             let rgb = decoded.image.converted(to: .rgb8)
             var size = 0
             let encoding = try BenchTiming.measure(runs: runs, warmup: 0) { size = try PNGEncoder.encode(rgb).count }
-            report["encode_median_ms"] = BenchTiming.milli(encoding.median)
-            report["encode_median_cpu_ms"] = BenchTiming.milli(encoding.medianCPU)
-            report["encoded_bytes"] = size
+            report.encodeMedianMs = BenchTiming.milli(encoding.median)
+            report.encodeMedianCPUMs = BenchTiming.milli(encoding.medianCPU)
+            report.encodedBytes = size
             let fast = try BenchTiming.measure(runs: runs, warmup: 0) { size = try PNGEncoder.encode(rgb, compression: .fast).count }
-            report["encode_fast_median_ms"] = BenchTiming.milli(fast.median)
-            report["encode_fast_median_cpu_ms"] = BenchTiming.milli(fast.medianCPU)
-            report["encoded_fast_bytes"] = size
+            report.encodeFastMedianMs = BenchTiming.milli(fast.median)
+            report.encodeFastMedianCPUMs = BenchTiming.milli(fast.medianCPU)
+            report.encodedFastBytes = size
         }
         if json {
             try printJSON(report)
@@ -154,15 +152,15 @@ extension BenchCommand {
         return (w, h)
     }
 
-    static func resizeBench(_ path: String, size: (width: Int, height: Int), method: ResizeMethod, runs: Int, warmup: Int, json: Bool) throws {
+    static func resizeBench(_ path: String, size: (width: Int, height: Int), method: Resampler, runs: Int, warmup: Int, json: Bool) throws {
         let rgb = try ImageDecoder.decode(contentsOf: path).image.converted(to: .rgb8)
         let timing = try BenchTiming.measure(runs: runs, warmup: warmup) {
             _ = try rgb.resized(width: size.width, height: size.height, method: method)
         }
         if json {
-            try printJSON(["file": path, "width": rgb.width, "height": rgb.height, "size": "\(size.width)x\(size.height)",
-                           "resample": method.rawValue, "runs": runs, "median_ms": BenchTiming.milli(timing.median),
-                           "min_ms": BenchTiming.milli(timing.min), "median_cpu_ms": BenchTiming.milli(timing.medianCPU)])
+            try printJSON(ResizeBenchJSON(file: path, width: rgb.width, height: rgb.height, size: "\(size.width)x\(size.height)",
+                                          resample: method.rawValue, runs: runs, medianMs: BenchTiming.milli(timing.median),
+                                          minMs: BenchTiming.milli(timing.min), medianCPUMs: BenchTiming.milli(timing.medianCPU)))
         } else {
             try writeLine(String(format: "%@: %dx%d to %dx%d (%@), min %.3f ms, median %.3f ms (%d runs)", path, rgb.width, rgb.height,
                          size.width, size.height, method.rawValue, timing.min, timing.median, runs))
@@ -207,4 +205,55 @@ func processCPUMilliseconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
     return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) / 1e6
+}
+
+/// `bench --json` for a model: `tier` is the kernels' instruction set, `load_ms` the model's
+/// open and prepare.
+struct ModelBenchJSON: Encodable {
+    let model: String
+    let medianMs: Double
+    let runs: Int
+    let threads: Int
+    let tier: String
+    let loadMs: Double
+    enum CodingKeys: String, CodingKey { case model, medianMs = "median_ms", runs, threads, tier, loadMs = "load_ms" }
+}
+
+/// `bench --what decode --json`; the `encode…` keys only with `--encode`.
+struct DecodeBenchJSON: Encodable {
+    let file: String
+    let width: Int
+    let height: Int
+    let runs: Int
+    let medianMs: Double
+    let minMs: Double
+    let medianCPUMs: Double
+    var encodeMedianMs: Double?
+    var encodeMedianCPUMs: Double?
+    var encodedBytes: Int?
+    var encodeFastMedianMs: Double?
+    var encodeFastMedianCPUMs: Double?
+    var encodedFastBytes: Int?
+    enum CodingKeys: String, CodingKey {
+        case file, width, height, runs, medianMs = "median_ms", minMs = "min_ms", medianCPUMs = "median_cpu_ms"
+        case encodeMedianMs = "encode_median_ms", encodeMedianCPUMs = "encode_median_cpu_ms", encodedBytes = "encoded_bytes"
+        case encodeFastMedianMs = "encode_fast_median_ms", encodeFastMedianCPUMs = "encode_fast_median_cpu_ms"
+        case encodedFastBytes = "encoded_fast_bytes"
+    }
+}
+
+/// `bench --what resize --json`.
+struct ResizeBenchJSON: Encodable {
+    let file: String
+    let width: Int
+    let height: Int
+    let size: String
+    let resample: String
+    let runs: Int
+    let medianMs: Double
+    let minMs: Double
+    let medianCPUMs: Double
+    enum CodingKeys: String, CodingKey {
+        case file, width, height, size, resample, runs, medianMs = "median_ms", minMs = "min_ms", medianCPUMs = "median_cpu_ms"
+    }
 }

@@ -81,14 +81,22 @@ enum CommonOptions {
     }
 }
 
-/// Writes a JSON value built from dictionaries and arrays (`inspect`, `run`, `image-info`) as one
-/// line, or indented with `pretty`, to standard output.
-func printJSON(_ value: Any, pretty: Bool = false) throws {
-    var opts: JSONSerialization.WritingOptions = [.withoutEscapingSlashes, .sortedKeys]
-    if pretty { opts.insert(.prettyPrinted) }
-    var data = try JSONSerialization.data(withJSONObject: value, options: opts)
-    data.append(0x0A)
-    try OutputChannel.standardOutput.write(data)
+/// Writes a JSON document (`inspect`, `image-info`, `bench`, `eval`) as one line, or indented
+/// with `pretty`, to standard output: keys sorted, as every JSON output of the tool.
+func printJSON<T: Encodable>(_ value: T, pretty: Bool = false) throws {
+    try OutputChannel.standardOutput.write(try JSONLines(pretty: pretty).encode(value) + "\n")
+}
+
+/// An optional written as `null` when absent (a synthesized `Encodable` leaves the key out,
+/// which is right for keys that are only there when they apply).
+struct Nullable<Wrapped: Encodable>: Encodable {
+    let value: Wrapped?
+    init(_ value: Wrapped?) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value { try container.encode(value) } else { try container.encodeNil() }
+    }
 }
 
 /// A message on one line (newlines inside an error description become "; ").
@@ -97,26 +105,50 @@ func oneLine(_ message: String) -> String {
 }
 
 /// The library names options by their Swift property names (`decoder`, `categoryAllowlist`);
-/// the command line says the flag instead (`--decoder`, `--allow`).
+/// the command line says the flag instead (`--decoder`, `--allow`), and "pass --decoder yolov8"
+/// for a suggested value. Errors carry the options as data (`TaskOption`), so nothing is parsed.
 enum OptionFlagNames {
-    static let flags: [String: String] = [
-        "model": "--model", "decoder": "--decoder", "decoderConfig": "--decoder-config", "labels": "--labels",
-        "categoryAllowlist": "--allow", "categoryDenylist": "--deny", "maxResults": "--max-results",
-        "maxResultCount": "--max-results", "scoreThreshold": "--score-threshold", "confidenceThreshold": "--score-threshold",
-        "yoloIoUThreshold": "--nms-iou", "threadCount": "--threads", "resizeMode": "--resize", "resampler": "--resample",
-        "channelOrder": "--channel-order", "fallbackScoreThreshold": "--score-threshold",
-        "displayNamesLocale": "--locale", "classifierModel": "--classifier", "logitHandling": "--logits",
-        "classifierLogitHandling": "--classifier-logits", "maxPerObjectLabelCount": "--classifier-max-results",
-        "classificationConfidenceThreshold": "--classifier-score-threshold",
-    ]
-
-    /// `message` with "set `name` to value" as "pass --flag value" and other "`name`" as "--flag".
-    static func forCommandLine(_ message: String) -> String {
-        var text = message
-        for (name, flag) in flags {
-            text = text.replacingOccurrences(of: "set `\(name)` to ", with: "pass \(flag) ")
-            text = text.replacingOccurrences(of: "`\(name)`", with: flag)
+    /// The flag that sets `option`, if the command line has one.
+    static func flag(_ option: TaskOption) -> String? {
+        switch option {
+        case .model: return "--model"
+        case .decoder: return "--decoder"
+        case .decoderConfig: return "--decoder-config"
+        case .labels: return "--labels"
+        case .categoryAllowlist: return "--allow"
+        case .categoryDenylist: return "--deny"
+        case .maxResults: return "--max-results"
+        case .scoreThreshold, .confidenceThreshold, .fallbackScoreThreshold: return "--score-threshold"
+        case .yoloIoUThreshold: return "--nms-iou"
+        case .threadCount: return "--threads"
+        case .resizeMode: return "--resize"
+        case .resampler: return "--resample"
+        case .channelOrder: return "--channel-order"
+        case .displayNamesLocale: return "--locale"
+        case .classifierModel: return "--classifier"
+        case .logitHandling: return "--logits"
+        case .classifierLogitHandling: return "--classifier-logits"
+        case .maxPerObjectLabelCount: return "--classifier-max-results"
+        case .classificationConfidenceThreshold: return "--classifier-score-threshold"
+        case .runningMode, .resultHandler, .shouldEnableMultipleObjects, .shouldEnableClassification,
+             .tracker, .maxArenaBytes, .maxMultiplyAccumulates:
+            return nil
         }
-        return text
+    }
+
+    /// Options named by their flags ("--decoder", "pass --decoder yolov8"); an option without
+    /// a flag keeps the library's name.
+    static let naming = OptionNaming(
+        name: { flag($0) ?? OptionNaming.swift.name($0) },
+        setting: { option, value in flag(option).map { "pass \($0) \(value)" } ?? OptionNaming.swift.setting(option, value) })
+
+    /// An error's sentence as the command line says it: a task error (or a detection error,
+    /// which can name the category lists) with flag names.
+    static func message(for error: any Error) -> String {
+        switch error {
+        case let e as TaskError: return e.description(naming: naming)
+        case let e as DetectionError: return TaskError.detection(e).description(naming: naming)
+        default: return String(describing: error)
+        }
     }
 }

@@ -102,7 +102,7 @@ enum DetectCommand {
             let paths = try DetectInputs.singleImages(args.positional, pathsFrom: args.string("--paths-from"))
             let annotate = try args.string("--annotate").map { try AnnotationTarget.parse($0, imageCount: paths.count) }
             options.runningMode = .image
-            return try SingleRunner(options: options, args: args, output: output, annotate: annotate).run(paths)
+            return try SingleRunner(options: options, orientations: OrientationChoice(args), output: output, annotate: annotate).run(paths)
         }
         try args.rejectBoth("--live", "--fps")
         let annotate = try args.string("--annotate").map { try AnnotationTarget.parse($0, imageCount: nil) }
@@ -115,10 +115,10 @@ enum DetectCommand {
             if let option = [TrackerStateFile.inOption, TrackerStateFile.outOption].first(where: args.given) {
                 throw UsageError("\(option) is for --mode stream without --live (a live stream drops frames as they come)")
             }
-            return try LiveStreamRunner(options: options, args: args, output: output, annotate: annotate).run(source)
+            return try LiveStreamRunner(options: options, orientations: OrientationChoice(args), output: output, annotate: annotate).run(source)
         }
         options.runningMode = .video
-        return try StreamRunner(options: options, args: args, output: output, annotate: annotate).run(source)
+        return try StreamRunner(options: options, args: args, orientations: OrientationChoice(args), output: output, annotate: annotate).run(source)
     }
 
     /// Builds the detector options from the command line.
@@ -141,7 +141,7 @@ enum DetectCommand {
         o.categoryDenylist = args.list("--deny")
         o.shouldEnableMultipleObjects = !args.flag("--single-object")
         o.resizeMode = args.string("--resize").flatMap(ResizeMode.init(rawValue:))
-        o.resampler = args.string("--resample").flatMap(ResizeMethod.init(name:))
+        o.resampler = args.string("--resample").flatMap(Resampler.init(name:))
         if let l = args.string("--locale") { o.displayNamesLocale = l }
         o.threadCount = args.int("--threads") ?? ProcessInfo.processInfo.activeProcessorCount
         if let path = args.string("--labels") {
@@ -158,13 +158,6 @@ enum DetectCommand {
         o.classificationConfidenceThreshold = args.float("--classifier-score-threshold")
         if let l = args.string("--classifier-logits").flatMap(LogitHandling.init(rawValue:)) { o.classifierLogitHandling = l }
         return o
-    }
-
-    /// The orientation to apply: `--orientation` overrides; else the file's EXIF unless `--ignore-exif`.
-    static func orientation(_ args: ParsedOptions, decoded: DecodedImage) -> ImageOrientation {
-        if let o = args.string("--orientation").flatMap(ImageOrientation.init(name:)) { return o }
-        if args.flag("--ignore-exif") { return .up }
-        return decoded.orientation ?? .up
     }
 }
 

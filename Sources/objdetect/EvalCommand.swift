@@ -34,13 +34,11 @@ enum EvalCommand {
         }
         let report = try MOTEvaluator.evaluate(try locations.map { try MOTSequenceLoader.load($0) })
         if format == "json" {
-            var sequences: [String: Any] = [:]
+            var sequences: [String: ScoresJSON] = [:]
             for s in report.sequences {
-                var object = jsonObject(s.scores)
-                object["protocol"] = s.groundTruthProtocol.rawValue
-                sequences[s.name] = object
+                sequences[s.name] = ScoresJSON(s.scores, protocol: s.groundTruthProtocol.rawValue)
             }
-            try printJSON(["sequences": sequences, "combined": jsonObject(report.combined)],
+            try printJSON(EvalJSON(sequences: sequences, combined: ScoresJSON(report.combined, protocol: nil)),
                           pretty: args.flag("--pretty") || isatty(STDOUT_FILENO) == 1)
         } else {
             try OutputChannel.standardOutput.write(table(report))
@@ -48,17 +46,42 @@ enum EvalCommand {
         return 0
     }
 
-    /// The scores under `mot17_eval.py`'s keys: counts as integers, ratios as fractions, NaN as null.
-    static func jsonObject(_ scores: MOTScores) -> [String: Any] {
-        var object: [String: Any] = [:]
-        for (key, value) in scores.referenceKeyedValues {
-            if let value {
-                object[key] = MOTScores.isCountKey(key) ? Int(value) as Any : value as Any
-            } else {
-                object[key] = NSNull()
-            }
+    /// `eval --json`: the scores per sequence and combined.
+    struct EvalJSON: Encodable {
+        let sequences: [String: ScoresJSON]
+        let combined: ScoresJSON
+    }
+
+    /// The scores under `mot17_eval.py`'s keys: counts as integers, ratios as fractions, NaN as
+    /// null; a sequence's also name its ground truth's `protocol`.
+    struct ScoresJSON: Encodable {
+        let scores: MOTScores
+        let `protocol`: String?
+
+        init(_ scores: MOTScores, protocol: String?) {
+            self.scores = scores
+            self.protocol = `protocol`
         }
-        return object
+
+        struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, value) in scores.referenceKeyedValues {
+                let k = Key(stringValue: key)
+                if let value {
+                    if MOTScores.isCountKey(key) { try container.encode(Int(value), forKey: k) } else { try container.encode(value, forKey: k) }
+                } else {
+                    try container.encodeNil(forKey: k)
+                }
+            }
+            if let `protocol` { try container.encode(`protocol`, forKey: Key(stringValue: "protocol")) }
+        }
     }
 
     static func table(_ report: MOTEvaluator.Report) -> String {

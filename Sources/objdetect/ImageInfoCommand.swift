@@ -25,19 +25,11 @@ enum ImageInfoCommand {
         let upright = decoded.orientation.map { rgba.applyingOrientation($0) } ?? rgba
         let uprightHash = decoded.orientation == nil || decoded.orientation == .up ? hash : SHA256Hash.hexDigest(upright.pixels)
         if json {
-            let info: [String: Any] = [
-                "format": decoded.format.rawValue,
-                "width": decoded.image.width,
-                "height": decoded.image.height,
-                "bit_depth": decoded.bitDepth,
-                "color_type": decoded.colorType,
-                "orientation": decoded.orientation.map { $0.exifValue as Any } ?? NSNull(),
-                "orientation_name": decoded.orientation.map { $0.name as Any } ?? NSNull(),
-                "rgba8_sha256": hash,
-                "upright_width": upright.width,
-                "upright_height": upright.height,
-                "upright_rgba8_sha256": uprightHash,
-            ]
+            let info = ImageInfoJSON(
+                format: decoded.format.rawValue, width: decoded.image.width, height: decoded.image.height,
+                bitDepth: decoded.bitDepth, colorType: decoded.colorType,
+                orientation: Nullable(decoded.orientation?.exifValue), orientationName: Nullable(decoded.orientation?.name),
+                rgba8SHA256: hash, uprightWidth: upright.width, uprightHeight: upright.height, uprightRGBA8SHA256: uprightHash)
             try printJSON(info, pretty: args.flag("--pretty"))
         } else {
             try writeLine("format:       \(decoded.format.rawValue)")
@@ -49,5 +41,26 @@ enum ImageInfoCommand {
             try writeLine("upright:      \(upright.width)x\(upright.height), rgba8_sha256 \(uprightHash)")
         }
         return 0
+    }
+}
+
+/// `image-info --json`, under the keys of `goldens/README-images.md`.
+struct ImageInfoJSON: Encodable {
+    let format: String
+    let width: Int
+    let height: Int
+    let bitDepth: Int
+    let colorType: String
+    let orientation: Nullable<Int>
+    let orientationName: Nullable<String>
+    let rgba8SHA256: String
+    let uprightWidth: Int
+    let uprightHeight: Int
+    let uprightRGBA8SHA256: String
+
+    enum CodingKeys: String, CodingKey {
+        case format, width, height, bitDepth = "bit_depth", colorType = "color_type", orientation
+        case orientationName = "orientation_name", rgba8SHA256 = "rgba8_sha256", uprightWidth = "upright_width"
+        case uprightHeight = "upright_height", uprightRGBA8SHA256 = "upright_rgba8_sha256"
     }
 }

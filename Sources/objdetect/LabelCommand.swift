@@ -53,7 +53,7 @@ enum LabelCommand {
         }
         guard !paths.isEmpty else { throw UsageError("label needs an INPUT: image files, a folder, - or --paths-from FILE") }
         var options = ImageLabelerOptions(model: .localModel(path: try CommonOptions.modelPath(model)))
-        options.maxResultCount = args.int("--max-results") ?? 10
+        options.maxResults = args.int("--max-results") ?? 10
         options.confidenceThreshold = args.float("--score-threshold")
         if let l = args.string("--locale") { options.displayNamesLocale = l }
         options.categoryAllowlist = args.list("--allow")
@@ -73,7 +73,7 @@ enum LabelCommand {
         }
         let pretty = args.flag("--pretty") || (format == "json" && isatty(STDOUT_FILENO) == 1)
         let writer = LabelResultWriter(format: format, pretty: pretty, channel: channel, asArray: paths.count > 1)
-        return try LabelRunner(labeler: labeler, args: args, writer: writer, quiet: args.flag("--quiet")).run(paths)
+        return try LabelRunner(labeler: labeler, orientations: OrientationChoice(args), writer: writer, quiet: args.flag("--quiet")).run(paths)
     }
 }
 
@@ -81,7 +81,7 @@ enum LabelCommand {
 /// and a final summary, one image a one-line summary (as `detect` in single mode).
 struct LabelRunner {
     let labeler: ImageLabeler
-    let args: ParsedOptions
+    let orientations: OrientationChoice
     let writer: LabelResultWriter
     let quiet: Bool
 
@@ -95,11 +95,9 @@ struct LabelRunner {
             let source = path == "-" ? "stdin" : path
             do {
                 let decoded = try stages.decoding { try DetectInputs.decodeImage(path) }
-                let orientation = DetectCommand.orientation(args, decoded: decoded)
-                let labels = try labeler.label(image: decoded.image, orientation: orientation)
-                let turned = orientation.exifValue >= 5   // EXIF 5-8 turn by a quarter
-                try writer.write(LabelingResult(source: source, width: turned ? decoded.image.height : decoded.image.width,
-                                                height: turned ? decoded.image.width : decoded.image.height,
+                let input = UprightInput(decoded, orientation: orientations.orientation(of: decoded), rendersUpright: false)
+                let labels = try labeler.label(image: input.image, orientation: input.orientation)
+                try writer.write(LabelingResult(source: source, width: input.size.width, height: input.size.height,
                                                 labels: labels.map(LabelResult.init)))
                 progress.add(objects: labels.count)
                 if paths.count == 1 && !quiet {

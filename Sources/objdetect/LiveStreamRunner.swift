@@ -7,20 +7,20 @@ import DetectorCore
 /// progress line and the summary count the dropped frames.
 struct LiveStreamRunner {
     let options: ObjectDetectorOptions
-    let args: ParsedOptions
+    let orientations: OrientationChoice
     let output: ResultOutputOptions
     let annotate: AnnotationTarget?
 
-    /// The frames submitted and not yet delivered, and the writers results go to; used from the
-    /// reading thread and the detector's delivery queue, so guarded by a lock.
+    /// Where results go, used from the reading thread and the detector's delivery queue (the
+    /// first failed write is guarded by a lock). Each frame's number, name and upright size
+    /// (and picture, when annotating) travel with it as its live-stream context.
     final class Delivery: @unchecked Sendable {
-        struct Pending {
+        struct Frame: Sendable {
             let index: Int
             let name: String
-            let upright: ImageBuffer
+            let input: UprightInput
         }
         private let lock = NSLock()
-        private var pending: [Int64: Pending] = [:]
         /// The first failed write: the reading loop stops and the run ends with it.
         private var writeError: OutputError?
         let writer: ResultWriter
@@ -33,18 +33,18 @@ struct LiveStreamRunner {
             self.annotate = annotate
         }
 
-        func submitted(_ frame: Pending, at timestampMs: Int64) { lock.withLock { pending[timestampMs] = frame } }
-        func take(_ timestampMs: Int64) -> Pending? { lock.withLock { pending.removeValue(forKey: timestampMs) } }
         var failedWrite: OutputError? { lock.withLock { writeError } }
 
         /// Called on the detector's delivery queue, one result at a time, in order.
         func deliver(_ result: LiveStreamResult<[DetectedObject]>) {
-            guard let frame = take(result.timestampMs), failedWrite == nil else { return }
+            guard let frame = result.context as? Frame, failedWrite == nil else { return }
             do {
                 let objects = try result.result.get()
                 try writer.write(ImageResult(source: frame.name, frameIndex: frame.index, timestampMs: result.timestampMs,
-                                             width: frame.upright.width, height: frame.upright.height, objects: objects))
-                try annotate?.write(frame.upright, objects: objects, name: String(format: "frame_%06d.png", frame.index))
+                                             width: frame.input.size.width, height: frame.input.size.height, objects: objects))
+                if let annotate, let upright = frame.input.upright {
+                    try annotate.write(upright, objects: objects, name: String(format: "frame_%06d.png", frame.index))
+                }
                 progress.add(objects: objects.count)
             } catch let error as OutputError {
                 lock.withLock { if writeError == nil { writeError = error } }
@@ -83,11 +83,9 @@ struct LiveStreamRunner {
             }
             let timestamp = max(Int64((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000), lastTimestamp + 1)
             lastTimestamp = timestamp
-            let orientation = DetectCommand.orientation(args, decoded: decoded)
-            let upright = orientation == .up ? decoded.image : decoded.image.applyingOrientation(orientation)
-            delivery.submitted(.init(index: index, name: frame.name, upright: upright), at: timestamp)
-            if try detector.detectAsync(image: decoded.image, timestampMs: timestamp, orientation: orientation) == .dropped {
-                _ = delivery.take(timestamp)
+            let input = UprightInput(decoded, orientation: orientations.orientation(of: decoded), rendersUpright: annotate != nil)
+            let context = Delivery.Frame(index: index, name: frame.name, input: input)
+            if try detector.detectAsync(image: input.image, timestampMs: timestamp, orientation: input.orientation, context: context) == .dropped {
                 progress.addDropped()
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import DetectorCore
 
 /// The arguments of one subcommand after parsing against its `CommandSpec`: positional
 /// arguments and the options given, already checked against their kinds and ranges.
@@ -89,24 +90,9 @@ struct ParsedOptions {
     static func closest(to word: String, among candidates: [String]) -> String? {
         let prefixed = candidates.filter { $0.hasPrefix(word) }
         if prefixed.count == 1 { return prefixed[0] }
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
+        let scored = candidates.map { ($0, LabelSuggestions.editDistance(Array(word), Array($0))) }.min { $0.1 < $1.1 }
         guard let (best, distance) = scored, distance <= max(2, word.count / 3) else { return nil }
         return best
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 
     // MARK: Reading values (checked by `parse`, so these do not fail)

@@ -183,7 +183,7 @@ extension ProgressReporter {
     func batchFailure(_ error: Error, source: String, single: Bool) throws {
         if single || error is OutputError { throw error }
         clearLine()
-        printError("objdetect: \(source): \(oneLine(OptionFlagNames.forCommandLine(String(describing: error))))")
+        printError("objdetect: \(source): \(oneLine(OptionFlagNames.message(for: error)))")
         addFailure()
     }
 }

@@ -44,12 +44,12 @@ enum RunCommand {
         try interpreter.invoke()
         let dir = URL(fileURLWithPath: outDir)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        var entries: [[String: Any]] = []
+        var entries: [OutputEntry] = []
         for (i, output) in interpreter.outputs.enumerated() {
             let file = "output_\(i).bin"
             let bytes = try interpreter.outputBytes(at: i)
             try OutputChannel.writeFile(bytes, to: dir.appendingPathComponent(file).path, what: "output \(i)")
-            entries.append(["index": i, "name": output.name, "dtype": output.type.name, "shape": output.shape, "file": file])
+            entries.append(OutputEntry(index: i, name: output.name, dtype: output.type.name, shape: output.shape, file: file))
         }
         if let dumpDir {
             // Debugging: every tensor with data as tensor_<index>.bin, like tensor_goldens.py --dump-all.
@@ -61,9 +61,18 @@ enum RunCommand {
                 }
             }
         }
-        let json = try JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
-        try OutputChannel.writeFile([UInt8](json), to: dir.appendingPathComponent("outputs.json").path, what: "the output list")
+        let json = try JSONLines(pretty: true).encode(entries)
+        try OutputChannel.writeFile(Array(json.utf8), to: dir.appendingPathComponent("outputs.json").path, what: "the output list")
         return 0
+    }
+
+    /// One output in `outputs.json`: where its bytes are and what they hold.
+    struct OutputEntry: Encodable {
+        let index: Int
+        let name: String
+        let dtype: String
+        let shape: [Int]
+        let file: String
     }
 
     /// `FILE` or `FILE:1x45x61x3` (the suffix must be all positive integers separated by `x`).

@@ -5,7 +5,7 @@ import DetectorCore
 /// image gets a one-line summary on stderr; several get progress and a final summary.
 struct SingleRunner {
     let options: ObjectDetectorOptions
-    let args: ParsedOptions
+    let orientations: OrientationChoice
     let output: ResultOutputOptions
     let annotate: AnnotationTarget?
 
@@ -22,11 +22,10 @@ struct SingleRunner {
             let started = DispatchTime.now().uptimeNanoseconds
             do {
                 let decoded = try stages.decoding { try DetectInputs.decodeImage(path) }
-                let orientation = DetectCommand.orientation(args, decoded: decoded)
-                let objects = try detector.detect(image: decoded.image, orientation: orientation)
-                let upright = orientation == .up ? decoded.image : decoded.image.applyingOrientation(orientation)
-                try writer.write(ImageResult(source: path == "-" ? "stdin" : path, width: upright.width, height: upright.height, objects: objects))
-                try annotate?.write(upright, objects: objects, name: uniqueName(path, &names))
+                let input = UprightInput(decoded, orientation: orientations.orientation(of: decoded), rendersUpright: annotate != nil)
+                let objects = try detector.detect(image: input.image, orientation: input.orientation)
+                try writer.write(ImageResult(source: path == "-" ? "stdin" : path, width: input.size.width, height: input.size.height, objects: objects))
+                if let annotate, let upright = input.upright { try annotate.write(upright, objects: objects, name: uniqueName(path, &names)) }
                 progress.add(objects: objects.count)
                 if paths.count == 1 && !output.quiet {
                     let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6

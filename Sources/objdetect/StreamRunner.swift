@@ -6,6 +6,7 @@ import DetectorCore
 struct StreamRunner {
     let options: ObjectDetectorOptions
     let args: ParsedOptions
+    let orientations: OrientationChoice
     let output: ResultOutputOptions
     let annotate: AnnotationTarget?
 
@@ -35,12 +36,13 @@ struct StreamRunner {
             lastTimestamp = timestamp
             do {
                 let decoded = try frame.result.get()
-                let orientation = DetectCommand.orientation(args, decoded: decoded)
-                let objects = try detector.detect(videoFrame: decoded.image, timestampMs: timestamp, orientation: orientation)
-                let upright = orientation == .up ? decoded.image : decoded.image.applyingOrientation(orientation)
+                let input = UprightInput(decoded, orientation: orientations.orientation(of: decoded), rendersUpright: annotate != nil)
+                let objects = try detector.detect(videoFrame: input.image, timestampMs: timestamp, orientation: input.orientation)
                 try writer.write(ImageResult(source: frame.name, frameIndex: index, timestampMs: timestamp,
-                                             width: upright.width, height: upright.height, objects: objects))
-                try annotate?.write(upright, objects: objects, name: String(format: "frame_%06d.png", index))
+                                             width: input.size.width, height: input.size.height, objects: objects))
+                if let annotate, let upright = input.upright {
+                    try annotate.write(upright, objects: objects, name: String(format: "frame_%06d.png", index))
+                }
                 progress.add(objects: objects.count)
             } catch {
                 if error is OutputError { throw error }

@@ -33,7 +33,9 @@ enum TrackCommand {
                        help: "IoU a low-score detection needs to continue a track"),
             OptionSpec("--no-score-weighting", .flag, help: "do not multiply the matching score by the detection's score"),
             OptionSpec("--no-hold-size", .flag, help: "let a lost track's box keep growing or shrinking at its last rate"),
-            OptionSpec("--centre-weight", .number(min: 0, max: 1000), value: "W", default: "4", help: "weight of the centre distance in the matching score"),
+            OptionSpec("--centre-weight", .number(min: 0, max: 1000), value: "W", default: "0", help: "weight of the centre distance (DIoU) in the matching score"),
+            OptionSpec("--foot-weight", .number(min: 0, max: 1000), value: "W", default: "3",
+                       help: "weight of the bottom-centre distance, in track heights, in the matching score"),
             OptionSpec("--gate", .number(min: 0, max: 1000), value: "G", default: "0.25", help: "re-acquisition gate of a lost track, in box heights (0: off)"),
             OptionSpec("--gate-growth", .number(min: 0, max: 1000), value: "R", default: "1", help: "... widening by R box heights per second lost"),
             OptionSpec("--gate-height-ratio", .number(min: 0, max: 1000), value: "R", default: "1.4", help: "... and a height within a factor R of the track's (0: off)"),
@@ -52,7 +54,7 @@ enum TrackCommand {
     static let configurationOptions = [
         "--track-iou", "--max-age-ms", "--max-age", "--min-hits", "--hits-after-gap", "--no-warm-up", "--motion",
         "--score-relative", "--score-quantile", "--score-split", "--low-score-weight", "--low-score-iou", "--no-score-weighting",
-        "--no-hold-size", "--centre-weight", "--gate", "--gate-growth", "--gate-height-ratio", "--reupdate", "--first-frame",
+        "--no-hold-size", "--centre-weight", "--foot-weight", "--gate", "--gate-growth", "--gate-height-ratio", "--reupdate", "--first-frame",
         "--class-aware", "--label-history", "--reported-box",
     ]
 
@@ -181,6 +183,7 @@ enum TrackCommand {
         if args.flag("--no-score-weighting") { configuration.scoreWeightedMatching = false }
         if args.flag("--no-hold-size") { configuration.holdsSizeWhileLost = false }
         if let w = args.double("--centre-weight") { configuration.centreDistanceWeight = Float(w) }
+        if let w = args.double("--foot-weight") { configuration.footDistanceWeight = Float(w) }
         if let g = args.double("--gate") { configuration.reacquisitionGate = g > 0 ? Float(g) : nil }
         if let r = args.double("--gate-growth") { configuration.reacquisitionGrowth = Float(r) }
         if let v = args.double("--gate-height-ratio") { configuration.reacquisitionHeightRatio = v > 0 ? Float(v) : nil }

@@ -109,7 +109,7 @@ func looksLikeInput(_ argument: String) -> Bool {
         printError("run '\(commandName) --help' for usage")
         return 2
     } catch {
-        printError("objdetect: \(oneLine(OptionFlagNames.forCommandLine(String(describing: error))))")
+        printError("objdetect: \(oneLine(OptionFlagNames.message(for: error)))")
         return 1
     }
 }

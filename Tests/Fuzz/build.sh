@@ -15,6 +15,8 @@ module() {  # module NAME SOURCES... : a static library and its .swiftmodule in 
   if [ -f "$build/lib$name.a" ] && [ -z "$(find -L "$@" $built -newer "$build/lib$name.a" | head -1)" ]; then
     built="$built $build/lib$name.a"; return
   fi
+  # The archiver adds to an existing archive: start from none, so no stale object survives.
+  rm -f "$build/lib$name.a"
   # shellcheck disable=SC2086
   swiftc $flags $extra -module-name "$name" -emit-module -emit-module-path "$build/$name.swiftmodule" \
     -emit-library -static -o "$build/lib$name.a" "$@"

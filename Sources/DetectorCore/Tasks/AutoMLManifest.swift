@@ -22,13 +22,13 @@ package struct AutoMLManifest: Sendable, Equatable {
 
     package init(contentsOfFile path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) cannot be read")
+            throw TaskError.invalidOption(name: .model, reason: "the AutoML manifest \(path) cannot be read")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data), let dict = object as? [String: Any] else {
-            throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) is not a JSON object")
+            throw TaskError.invalidOption(name: .model, reason: "the AutoML manifest \(path) is not a JSON object")
         }
         guard let modelFile = dict["modelFile"] as? String, !modelFile.isEmpty else {
-            throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) has no \"modelFile\" string")
+            throw TaskError.invalidOption(name: .model, reason: "the AutoML manifest \(path) has no \"modelFile\" string")
         }
         let folder = (path as NSString).deletingLastPathComponent
         func resolve(_ name: String, field: String) throws -> String {
@@ -39,15 +39,15 @@ package struct AutoMLManifest: Sendable, Equatable {
         }
         modelPath = try resolve(modelFile, field: "modelFile")
         guard FileManager.default.fileExists(atPath: modelPath) else {
-            throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) names model file \(modelFile), which does not exist")
+            throw TaskError.invalidOption(name: .model, reason: "the AutoML manifest \(path) names model file \(modelFile), which does not exist")
         }
         if let labels = dict["labelsFile"] {
             guard let name = labels as? String, !name.isEmpty else {
-                throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) has a \"labelsFile\" that is not a string")
+                throw TaskError.invalidOption(name: .model, reason: "the AutoML manifest \(path) has a \"labelsFile\" that is not a string")
             }
             let resolved = try resolve(name, field: "labelsFile")
             guard FileManager.default.fileExists(atPath: resolved) else {
-                throw TaskError.invalidOption(name: "model", reason: "the AutoML manifest \(path) names labels file \(name), which does not exist")
+                throw TaskError.invalidOption(name: .model, reason: "the AutoML manifest \(path) names labels file \(name), which does not exist")
             }
             labelsPath = resolved
         }

@@ -10,16 +10,16 @@ import Foundation
 /// `ImageLabeler` of its own, or an `ObjectDetector` classifying the objects it detects.
 struct ClassifierRole: Sendable, Equatable {
     /// What starts a mismatch sentence ("" for a labeler).
-    let subject: String
+    let subject: OptionText
     /// The option that says what to do with logits.
-    let logitOption: String
+    let logitOption: TaskOption
     /// What to do when the model is not a classifier.
-    let notAClassifierFix: String
+    let notAClassifierFix: OptionText
 
-    static let labeler = ClassifierRole(subject: "", logitOption: "logitHandling",
+    static let labeler = ClassifierRole(subject: "", logitOption: .logitHandling,
                                         notAClassifierFix: "detect with it instead (ObjectDetector), and label with an image-classification model")
-    static let objectClassifier = ClassifierRole(subject: "the classifier model (`classifierModel`): ", logitOption: "classifierLogitHandling",
-                                                 notAClassifierFix: "give `classifierModel` an image-classification model")
+    static let objectClassifier = ClassifierRole(subject: "the classifier model (\(option: .classifierModel)): ", logitOption: .classifierLogitHandling,
+                                                 notAClassifierFix: "give \(option: .classifierModel) an image-classification model")
 }
 
 /// How one classifier model is run, decided once from its facts and the labeler's options:
@@ -47,7 +47,7 @@ struct ClassificationPlan: Sendable {
             case .ssd, .anchors, .yolov5, .yolov8, .yolox, .endToEnd: kind = "a detector's (\(facts.family.family.rawValue))"
             default: kind = "not a classifier's"
             }
-            throw TaskError.modelMismatch(role.subject + "this model's outputs \(shapes) are \(kind), not one tensor of class scores [1, C]",
+            throw TaskError.modelMismatch("\(role.subject)this model's outputs \(shapes) are \(kind), not one tensor of class scores [1, C]",
                                           fix: role.notAClassifierFix)
         }
         var softmax = false
@@ -55,8 +55,8 @@ struct ClassificationPlan: Sendable {
             switch options.logitHandling {
             case .reject:
                 let producer = facts.scoringOperator.map { "its scores come from \($0.name)" } ?? "no softmax or logistic computes its scores"
-                throw TaskError.modelMismatch(role.subject + "the classifier's output holds logits, not probabilities (\(producer) and no metadata bounds them to 0…1)",
-                                              fix: "set `\(role.logitOption)` to softmax for probabilities, or set `\(role.logitOption)` to raw to keep the model's own scores")
+                throw TaskError.modelMismatch("\(role.subject)the classifier's output holds logits, not probabilities (\(producer) and no metadata bounds them to 0…1)",
+                                              fix: "\(set: role.logitOption, to: "softmax") for probabilities, or \(set: role.logitOption, to: "raw") to keep the model's own scores")
             case .softmax: softmax = true
             case .raw: break
             }
@@ -65,17 +65,17 @@ struct ClassificationPlan: Sendable {
         let names = given ?? manifestLabels ?? facts.labels ?? []
         if !names.isEmpty, names.count < classCount {
             if given != nil {
-                throw TaskError.modelMismatch(role.subject + "the model scores \(classCount) classes but only \(names.count) labels were given",
-                                              fix: "set `labels` to the model's \(classCount) class names")
+                throw TaskError.modelMismatch("\(role.subject)the model scores \(classCount) classes but only \(names.count) labels were given",
+                                              fix: "\(set: .labels, to: "the model's \(classCount) class names")")
             }
-            throw TaskError.modelMismatch(role.subject + "the model scores \(classCount) classes but its labels name only \(names.count)",
+            throw TaskError.modelMismatch("\(role.subject)the model scores \(classCount) classes but its labels name only \(names.count)",
                                           fix: "give the labels file made for this model")
         }
         if (!options.categoryAllowlist.isEmpty || !options.categoryDenylist.isEmpty) && names.isEmpty {
-            throw TaskError.unsupportedModel("`categoryAllowlist` and `categoryDenylist` need labels, but the model has none")
+            throw TaskError.unsupportedModel("\(option: .categoryAllowlist) and \(option: .categoryDenylist) need labels, but the model has none")
         }
         let list = options.categoryAllowlist.isEmpty ? options.categoryDenylist : options.categoryAllowlist
-        try LabelSuggestions.checkKnown(list, option: options.categoryAllowlist.isEmpty ? "categoryDenylist" : "categoryAllowlist", labels: names)
+        try LabelSuggestions.checkKnown(list, option: options.categoryAllowlist.isEmpty ? .categoryDenylist : .categoryAllowlist, labels: names)
         let categories = try CategoryFilter(allowlist: options.categoryAllowlist, denylist: options.categoryDenylist,
                                             labels: LabelMap(names: names))
         let normalization: TensorNormalization = facts.normalization.map { .mediaPipe(mean: $0.mean, std: $0.std) } ?? .range(min: -1, max: 1)

@@ -16,7 +16,7 @@ struct DetectionPlan: Sendable {
         /// `TFLite_Detection_PostProcess` outputs: locations, classes, scores, count (output positions).
         case ssd(SsdPostProcessDecoder, outputs: [Int])
         /// MediaPipe raw anchors: the boxes and scores outputs.
-        case anchors(AnchorDetectionPipeline, boxes: Int, scores: Int)
+        case anchors(AnchorPostProcessor, boxes: Int, scores: Int)
         /// YOLOv5/v8: the single output, dequantized when integer.
         case yolo(YoloDecoder, output: Int)
         /// YOLOX: the single output, grid-decoded.
@@ -105,7 +105,7 @@ struct DetectionPlan: Sendable {
             } else if config.decoding?.minScoreThresh == nil, let t = facts.scoreThreshold ?? options.fallbackScoreThreshold {
                 config.decoding?.minScoreThresh = t
             }
-            let pipeline = try config.makeAnchorPipeline()
+            let pipeline = try config.makeAnchorPostProcessor()
             let coords = config.decoding?.numCoords ?? 0
             guard let boxes = outputShapes.firstIndex(where: { $0.last == coords }),
                   let scores = outputShapes.indices.first(where: { $0 != boxes }) else {
@@ -135,7 +135,7 @@ struct DetectionPlan: Sendable {
     }
 
     static func notADecoder(_ family: ModelFamily) -> TaskError {
-        .invalidOption(name: "decoder", reason: "\(family.rawValue) is not a detector's output decoder; use \(ModelFamily.detectorFamilyList)")
+        .invalidOption(name: .decoder, reason: "\(family.rawValue) is not a detector's output decoder; use \(ModelFamily.detectorFamilyList)")
     }
 
     /// The family `ModelFamilyDetector` found, or an error saying which option to set.
@@ -143,10 +143,10 @@ struct DetectionPlan: Sendable {
         switch info.family {
         case .ssd, .anchors, .yolov5, .yolov8, .yolox, .endToEnd: return info.family
         case .classifier:
-            throw TaskError.modelMismatch("this model is an image classifier (\(info.reason)), not a detector", fix: "label with it instead (ImageLabeler, or as `classifierModel` to classify detected objects)")
+            throw TaskError.modelMismatch("this model is an image classifier (\(info.reason)), not a detector", fix: "label with it instead (ImageLabeler, or as \(option: .classifierModel) to classify detected objects)")
         case .unknown:
             throw TaskError.modelMismatch("cannot tell how to decode this model's outputs (\(info.reason))",
-                                          fix: "set `decoder` to \(ModelFamily.detectorFamilyList), or give a `decoderConfig`")
+                                          fix: "\(set: .decoder, to: ModelFamily.detectorFamilyList), or give a \(option: .decoderConfig)")
         }
     }
 
@@ -155,7 +155,7 @@ struct DetectionPlan: Sendable {
     static func checkLayout(family: ModelFamily, facts: ModelFacts) throws {
         let shapes = facts.outputs.map(\.shape)
         let fitting = facts.family.family.isDetector ? facts.family.family.rawValue : nil
-        let fix = fitting.map { "set `decoder` to \($0)" } ?? "set `decoder` to the model's family or give a `decoderConfig`"
+        let fix: OptionText = fitting.map { "\(set: .decoder, to: $0)" } ?? "\(set: .decoder, to: "the model's family") or give a \(option: .decoderConfig)"
         switch family {
         case .yolov5, .yolov8:
             guard shapes.count == 1, let s = shapes.first, s.count == 3, s[0] == 1 else {
@@ -163,10 +163,10 @@ struct DetectionPlan: Sendable {
             }
             // v5: [1, N, 5 + C] with N candidates ≫ 5 + C; v8: [1, 4 + C, N].
             if family == .yolov5, !(s[1] > s[2]) {
-                throw TaskError.modelMismatch("the output \(s) has YOLOv8's layout [1, 4 + C, N], not YOLOv5's [1, N, 5 + C]", fix: "set `decoder` to yolov8")
+                throw TaskError.modelMismatch("the output \(s) has YOLOv8's layout [1, 4 + C, N], not YOLOv5's [1, N, 5 + C]", fix: "\(set: .decoder, to: "yolov8")")
             }
             if family == .yolov8, !(s[2] > s[1]) {
-                throw TaskError.modelMismatch("the output \(s) has YOLOv5's layout [1, N, 5 + C], not YOLOv8's [1, 4 + C, N]", fix: "set `decoder` to yolov5")
+                throw TaskError.modelMismatch("the output \(s) has YOLOv5's layout [1, N, 5 + C], not YOLOv8's [1, 4 + C, N]", fix: "\(set: .decoder, to: "yolov5")")
             }
         case .yolox:
             let input = facts.input.shape
@@ -220,12 +220,12 @@ struct DetectionPlan: Sendable {
         case .yolov5, .yolov8, .yolox, .endToEnd:
             if names.count != classCount {
                 throw TaskError.modelMismatch("the model scores \(classCount) classes but \(names.count) labels were given",
-                                              fix: fromOptions ? "set `labels` to the model's \(classCount) class names" : "set `labels` to the model's \(classCount) class names (its own labels do not match its output)")
+                                              fix: "\(set: .labels, to: "the model's \(classCount) class names")\(fromOptions ? "" : " (its own labels do not match its output)")")
             }
         case .ssd, .anchors:
             if names.count < classCount {
                 throw TaskError.modelMismatch("the model scores \(classCount) classes but only \(names.count) labels were given",
-                                              fix: "set `labels` to at least \(classCount) class names")
+                                              fix: "\(set: .labels, to: "at least \(classCount) class names")")
             }
         case .classifier, .unknown:
             throw notADecoder(family)
@@ -235,9 +235,9 @@ struct DetectionPlan: Sendable {
     /// The allow/deny filter; a name the labels do not have is an error listing the closest known names.
     static func categoryFilter(options: ObjectDetectorOptions, labels: LabelMap) throws -> CategoryFilter {
         let list = options.categoryAllowlist.isEmpty ? options.categoryDenylist : options.categoryAllowlist
-        let option = options.categoryAllowlist.isEmpty ? "categoryDenylist" : "categoryAllowlist"
+        let option: TaskOption = options.categoryAllowlist.isEmpty ? .categoryDenylist : .categoryAllowlist
         if !list.isEmpty && labels.isEmpty {
-            throw TaskError.unsupportedModel("`categoryAllowlist` and `categoryDenylist` need labels, but the model has none; set `labels`")
+            throw TaskError.unsupportedModel("\(option: .categoryAllowlist) and \(option: .categoryDenylist) need labels, but the model has none; set \(option: .labels)")
         }
         try LabelSuggestions.checkKnown(list, option: option, labels: labels.names)
         return try CategoryFilter(allowlist: options.categoryAllowlist, denylist: options.categoryDenylist, labels: labels)
@@ -254,7 +254,7 @@ struct DetectionPlan: Sendable {
                     && (try? c.check(inputShape: inputShape, outputShapes: outputShapes)) != nil
             }) else {
                 throw TaskError.modelMismatch("this raw-anchor model (input \(inputWidth)x\(inputHeight), outputs \(outputShapes)) matches no built-in anchor preset",
-                                              fix: "give its anchor and decoding settings as a `decoderConfig`")
+                                              fix: "give its anchor and decoding settings as a \(option: .decoderConfig)")
             }
             return found
         case .yolov5, .yolov8:
@@ -274,7 +274,7 @@ struct DetectionPlan: Sendable {
     /// goldens' preprocessing) and half-pixel bilinear when letterboxing (OpenCV's, as ultralytics);
     /// YOLOX Pillow's bilinear (the YOLOX goldens'; at 320 × 320 most photos are shrunk, where
     /// Pillow's antialiasing and OpenCV's 2-tap bilinear differ a lot).
-    static func defaultResampler(family: ModelFamily, resize: ResizeMode) -> ResizeMethod {
+    static func defaultResampler(family: ModelFamily, resize: ResizeMode) -> Resampler {
         switch family {
         case .ssd, .anchors, .classifier, .unknown: return .mediaPipe
         case .yolox: return .pillowBilinear

@@ -83,7 +83,7 @@ enum ModelLoading {
         switch source {
         case let .file(path):
             guard FileManager.default.fileExists(atPath: path) else {
-                throw TaskError.invalidOption(name: "model", reason: "no file at \(path)")
+                throw TaskError.invalidOption(name: .model, reason: "no file at \(path)")
             }
             return try TFLiteModel(contentsOfFile: path)
         case let .data(data):

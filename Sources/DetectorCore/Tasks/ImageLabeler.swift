@@ -46,8 +46,14 @@ public struct ImageLabelerOptions: Sendable {
     /// Labels below this confidence are dropped; nil: the metadata's score threshold, else 0
     /// (a threshold only filters when it is > 0, inclusive: `score >= threshold` is kept).
     public var confidenceThreshold: Float? = nil
-    /// The most labels to return (ML Kit default 10); nil or -1: all; 0 is an error.
-    public var maxResultCount: Int? = 10
+    /// The most labels to return (ML Kit default 10); nil: no limit. Below 1 is an error.
+    public var maxResults: Int? = 10
+    /// The old name of `maxResults`.
+    @available(*, deprecated, renamed: "maxResults")
+    public var maxResultCount: Int? {
+        get { maxResults }
+        set { maxResults = newValue }
+    }
     /// Locale of display names from the metadata.
     public var displayNamesLocale: String = "en"
     /// Only these label names are kept (each maps to the first index with that name); a name
@@ -90,8 +96,8 @@ public struct ImageLabelerOptions: Sendable {
 
     public func validate() throws(TaskError) {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
-                                         maxResults: maxResultCount, maxResultsName: "maxResultCount",
-                                         threadCount: threadCount, threshold: confidenceThreshold, thresholdName: "confidenceThreshold")
+                                         maxResults: maxResults,
+                                         threadCount: threadCount, threshold: confidenceThreshold, thresholdName: .confidenceThreshold)
         try Interpreter.Options.validateLimits(maxArenaBytes: maxArenaBytes, maxMultiplyAccumulates: maxMultiplyAccumulates)
     }
 }
@@ -204,7 +210,7 @@ public final class ImageLabeler: @unchecked Sendable {
             scores = try interpreter.dequantizedOutput(at: 0)
         }
         let result = try rank(appliesSoftmax ? ClassificationPlan.softmax(scores) : scores,
-                              maxResults: maxResults ?? options.maxResultCount, threshold: threshold ?? self.threshold)
+                              maxResults: maxResults ?? options.maxResults, threshold: threshold ?? self.threshold)
         clock.close(.postprocess)
         return result
     }

@@ -9,10 +9,10 @@ extension Interpreter.Options {
     /// Checks limits given to a task's options (both must be positive).
     static func validateLimits(maxArenaBytes: Int, maxMultiplyAccumulates: Int) throws(TaskError) {
         if maxArenaBytes < 1 {
-            throw TaskError.invalidOption(name: "maxArenaBytes", reason: "value must be at least 1, got \(maxArenaBytes)")
+            throw TaskError.invalidOption(name: .maxArenaBytes, reason: "value must be at least 1, got \(maxArenaBytes)")
         }
         if maxMultiplyAccumulates < 1 {
-            throw TaskError.invalidOption(name: "maxMultiplyAccumulates", reason: "value must be at least 1, got \(maxMultiplyAccumulates)")
+            throw TaskError.invalidOption(name: .maxMultiplyAccumulates, reason: "value must be at least 1, got \(maxMultiplyAccumulates)")
         }
     }
 }

@@ -4,10 +4,11 @@ import DetectorImage
 import DetectorModelFile
 import DetectorZlib
 import DetectorPlatform
-/// Finds the known label names closest to a misspelt one, for error messages.
-enum LabelSuggestions {
+/// Finds the known label names closest to a misspelt one, for error messages; its edit distance
+/// also serves the command line's option suggestions.
+package enum LabelSuggestions {
     /// Throws `TaskError.unknownCategories` when a wanted name is not among `labels`.
-    static func checkKnown(_ wanted: [String], option: String, labels: [String]) throws {
+    static func checkKnown(_ wanted: [String], option: TaskOption, labels: [String]) throws {
         let known = Set(labels)
         let unknown = wanted.filter { !known.contains($0) }
         guard !unknown.isEmpty else { return }
@@ -32,7 +33,7 @@ enum LabelSuggestions {
     }
 
     /// Levenshtein distance (insert, delete, substitute, each 1).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

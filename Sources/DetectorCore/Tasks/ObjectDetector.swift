@@ -20,7 +20,7 @@ import Foundation
 /// ```
 ///
 /// Coordinates are pixels of the upright image (the raw buffer with `orientation` applied);
-/// `rawFrame(of:imageWidth:imageHeight:orientation:)` maps a result back to the raw buffer.
+/// `rawFrame(of:uprightWidth:uprightHeight:orientation:)` maps a result back to the raw buffer.
 ///
 /// Thread safety: every method may be called from any thread or task. One detector runs one
 /// frame at a time (its interpreter owns one arena, its tracker one state): concurrent
@@ -45,7 +45,7 @@ public final class ObjectDetector: @unchecked Sendable {
         switch options.runningMode {
         case .liveStream:
             guard let resultHandler else {
-                throw TaskError.missingOption(name: "resultHandler", neededBy: "runningMode liveStream")
+                throw TaskError.missingOption(name: .resultHandler, neededBy: "\(option: .runningMode) liveStream")
             }
             // The processor's serial work queue is the only caller of the engine in this mode.
             live = LiveStreamProcessor(label: "objdetect.live-stream", process: { (input: (ImageBuffer, ImageOrientation), timestampMs: Int64) in
@@ -53,7 +53,7 @@ public final class ObjectDetector: @unchecked Sendable {
             }, onResult: resultHandler)
         case .image, .video:
             if resultHandler != nil {
-                throw TaskError.invalidOption(name: "resultHandler", reason: "a result handler is only used in liveStream mode")
+                throw TaskError.invalidOption(name: .resultHandler, reason: "a result handler is only used in liveStream mode")
             }
             live = nil
         }
@@ -92,13 +92,25 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Submits a live-stream frame (running mode `.liveStream`) and returns at once. The result
     /// reaches the handler given at creation, in order; a frame that arrives while the previous
     /// one is still being processed is dropped (`.dropped`) and counted in `droppedFrameCount`.
+    /// `context`, any value of yours, comes back with the frame's result (`LiveStreamResult.context`),
+    /// so the handler knows which frame it is about without a table of its own:
+    ///
+    /// ```swift
+    /// struct Frame: Sendable { let number: Int; let picture: ImageBuffer }
+    /// options.runningMode = .liveStream
+    /// let detector = try ObjectDetector(options: options) { result in
+    ///     guard let frame = result.context as? Frame, let objects = try? result.result.get() else { return }
+    ///     print(frame.number, objects.count)   // draw `objects` on `frame.picture`, say
+    /// }
+    /// try detector.detectAsync(image: picture, timestampMs: 0, context: Frame(number: 1, picture: picture))
+    /// ```
     @discardableResult
-    public func detectAsync(image: ImageBuffer, timestampMs: Int64,
-                            orientation: ImageOrientation = .up) throws(TaskError) -> LiveStreamSubmission {
+    public func detectAsync(image: ImageBuffer, timestampMs: Int64, orientation: ImageOrientation = .up,
+                            context: (any Sendable)? = nil) throws(TaskError) -> LiveStreamSubmission {
         guard let live else {
             throw TaskError.wrongRunningMode(expected: .liveStream, actual: options.runningMode)
         }
-        return try live.submit((image, orientation), timestampMs: timestampMs)
+        return try live.submit((image, orientation), timestampMs: timestampMs, context: context)
     }
 
     /// Live-stream frames dropped because the detector was busy.
@@ -165,7 +177,7 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Maps an upright-image rectangle back to the raw buffer's coordinates.
     public static func rawFrame(of frame: ImageRect, uprightWidth: Int, uprightHeight: Int,
                                 orientation: ImageOrientation) -> ImageRect {
-        let swaps = [ImageOrientation.left, .right, .leftMirrored, .rightMirrored].contains(orientation)
+        let swaps = orientation.swapsAxes
         let mapping = OrientationMapping(rawWidth: swaps ? uprightHeight : uprightWidth,
                                          rawHeight: swaps ? uprightWidth : uprightHeight, orientation: orientation)
         return mapping.rawRect(fromUpright: frame)
@@ -198,12 +210,12 @@ final class DetectionEngine: @unchecked Sendable {
             case let .file(path)?: model = .localModel(path: path)
             case let .data(data)?: model = .data(data)
             case let .embedded(name)?:
-                throw TaskError.invalidOption(name: "classifierModel", reason: "'\(name)' is an embedded detector, not a classifier; give a classifier .tflite or AutoML manifest.json")
+                throw TaskError.invalidOption(name: .classifierModel, reason: "'\(name)' is an embedded detector, not a classifier; give a classifier .tflite or AutoML manifest.json")
             case nil:
-                throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
+                throw TaskError.missingOption(name: .classifierModel, neededBy: "\(option: .shouldEnableClassification)")
             }
             var labelerOptions = ImageLabelerOptions(model: model)
-            labelerOptions.maxResultCount = options.maxPerObjectLabelCount
+            labelerOptions.maxResults = options.maxPerObjectLabelCount
             labelerOptions.confidenceThreshold = options.classificationConfidenceThreshold
             labelerOptions.displayNamesLocale = options.displayNamesLocale
             labelerOptions.logitHandling = options.classifierLogitHandling

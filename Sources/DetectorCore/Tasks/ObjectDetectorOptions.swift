@@ -20,7 +20,7 @@ public struct ObjectDetectorOptions: Sendable {
     public var model: ModelSource
     /// How frames are fed (image, video, live stream).
     public var runningMode: RunningMode = .image
-    /// The most objects to return; nil or -1 = all; 0 is an error.
+    /// The most objects to return; nil: no limit. Below 1 is an error.
     public var maxResults: Int? = nil
     /// Objects below this score are dropped. nil: the model's threshold (its metadata's, or the
     /// graph setting of an embedded face/palm preset or a `decoderConfig`), else
@@ -69,7 +69,7 @@ public struct ObjectDetectorOptions: Sendable {
     public var resizeMode: ResizeMode? = nil
     /// The resampler; nil: MediaPipe's (SSD, anchors), Pillow's bilinear (YOLO stretched,
     /// YOLOX), half-pixel bilinear (YOLO and end-to-end letterboxed).
-    public var resampler: ResizeMethod? = nil
+    public var resampler: Resampler? = nil
     /// The channel order of the input tensor; nil: the decoder config's, else the family's
     /// (BGR for YOLOX, whose models are trained on OpenCV's BGR images; RGB otherwise). Set it
     /// for an export that differs, e.g. a YOLOX model retrained on RGB.
@@ -128,19 +128,19 @@ public struct ObjectDetectorOptions: Sendable {
     /// Checks the options on their own (what can be checked before the model is read).
     public func validate() throws(TaskError) {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
-                                         maxResults: maxResults, maxResultsName: "maxResults",
-                                         threadCount: threadCount, threshold: scoreThreshold, thresholdName: "scoreThreshold")
-        try TaskOptionChecks.checkFinite(fallbackScoreThreshold, name: "fallbackScoreThreshold")
+                                         maxResults: maxResults,
+                                         threadCount: threadCount, threshold: scoreThreshold, thresholdName: .scoreThreshold)
+        try TaskOptionChecks.checkFinite(fallbackScoreThreshold, name: .fallbackScoreThreshold)
         try Interpreter.Options.validateLimits(maxArenaBytes: maxArenaBytes, maxMultiplyAccumulates: maxMultiplyAccumulates)
         if shouldEnableClassification && classifierModel == nil {
-            throw TaskError.missingOption(name: "classifierModel", neededBy: "shouldEnableClassification")
+            throw TaskError.missingOption(name: .classifierModel, neededBy: "\(option: .shouldEnableClassification)")
         }
         if maxPerObjectLabelCount < 1 {
-            throw TaskError.invalidOption(name: "maxPerObjectLabelCount", reason: "value must be at least 1")
+            throw TaskError.invalidOption(name: .maxPerObjectLabelCount, reason: "value must be at least 1")
         }
-        try TaskOptionChecks.checkFinite(classificationConfidenceThreshold, name: "classificationConfidenceThreshold")
+        try TaskOptionChecks.checkFinite(classificationConfidenceThreshold, name: .classificationConfidenceThreshold)
         if !(yoloIoUThreshold > 0 && yoloIoUThreshold <= 1) {
-            throw TaskError.invalidOption(name: "yoloIoUThreshold", reason: "value must be in (0, 1]")
+            throw TaskError.invalidOption(name: .yoloIoUThreshold, reason: "value must be in (0, 1]")
         }
     }
 }

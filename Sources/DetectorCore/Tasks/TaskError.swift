@@ -15,31 +15,32 @@ import DetectorPlatform
 /// } catch .model(let error) {
 ///     print("not a usable .tflite file:", error)
 /// } catch {
-///     print(error)   // e.g. "invalid `maxResults` option: value must be != 0 (or -1 for all)"
+///     print(error)   // e.g. "invalid `maxResults` option: value must be at least 1, or nil for no limit"
 /// }
 /// ```
 public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Two options that exclude each other were both set.
-    case conflictingOptions(String)
+    case conflictingOptions(OptionText)
     /// An option has a value outside its range.
-    case invalidOption(name: String, reason: String)
+    case invalidOption(name: TaskOption, reason: String)
     /// An option that another option needs is missing.
-    case missingOption(name: String, neededBy: String)
+    case missingOption(name: TaskOption, neededBy: OptionText)
     /// No embedded model has this name.
     case unknownEmbeddedModel(name: String, known: [String])
     /// The embedded models folder could not be found.
     case embeddedModelsMissing(searched: [String])
     /// The model could not be used by this task.
-    case unsupportedModel(String)
+    case unsupportedModel(OptionText)
     /// An AutoML manifest names a file outside its own folder (an absolute path, or `..`
     /// segments that climb out of it).
     case manifestPathOutsideFolder(manifest: String, field: String, name: String)
     /// The call does not fit the detector's running mode.
     case wrongRunningMode(expected: RunningMode, actual: RunningMode)
-    /// The model does not fit how it is to be used (decoder, labels, task); `fix` says what to set instead.
-    case modelMismatch(String, fix: String)
+    /// The model does not fit how it is to be used (decoder, labels, task); `fix` says what to
+    /// set instead, with the options and values as data (`fix.settings`).
+    case modelMismatch(OptionText, fix: OptionText)
     /// An allow or deny list names labels the model does not have.
-    case unknownCategories(option: String, names: [String], closest: [String: [String]])
+    case unknownCategories(option: TaskOption, names: [String], closest: [String: [String]])
     /// A video or live-stream frame's timestamp is not later than the previous frame's
     /// (timestamps must increase strictly).
     case timestampNotIncreasing(previousMs: Int64, receivedMs: Int64)
@@ -60,38 +61,44 @@ public enum TaskError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another failure, e.g. of the file system; the sentence says what and where.
     case failed(String)
 
-    public var description: String {
+    /// The sentence, naming options by their Swift property names.
+    public var description: String { description(naming: .swift) }
+
+    /// The sentence, naming options as `naming` does (a command line's flags, say).
+    public func description(naming: OptionNaming) -> String {
         switch self {
         case let .conflictingOptions(message):
-            return message
+            return message.description(naming: naming)
         case let .invalidOption(name, reason):
-            return "invalid `\(name)` option: \(reason)"
+            return "invalid \(naming.name(name)) option: \(reason)"
         case let .missingOption(name, neededBy):
-            return "`\(neededBy)` requires the `\(name)` option to be set"
+            return "\(neededBy.description(naming: naming)) requires the \(naming.name(name)) option to be set"
         case let .unknownEmbeddedModel(name, known):
             return "no embedded model is named '\(name)' (the embedded models are \(known.joined(separator: ", ")); any other model is a .tflite file, given as ModelSource.file(path))"
         case let .embeddedModelsMissing(searched):
             return "the embedded models folder was not found (looked in \(searched.joined(separator: ", "))); copy the objdetect_DetectorCore.resources folder from the build beside the executable, or set OBJDETECT_MODELS to a Models folder"
         case let .unsupportedModel(message):
-            return message
+            return message.description(naming: naming)
         case let .manifestPathOutsideFolder(manifest, field, name):
             return "the AutoML manifest \(manifest) names \(field) '\(name)', which is outside the manifest's folder (absolute paths and '..' that leave it are refused)"
         case let .wrongRunningMode(expected, actual):
             return "this call needs running mode \(expected.rawValue), but the detector was created with \(actual.rawValue)"
         case let .modelMismatch(what, fix):
-            return "\(what); \(fix)."
+            return "\(what.description(naming: naming)); \(fix.description(naming: naming))."
         case let .unknownCategories(option, names, closest):
             let each = names.map { name -> String in
                 let near = closest[name] ?? []
                 return near.isEmpty ? "'\(name)'" : "'\(name)' (closest: \(near.map { "'\($0)'" }.joined(separator: ", ")))"
             }
-            return "`\(option)` names \(names.count == 1 ? "a label" : "labels") the model does not have: \(each.joined(separator: "; "))."
+            return "\(naming.name(option)) names \(names.count == 1 ? "a label" : "labels") the model does not have: \(each.joined(separator: "; "))."
         case let .timestampNotIncreasing(previous, received):
             return "Frame timestamp \(received) ms is not later than the previous frame's \(previous) ms; timestamps must increase strictly."
         case .streamFinished:
             return "The live stream is finished and accepts no more frames."
         case let .model(error): return error.description
         case let .interpreter(error): return error.description
+        case .detection(.allowlistAndDenylist):
+            return TaskError.conflictingOptions(TaskOptionChecks.exclusiveLists).description(naming: naming)
         case let .detection(error): return error.description
         case let .image(error): return error.description
         case let .imageBuffer(error): return error.description

@@ -14,12 +14,20 @@ enum ParallelRows {
             return
         }
         let half = rows / 2
-        // The two chunks write disjoint rows, so sharing `body` across the two threads is safe.
+        forEach(2) { i in body(i == 0 ? 0..<half : half..<rows) }
+    }
+
+    /// Runs `body(i)` for every `i` in `0..<iterations`, on Dispatch's threads when more than
+    /// one: the image layer's one parallel-for (resizing, JPEG bands). Each `i` must write
+    /// memory no other writes, so sharing `body` across the threads is safe.
+    static func forEach(_ iterations: Int, _ body: (Int) -> Void) {
+        if iterations <= 1 {
+            for i in 0..<iterations { body(i) }
+            return
+        }
         withoutActuallyEscaping(body) { work in
             nonisolated(unsafe) let shared = work
-            DispatchQueue.concurrentPerform(iterations: 2) { i in
-                shared(i == 0 ? 0..<half : half..<rows)
-            }
+            DispatchQueue.concurrentPerform(iterations: iterations) { shared($0) }
         }
     }
 }

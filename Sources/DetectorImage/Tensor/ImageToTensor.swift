@@ -155,7 +155,7 @@ public enum ImageToTensor {
     /// YOLO-style letterbox: resize to fit (`round(W · r)`, `r = min(n/W, m/H)`), paste centred
     /// (left = floor of half the spare width) onto a canvas of `fill`.
     static func pasteLetterbox(_ rgb: ImageBuffer, width n: Int, height m: Int, fill: UInt8,
-                               method: ResizeMethod) throws -> (ImageBuffer, TensorToImageTransform) {
+                               method: Resampler) throws -> (ImageBuffer, TensorToImageTransform) {
         let W = rgb.width, H = rgb.height
         let r = min(Double(n) / Double(W), Double(m) / Double(H))
         let newW = min(max(Int((Double(W) * r).rounded()), 1), n)
@@ -184,7 +184,7 @@ public enum ImageToTensor {
     /// `(Int(W · r), Int(H · r))` (truncated, at least 1), pasted at the top-left corner of a
     /// canvas of `fill`. Tensor pixels map back to the image as `x / r` (YOLOX divides its boxes by r).
     static func pasteLetterboxTopLeft(_ rgb: ImageBuffer, width n: Int, height m: Int, fill: UInt8,
-                                      method: ResizeMethod) throws -> (ImageBuffer, TensorToImageTransform) {
+                                      method: Resampler) throws -> (ImageBuffer, TensorToImageTransform) {
         let W = rgb.width, H = rgb.height
         let r = min(Double(m) / Double(H), Double(n) / Double(W))
         let newW = min(max(Int(Double(W) * r), 1), n)

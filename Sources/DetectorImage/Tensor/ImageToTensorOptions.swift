@@ -103,7 +103,7 @@ public struct ImageToTensorOptions: Sendable, Equatable {
     public var resizeMode: ResizeMode
     /// Grey level of the letterbox padding (`resizeMode == .letterbox`).
     public var letterboxFill: UInt8
-    public var resampler: ResizeMethod
+    public var resampler: Resampler
     public var inputType: TensorInputType
     /// The part of the image to convert, in image pixels (nil = the whole image), e.g. a detected
     /// object to classify. The MediaPipe resampler samples it at sub-pixel precision (neighbours
@@ -115,7 +115,7 @@ public struct ImageToTensorOptions: Sendable, Equatable {
     public var channelOrder: ChannelOrder
 
     public init(width: Int, height: Int, resizeMode: ResizeMode = .stretch, letterboxFill: UInt8 = 0,
-                resampler: ResizeMethod = .mediaPipe, inputType: TensorInputType, region: ImageRect? = nil,
+                resampler: Resampler = .mediaPipe, inputType: TensorInputType, region: ImageRect? = nil,
                 channelOrder: ChannelOrder = .rgb) {
         self.width = width
         self.height = height

@@ -185,7 +185,7 @@ final class Conv2DKernel: PreparedKernel {
         let p = c.parameters
         let window = try WindowGeometry.make(c, input: x, filterH: kH, filterW: kW,
                                              dilationH: p.dilationHeightFactor, dilationW: p.dilationWidthFactor)
-        var g = ConvGeometry(window: window, outC: outC)
+        var g = ConvGeometry(window: window, inC: x.shape[3], outC: outC)
         try c.setOutput(0, shape: g.outputShape, type: .float32)
         let out = try c.output(0)
         let act = KernelSupport.activationRange(p.activation)
@@ -203,10 +203,9 @@ final class Conv2DKernel: PreparedKernel {
             mode = .hybrid(HybridWeights(raw: raw, outC: outC, k: k, scales: scales, perChannel: perChannel, table: c.kernelTable))
             // The runtime's hybrid conv ignores dilation when computing (it forces 1).
             if p.dilationHeightFactor != 1 || p.dilationWidthFactor != 1 {
-                g = ConvGeometry(window: WindowGeometry(batch: window.batch, inH: window.inH, inW: window.inW, inC: window.inC,
-                                                        outH: window.outH, outW: window.outW, filterH: kH, filterW: kW,
-                                                        strideH: window.strideH, strideW: window.strideW, dilationH: 1, dilationW: 1,
-                                                        padTop: window.padTop, padLeft: window.padLeft), outC: outC)
+                var undilated = window
+                undilated.dilationHeight = 1; undilated.dilationWidth = 1
+                g = ConvGeometry(window: undilated, inC: x.shape[3], outC: outC)
             }
         } else if groups == 1, let bytes = c.constantData(input: 1) {
             let wf = bytes.bindMemory(to: Float.self)

@@ -40,7 +40,7 @@ final class DepthwiseConv2DKernel: PreparedKernel {
         let p = c.parameters
         let window = try WindowGeometry.make(c, input: x, filterH: w.shape[1], filterW: w.shape[2],
                                              dilationH: p.dilationHeightFactor, dilationW: p.dilationWidthFactor)
-        let g = ConvGeometry(window: window, outC: outC)
+        let g = ConvGeometry(window: window, inC: x.shape[3], outC: outC)
         try c.setOutput(0, shape: g.outputShape, type: .float32)
         var hybrid: (weights: [Int8], scales: [Float])? = nil
         if w.type == .int8 {

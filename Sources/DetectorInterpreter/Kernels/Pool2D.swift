@@ -5,44 +5,47 @@ import DetectorPlatform
 final class Pool2DKernel: PreparedKernel {
     let input: Int, output: Int
     let g: WindowGeometry
+    /// Channels of the input (and output).
+    let channels: Int
     let isMax: Bool
     let act: (min: Float, max: Float)
     let threads: Int
 
-    init(input: Int, output: Int, g: WindowGeometry, isMax: Bool, act: (min: Float, max: Float), threads: Int) {
-        self.input = input; self.output = output; self.g = g; self.isMax = isMax; self.act = act; self.threads = threads
+    init(input: Int, output: Int, g: WindowGeometry, channels: Int, isMax: Bool, act: (min: Float, max: Float), threads: Int) {
+        self.input = input; self.output = output; self.g = g; self.channels = channels; self.isMax = isMax; self.act = act
+        self.threads = threads
     }
 
     static func prepare(_ c: PrepareContext, isMax: Bool) throws -> any PreparedKernel {
         let x = try c.input(0, types: [.float32])
         let g = try WindowGeometry.make(c, input: x, filterH: c.parameters.filterHeight, filterW: c.parameters.filterWidth)
-        try c.setOutput(0, shape: [g.batch, g.outH, g.outW, g.inC], type: .float32)
-        return Pool2DKernel(input: x.index, output: try c.output(0).index, g: g, isMax: isMax,
+        try c.setOutput(0, shape: [g.batches, g.outputHeight, g.outputWidth, x.shape[3]], type: .float32)
+        return Pool2DKernel(input: x.index, output: try c.output(0).index, g: g, channels: x.shape[3], isMax: isMax,
                             act: KernelSupport.activationRange(c.parameters.activation), threads: c.threadCount)
     }
 
     func eval(_ e: EvalContext) throws {
         let src = e.floats(input), dst = e.floats(output)
         let g = self.g, isMax = self.isMax, act = self.act
-        let rows = g.batch * g.outH
-        let C = g.inC, vecEnd = C - C % 8
+        let rows = g.batches * g.outputHeight
+        let C = channels, vecEnd = C - C % 8
         // With 8 or more channels the last partial vector is redone as the 8 channels ending at
         // C (the overlap is written twice with the same values): 28 channels were 3 vectors and 4
         // scalar loops a pixel.
         let lastVector = C >= 8 && C % 8 != 0 ? C - 8 : -1
-        let reads = rows * g.outW * C * g.filterH * g.filterW
+        let reads = rows * g.outputWidth * C * g.filterHeight * g.filterWidth
         KernelSupport.parallelChunks(rows, parts: reads > 1 << 16 ? threads : 1) { range in
             let vlo = SIMD8<Float>(repeating: act.min), vhi = SIMD8<Float>(repeating: act.max)
             for row in range {
-                let b = row / g.outH, oy = row % g.outH
-                let y0 = oy &* g.strideH &- g.padTop
-                let fy0 = max(0, -y0), fy1 = min(g.filterH, g.inH &- y0)
-                for ox in 0..<g.outW {
-                    let x0 = ox &* g.strideW &- g.padLeft
-                    let fx0 = max(0, -x0), fx1 = min(g.filterW, g.inW &- x0)
-                    let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
+                let b = row / g.outputHeight, oy = row % g.outputHeight
+                let y0 = oy &* g.strideHeight &- g.padTop
+                let fy0 = max(0, -y0), fy1 = min(g.filterHeight, g.inputHeight &- y0)
+                for ox in 0..<g.outputWidth {
+                    let x0 = ox &* g.strideWidth &- g.padLeft
+                    let fx0 = max(0, -x0), fx1 = min(g.filterWidth, g.inputWidth &- x0)
+                    let o = dst + ((b &* g.outputHeight &+ oy) &* g.outputWidth &+ ox) &* C
                     let count = max(0, fy1 &- fy0) &* max(0, fx1 &- fx0)
-                    let base = src + ((b &* g.inH &+ y0) &* g.inW &+ x0) &* C
+                    let base = src + ((b &* g.inputHeight &+ y0) &* g.inputWidth &+ x0) &* C
                     var c = 0
                     while c < vecEnd || c == lastVector {
                         var acc = SIMD8<Float>(repeating: isMax ? -.greatestFiniteMagnitude : 0)
@@ -50,7 +53,7 @@ final class Pool2DKernel: PreparedKernel {
                         while fy < fy1 {
                             var fx = fx0
                             while fx < fx1 {
-                                let offset: Int = (fy &* g.inW &+ fx) &* C &+ c
+                                let offset: Int = (fy &* g.inputWidth &+ fx) &* C &+ c
                                 let v = UnsafeRawPointer(base + offset).loadUnaligned(as: SIMD8<Float>.self)
                                 if isMax { acc.replace(with: v, where: v .> acc) } else { acc += v }
                                 fx &+= 1
@@ -66,7 +69,7 @@ final class Pool2DKernel: PreparedKernel {
                         if fy0 < fy1 && fx0 < fx1 {
                             for fy in fy0..<fy1 {
                                 for fx in fx0..<fx1 {
-                                    let v = base[(fy &* g.inW &+ fx) &* C &+ c]
+                                    let v = base[(fy &* g.inputWidth &+ fx) &* C &+ c]
                                     if isMax { acc = max(acc, v) } else { acc += v }
                                 }
                             }

@@ -99,7 +99,7 @@ public struct NmsOptions: Sendable, Equatable, Codable {
 ///
 /// ```swift
 /// let config = try DetectorDecoderConfig.load(from: URL(fileURLWithPath: "face.json"))
-/// let pipeline = try config.makeAnchorPipeline()
+/// let pipeline = try config.makeAnchorPostProcessor()
 /// ```
 public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
     public var family: ModelFamily
@@ -303,20 +303,28 @@ public struct DetectorDecoderConfig: Sendable, Equatable, Codable {
         }
     }
 
+    /// The name this method had before 0.7.
+    @available(*, deprecated, renamed: "makeAnchorPostProcessor()")
+    public func makeAnchorPipeline() throws -> AnchorPostProcessor { try makeAnchorPostProcessor() }
+
     /// A ready decoder for `.anchors` configs (anchors generated once).
-    public func makeAnchorPipeline() throws -> AnchorDetectionPipeline {
+    public func makeAnchorPostProcessor() throws -> AnchorPostProcessor {
         try validate()
         guard family == .anchors, let anchors, let decoding, let nms else {
             throw DetectionError.invalidConfig(reason: "family \(family.rawValue) is not a raw-anchor config")
         }
         let decoder = try RawAnchorDecoder(options: decoding, anchors: SsdAnchorGenerator.generate(anchors))
-        return AnchorDetectionPipeline(decoder: decoder, nms: nms, removeLetterbox: appliesLetterboxRemoval,
+        return AnchorPostProcessor(decoder: decoder, nms: nms, removeLetterbox: appliesLetterboxRemoval,
                                        labels: LabelMap(names: labels ?? []))
     }
 }
 
+/// The name this type had before 0.7 (it is a post-processor, not a pipeline with inference).
+@available(*, deprecated, renamed: "AnchorPostProcessor")
+public typealias AnchorDetectionPipeline = AnchorPostProcessor
+
 /// Raw-anchor decoding, NMS and letterbox removal in MediaPipe's graph order.
-public struct AnchorDetectionPipeline: Sendable {
+public struct AnchorPostProcessor: Sendable {
     public let decoder: RawAnchorDecoder
     public let nms: NmsOptions
     public let removeLetterbox: Bool

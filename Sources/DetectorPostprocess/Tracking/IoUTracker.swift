@@ -39,7 +39,8 @@ public struct TrackedObject: Sendable, Equatable {
 ///
 /// Each update predicts every track's box forward (Kalman filter by default) and matches
 /// tracks to detections with an optimal assignment that maximises the summed matching score
-/// (`IoU − centreDistanceWeight · d²/c²`) over pairs whose IoU reaches `iouThreshold`; a
+/// (`IoU − footDistanceWeight · f²/h²`, f the distance of the boxes' bottom-centre points and h
+/// the predicted height) over pairs whose IoU reaches `iouThreshold`; a
 /// track that has been lost only takes a detection inside its re-acquisition gate. With
 /// `scoreSplit`, low-score detections take part at `lowScoreWeight` of their score, only
 /// for confirmed tracks, and never start a track. Matched tracks are

@@ -10,8 +10,9 @@ extension IoUTracker {
     /// `reportsFromFirstFrame`) and, for a track
     /// that missed updates, the detection's centre is inside the re-acquisition gate and its
     /// height within `reacquisitionHeightRatio` of the predicted one. Its
-    /// weight is `IoU − centreDistanceWeight · d²/c²` (d: distance of the centres, c: diagonal
-    /// of the box enclosing both), times `lowScoreWeight` for a low-score detection, so a
+    /// weight is `IoU − centreDistanceWeight · d²/c² − footDistanceWeight · f²/h²` (d: distance
+    /// of the centres, c: diagonal of the box enclosing both, f: distance of the bottom-centre
+    /// points, h: the predicted box's height), times `lowScoreWeight` for a low-score detection, so a
     /// high-score detection wins a close call. Other pairs are worth nothing, so the
     /// maximum-weight matching splits into independent groups of tracks and detections linked
     /// by admissible pairs. Each group is solved on its own (most are a single pair and need no
@@ -40,6 +41,7 @@ extension IoUTracker {
             }
         }
         let centreWeight = configuration.centreDistanceWeight, lowWeight = configuration.lowScoreWeight
+        let footWeight = configuration.footDistanceWeight ?? 0
         let heightRatio = configuration.reacquisitionHeightRatio
         // With ML Kit's reporting every detection may start a track, so a low-score one must be
         // able to continue any track it could have started (else it would start a duplicate):
@@ -82,15 +84,22 @@ extension IoUTracker {
                         || candidate.height > last * ratio || last > candidate.height * ratio { continue }
                 }
                 var weight = iou
-                if centreWeight > 0 || gate.isFinite {
+                if centreWeight > 0 || footWeight > 0 || gate.isFinite {
                     let dx = (candidate.x + candidate.width / 2) - (track.x + track.width / 2)
                     let dy = (candidate.y + candidate.height / 2) - (track.y + track.height / 2)
                     let distanceSquared = dx * dx + dy * dy
                     if distanceSquared > gate { continue }
-                    let enclosingWidth = max(trackRight, candidate.x + candidate.width) - min(track.x, candidate.x)
-                    let enclosingHeight = max(trackBottom, candidate.y + candidate.height) - min(track.y, candidate.y)
-                    let diagonalSquared = enclosingWidth * enclosingWidth + enclosingHeight * enclosingHeight
-                    if diagonalSquared > 0 { weight -= centreWeight * distanceSquared / diagonalSquared }
+                    if centreWeight > 0 {
+                        let enclosingWidth = max(trackRight, candidate.x + candidate.width) - min(track.x, candidate.x)
+                        let enclosingHeight = max(trackBottom, candidate.y + candidate.height) - min(track.y, candidate.y)
+                        let diagonalSquared = enclosingWidth * enclosingWidth + enclosingHeight * enclosingHeight
+                        if diagonalSquared > 0 { weight -= centreWeight * distanceSquared / diagonalSquared }
+                    }
+                    if footWeight > 0 {
+                        // Bottom-centre points: same horizontal offset, vertical offset of the bottoms.
+                        let footDy = (candidate.y + candidate.height) - trackBottom
+                        weight -= footWeight * (dx * dx + footDy * footDy) / (track.height * track.height)
+                    }
                 }
                 if low { weight *= lowWeight }
                 if scoreWeighted { weight *= max(detections[detectionIndices[c]].score * scoreScale, 0) }

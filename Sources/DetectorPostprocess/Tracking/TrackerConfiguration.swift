@@ -94,9 +94,17 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// too). The detector's stream modes turn it on; matching and track lifetimes stay the same.
     public var reportsFromFirstFrame: Bool
     /// Weight of the centre-distance term in the matching score `IoU − w·d²/c²` (d: distance
-    /// of the centres, c: diagonal of the smallest box enclosing both; 0 is plain IoU). It
-    /// keeps a track from winning a detection that another track's box is centred on.
+    /// of the centres, c: diagonal of the smallest box enclosing both; 0, the default, leaves it
+    /// out). DIoU's term; `footDistanceWeight` replaced it as the default distance term.
     public var centreDistanceWeight: Float
+    /// Weight of the foot-point term in the matching score `IoU − w·f²/h²` (f: distance between
+    /// the bottom-centre points of the track's predicted box and the detection, h: the predicted
+    /// box's height; nil or 0 leaves it out). Measured in the track's own height, it separates two
+    /// people whose boxes overlap but who stand at different depths (their feet are at different
+    /// image heights), as a ground-plane distance does without a camera model. It is added to
+    /// the centre term when both are set. (nil in states saved before it existed, which keeps
+    /// their behaviour.)
+    public var footDistanceWeight: Float?
     /// A track that missed updates only takes a detection whose centre lies within
     /// `reacquisitionGate + reacquisitionGrowth × seconds lost` of its predicted centre, in
     /// heights of its predicted box, so a track that coasted for a while cannot jump to another
@@ -132,7 +140,8 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         lowScoreIoUThreshold: Float = 0.5,
         scoreWeightedMatching: Bool = true,
         holdsSizeWhileLost: Bool = true,
-        centreDistanceWeight: Float = 4,
+        centreDistanceWeight: Float = 0,
+        footDistanceWeight: Float? = 3,
         reacquisitionGate: Float? = 0.25,
         reacquisitionGrowth: Float = 1,
         reacquisitionHeightRatio: Float? = 1.4,
@@ -155,6 +164,7 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         self.holdsSizeWhileLost = holdsSizeWhileLost
         self.reportsFromFirstFrame = reportsFromFirstFrame
         self.centreDistanceWeight = centreDistanceWeight
+        self.footDistanceWeight = footDistanceWeight
         self.reacquisitionGate = reacquisitionGate
         self.reacquisitionGrowth = reacquisitionGrowth
         self.reacquisitionHeightRatio = reacquisitionHeightRatio
@@ -187,6 +197,11 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         }
         guard centreDistanceWeight.isFinite, centreDistanceWeight >= 0, centreDistanceWeight <= 10 else {
             throw TrackerError.invalidConfiguration(field: "centreDistanceWeight", reason: "must be in 0...10, got \(centreDistanceWeight)")
+        }
+        if let weight = footDistanceWeight {
+            guard weight.isFinite, weight >= 0, weight <= 10 else {
+                throw TrackerError.invalidConfiguration(field: "footDistanceWeight", reason: "must be in 0...10, got \(weight)")
+            }
         }
         if let gate = reacquisitionGate {
             guard gate.isFinite, gate > 0 else {

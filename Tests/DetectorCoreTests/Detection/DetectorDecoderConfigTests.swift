@@ -67,7 +67,7 @@ final class DetectorDecoderConfigTests: XCTestCase {
         XCTAssertEqual(c.nms?.overlapType, .intersectionOverUnion)
         XCTAssertEqual(c.anchors, DetectorDecoderConfig.faceShortRange.anchors)
         XCTAssertEqual(c.decoding, DetectorDecoderConfig.faceShortRange.decoding)
-        XCTAssertEqual(try c.makeAnchorPipeline().decoder.anchors.count, 896)
+        XCTAssertEqual(try c.makeAnchorPostProcessor().decoder.anchors.count, 896)
     }
 
     func testBadConfigsGiveOneLineErrors() throws {

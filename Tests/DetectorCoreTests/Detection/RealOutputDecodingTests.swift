@@ -28,7 +28,7 @@ final class RealOutputDecodingTests: XCTestCase {
         config.decoding?.minScoreThresh = 0.3
         let o = try anchorOutputs("face_detection_full_range")
         try config.check(inputShape: [1, 192, 192, 3], outputShapes: [o.boxesShape, o.scoresShape])
-        let found = try config.makeAnchorPipeline().run(boxes: o.boxes, boxesShape: o.boxesShape, scores: o.scores, scoresShape: o.scoresShape)
+        let found = try config.makeAnchorPostProcessor().run(boxes: o.boxes, boxesShape: o.boxesShape, scores: o.scores, scoresShape: o.scoresShape)
         XCTAssertEqual(found.count, 1)
         let face = try XCTUnwrap(found.first)
         XCTAssertEqual(face.keypoints.count, 6)
@@ -53,7 +53,7 @@ final class RealOutputDecodingTests: XCTestCase {
                                 ("palm_detection_lite", DetectorDecoderConfig.palm)] {
             let o = try anchorOutputs(model)
             try config.check(inputShape: [1, config.inputHeight, config.inputWidth, 3], outputShapes: [o.boxesShape, o.scoresShape])
-            let pipeline = try config.makeAnchorPipeline()
+            let pipeline = try config.makeAnchorPostProcessor()
             XCTAssertEqual(try pipeline.run(boxes: o.boxes, boxesShape: o.boxesShape, scores: o.scores, scoresShape: o.scoresShape).count, 0, model)
             // Without a threshold every box decodes with a sigmoid score in (0, 1).
             var open = config.decoding!

@@ -29,7 +29,7 @@ final class ImageOpsRobustnessTests: XCTestCase {
             let format = formats[rng.int(0...3)]
             let px = (0..<(w * h * format.bytesPerPixel)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let image = try ImageBuffer(width: w, height: h, format: format, pixels: px)
-            let method = ResizeMethod.allCases[rng.int(0...3)]
+            let method = Resampler.allCases[rng.int(0...3)]
             let ow = rng.int(-2...41), oh = rng.int(-2...41)
             if let out = try? image.resized(width: ow, height: oh, method: method) {
                 XCTAssertEqual(out.pixels.count, ow * oh * (format == .gray8 ? 1 : 3))

@@ -65,11 +65,11 @@ final class ResizeAndTensorTests: XCTestCase {
         XCTAssertEqual(try wide.resized(width: 1, height: 2, method: .mediaPipe).pixels, [1, 3, 5, 1, 3, 5])
         XCTAssertThrowsError(try rgba.resized(width: 0, height: 3, method: .area))
         XCTAssertThrowsError(try rgba.resized(width: Int.max, height: 3, method: .area))
-        for m in ResizeMethod.allCases { XCTAssertEqual(ResizeMethod(name: m.description), m) }
+        for m in Resampler.allCases { XCTAssertEqual(Resampler(name: m.description), m) }
         // A buffer whose pixels were replaced by a wrong-sized array is rejected, never read past.
         var broken = try ImageBuffer(width: 4, height: 4, format: .rgb8)
         broken.pixels = [1, 2, 3]
-        for m in ResizeMethod.allCases {
+        for m in Resampler.allCases {
             XCTAssertThrowsError(try broken.resized(width: 8, height: 8, method: m)) { error in
                 XCTAssertTrue("\(error)".contains("does not match"))
             }
@@ -82,7 +82,7 @@ final class ResizeAndTensorTests: XCTestCase {
         XCTAssertEqual(canvas.image.pixels, [1, 2, 3])
         // Extreme aspect ratios still give a legal letterbox.
         let strip = try ImageBuffer(width: 1000, height: 1, format: .rgb8)
-        for m in ResizeMethod.allCases {
+        for m in Resampler.allCases {
             let t = try ImageToTensor.convert(strip, options: ImageToTensorOptions(width: 4, height: 4, resizeMode: .letterbox, letterboxFill: 7,
                                                                                   resampler: m, inputType: .uint8))
             XCTAssertEqual(t.values.count, 48, "\(m)")
@@ -200,7 +200,7 @@ final class ResizeAndTensorTests: XCTestCase {
         for bad in [ImageRect(x: .nan, y: 0, width: 1, height: 1), ImageRect(x: 0, y: 0, width: 0, height: 1),
                     ImageRect(x: 50, y: 0, width: 3, height: 3), ImageRect(x: -10, y: -10, width: 5, height: 5),
                     ImageRect(x: 0, y: 0, width: .infinity, height: 1)] {
-            for m in ResizeMethod.allCases {
+            for m in Resampler.allCases {
                 XCTAssertThrowsError(try ImageToTensor.convert(big, options: ImageToTensorOptions(width: 4, height: 4, resampler: m,
                                                                                                  inputType: .uint8, region: bad)), "\(bad) \(m)")
             }
@@ -212,7 +212,7 @@ final class ResizeAndTensorTests: XCTestCase {
     func testPaddingAgreesWithTransform() throws {
         for (w, h) in [(640, 480), (300, 900), (1280, 720)] {
             let img = try ImageBuffer(width: w, height: h, format: .rgb8)
-            for m in [ResizeMethod.mediaPipe, .pillowBilinear] {
+            for m in [Resampler.mediaPipe, .pillowBilinear] {
                 let t = try ImageToTensor.convert(img, options: ImageToTensorOptions(width: 192, height: 192, resizeMode: .letterbox, letterboxFill: 0,
                                                                                   resampler: m, inputType: .uint8)).transform
                 let p = t.padding

@@ -244,11 +244,10 @@ final class ConvolutionKernelTests: XCTestCase {
                 let outH = KernelSupport.outputSize(padding: p.padding, input: h, filter: kh, stride: stride, dilation: dil)!
                 let outW = KernelSupport.outputSize(padding: p.padding, input: w, filter: kw, stride: stride, dilation: dil)!
                 XCTAssertEqual(shape, [batch, outH, outW, oc])
-                let g = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: kh, filterW: kw,
-                                                            strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
+                let g = ConvGeometry(window: WindowGeometry(batches: batch, inputHeight: h, inputWidth: w, outputHeight: outH, outputWidth: outW, filterHeight: kh, filterWidth: kw,
+                                                            strideHeight: stride, strideWidth: stride, dilationHeight: dil, dilationWidth: dil,
                                                             padTop: KernelSupport.paddingBefore(input: h, filter: kh, stride: stride, dilation: dil, output: outH),
-                                                            padLeft: KernelSupport.paddingBefore(input: w, filter: kw, stride: stride, dilation: dil, output: outW)),
-                                     outC: oc)
+                                                            padLeft: KernelSupport.paddingBefore(input: w, filter: kw, stride: stride, dilation: dil, output: outW)), inC: c, outC: oc)
                 var expected = [Float](repeating: 0, count: fast.count)
                 input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
                     expected.withUnsafeMutableBufferPointer { op in
@@ -280,9 +279,9 @@ final class ConvolutionKernelTests: XCTestCase {
             }
             let outH = (h - k) / stride + 1, outW = (w - k) / stride + 1
             XCTAssertEqual(shape, [1, outH, outW, oc])
-            let g = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k, filterW: k,
-                                                        strideH: stride, strideW: stride, dilationH: 1, dilationW: 1,
-                                                        padTop: 0, padLeft: 0), outC: oc)
+            let g = ConvGeometry(window: WindowGeometry(batches: 1, inputHeight: h, inputWidth: w, outputHeight: outH, outputWidth: outW, filterHeight: k, filterWidth: k,
+                                                        strideHeight: stride, strideWidth: stride, dilationHeight: 1, dilationWidth: 1,
+                                                        padTop: 0, padLeft: 0), inC: c, outC: oc)
             XCTAssertTrue(g.readsInPlace)
             var expected = [Float](repeating: 0, count: fast.count)
             input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
@@ -343,11 +342,10 @@ final class ConvolutionKernelTests: XCTestCase {
                 let (fast, shape) = try conv(input: input, inShape: [1, h, w, c], filter: filter, filterShape: [1, k, k, c],
                                              bias: bias, op: "DEPTHWISE_CONV_2D", threads: 1 + trial % 2, tier: tier, configure)
                 let outH = shape[1], outW = shape[2]
-                let g = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k, filterW: k,
-                                                            strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
+                let g = ConvGeometry(window: WindowGeometry(batches: 1, inputHeight: h, inputWidth: w, outputHeight: outH, outputWidth: outW, filterHeight: k, filterWidth: k,
+                                                            strideHeight: stride, strideWidth: stride, dilationHeight: dil, dilationWidth: dil,
                                                             padTop: KernelSupport.paddingBefore(input: h, filter: k, stride: stride, dilation: dil, output: outH),
-                                                            padLeft: KernelSupport.paddingBefore(input: w, filter: k, stride: stride, dilation: dil, output: outW)),
-                                     outC: c)
+                                                            padLeft: KernelSupport.paddingBefore(input: w, filter: k, stride: stride, dilation: dil, output: outW)), inC: c, outC: c)
                 var expected = [Float](repeating: 0, count: fast.count)
                 input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
                     expected.withUnsafeMutableBufferPointer { op in
@@ -383,10 +381,9 @@ final class ConvolutionKernelTests: XCTestCase {
                 let outH = shape[1], outW = shape[2]
                 let padTop = padding == .same ? KernelSupport.paddingBefore(input: h, filter: k, stride: stride, dilation: dil, output: outH) : 0
                 let padLeft = padding == .same ? KernelSupport.paddingBefore(input: w, filter: k, stride: stride, dilation: dil, output: outW) : 0
-                let g = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k, filterW: k,
-                                                            strideH: stride, strideW: stride, dilationH: dil, dilationW: dil,
-                                                            padTop: padTop, padLeft: padLeft),
-                                     outC: c)
+                let g = ConvGeometry(window: WindowGeometry(batches: 1, inputHeight: h, inputWidth: w, outputHeight: outH, outputWidth: outW, filterHeight: k, filterWidth: k,
+                                                            strideHeight: stride, strideWidth: stride, dilationHeight: dil, dilationWidth: dil,
+                                                            padTop: padTop, padLeft: padLeft), inC: c, outC: c)
                 var expected = [Float](repeating: 0, count: fast.count)
                 input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
                     expected.withUnsafeMutableBufferPointer { op in
@@ -474,8 +471,8 @@ final class ConvolutionKernelTests: XCTestCase {
             let r = try g.run([input], threads: 2)
             XCTAssertEqual(r.shape, [batch, h, w, oc])
             let pad = (k - 1) / 2
-            let geo = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: h, outW: w, filterH: k, filterW: k,
-                                                          strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, padTop: pad, padLeft: pad), outC: oc)
+            let geo = ConvGeometry(window: WindowGeometry(batches: batch, inputHeight: h, inputWidth: w, outputHeight: h, outputWidth: w, filterHeight: k, filterWidth: k,
+                                                          strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1, padTop: pad, padLeft: pad), inC: c, outC: oc)
             XCTAssertEqual(geo.isPointwise, k == 1)
             let expected = referenceHybrid(geo, input: input, filter: filter, scales: scales, perChannel: perChannel, bias: bias)
             XCTAssertEqual(r.values, expected, "k \(k) c \(c) oc \(oc) batch \(batch) perChannel \(perChannel)")
@@ -515,8 +512,8 @@ final class ConvolutionKernelTests: XCTestCase {
             }
             let (fast, shape) = try { let r = try g.run([input], threads: 2); return (r.values, r.shape) }()
             XCTAssertEqual(shape, [1, h, 3, oc])
-            let geo = ConvGeometry(window: WindowGeometry(batch: 1, inH: h, inW: w, inC: c, outH: h, outW: 3, filterH: k, filterW: k,
-                                                          strideH: 1, strideW: 2, dilationH: 1, dilationW: 1, padTop: 1, padLeft: 0), outC: oc)
+            let geo = ConvGeometry(window: WindowGeometry(batches: 1, inputHeight: h, inputWidth: w, outputHeight: h, outputWidth: 3, filterHeight: k, filterWidth: k,
+                                                          strideHeight: 1, strideWidth: 2, dilationHeight: 1, dilationWidth: 1, padTop: 1, padLeft: 0), inC: c, outC: oc)
             let expected = referenceHybrid(geo, input: input, filter: filter, scales: scales, perChannel: perChannel, bias: bias)
             XCTAssertEqual(fast, expected, "perChannel \(perChannel)")
             // And the result is close to the float convolution with dequantized weights.
@@ -558,9 +555,9 @@ final class ConvolutionKernelTests: XCTestCase {
             }
             let outH = (h + stride - 1) / stride, outW = (w + stride - 1) / stride
             let padH = max(0, (outH - 1) * stride + k - h), padW = max(0, (outW - 1) * stride + k - w)
-            let geo = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: outH, outW: outW, filterH: k,
-                                                          filterW: k, strideH: stride, strideW: stride, dilationH: 1, dilationW: 1,
-                                                          padTop: padH / 2, padLeft: padW / 2), outC: oc)
+            let geo = ConvGeometry(window: WindowGeometry(batches: batch, inputHeight: h, inputWidth: w, outputHeight: outH, outputWidth: outW, filterHeight: k,
+                                                          filterWidth: k, strideHeight: stride, strideWidth: stride, dilationHeight: 1, dilationWidth: 1,
+                                                          padTop: padH / 2, padLeft: padW / 2), inC: c, outC: oc)
             let expected = referenceHybrid(geo, input: input, filter: filter, scales: scales, perChannel: perChannel, bias: bias)
             for tier in TierTesting.tiers {
                 for threads in [1, 2] {

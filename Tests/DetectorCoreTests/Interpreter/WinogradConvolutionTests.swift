@@ -33,9 +33,9 @@ final class WinogradConvolutionTests: XCTestCase {
                            act: (min: Float, max: Float)) -> [Float] {
         let (batch, h, w, c) = (shape[0], shape[1], shape[2], shape[3])
         let outH = same ? h : h - 2, outW = same ? w : w - 2
-        let g = ConvGeometry(window: WindowGeometry(batch: batch, inH: h, inW: w, inC: c, outH: outH, outW: outW,
-                                                    filterH: 3, filterW: 3, strideH: 1, strideW: 1, dilationH: 1, dilationW: 1,
-                                                    padTop: same ? 1 : 0, padLeft: same ? 1 : 0), outC: outC)
+        let g = ConvGeometry(window: WindowGeometry(batches: batch, inputHeight: h, inputWidth: w, outputHeight: outH, outputWidth: outW,
+                                                    filterHeight: 3, filterWidth: 3, strideHeight: 1, strideWidth: 1, dilationHeight: 1, dilationWidth: 1,
+                                                    padTop: same ? 1 : 0, padLeft: same ? 1 : 0), inC: c, outC: outC)
         var out = [Float](repeating: 0, count: batch * outH * outW * outC)
         input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
             out.withUnsafeMutableBufferPointer { op in

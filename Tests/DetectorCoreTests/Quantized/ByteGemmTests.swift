@@ -161,7 +161,7 @@ final class ByteGemmTests: XCTestCase {
         let fw = pointwise ? 1 : (rowsInPlace && cin == 2 ? 2 : rng.int(1...3))
         let s = pointwise ? 1 : rng.int(1...2), d = pointwise || rowsInPlace ? 1 : rng.int(1...2)
         let same = rowsInPlace ? trial % 2 == 0 : !pointwise
-        guard let g = QuantizedWindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
+        guard let g = WindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
                                               filterHeight: fh, filterWidth: fw, strideHeight: s, strideWidth: s,
                                               dilationHeight: d, dilationWidth: d, samePadding: same) else {
             XCTAssertTrue(rowsInPlace && !same, "only a VALID window larger than the input has no geometry")

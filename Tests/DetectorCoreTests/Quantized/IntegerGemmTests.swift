@@ -66,7 +66,7 @@ final class IntegerGemmTests: XCTestCase {
         for trial in 0..<24 {
             let h = rng.int(1...9), w = rng.int(1...9), cin = rng.int(1...6), cout = rng.int(1...7)
             let fh = rng.int(1...3), fw = rng.int(1...3), s = rng.int(1...2), d = rng.int(1...2)
-            guard let g = QuantizedWindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w, filterHeight: fh, filterWidth: fw,
+            guard let g = WindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w, filterHeight: fh, filterWidth: fw,
                                          strideHeight: s, strideWidth: s, dilationHeight: d, dilationWidth: d,
                                          samePadding: trial % 2 == 0) else { continue }
             let input = (0..<g.batches * h * w * cin).map { _ in UInt8(rng.int(0...255)) }

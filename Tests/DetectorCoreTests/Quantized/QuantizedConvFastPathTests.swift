@@ -23,7 +23,7 @@ final class QuantizedConvFastPathTests: XCTestCase {
         let h = rng.int(1...13), w = rng.int(1...13), cin = rng.int(1...37), cout = rng.int(1...41)
         let fh = pointwise ? 1 : rng.int(1...4), fw = pointwise ? 1 : rng.int(1...4)
         let s = pointwise ? 1 : rng.int(1...2), d = pointwise ? 1 : rng.int(1...2)
-        guard let g = QuantizedWindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
+        guard let g = WindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
                                               filterHeight: fh, filterWidth: fw, strideHeight: s, strideWidth: s,
                                               dilationHeight: d, dilationWidth: d,
                                               samePadding: !pointwise && trial % 2 == 0) else { return }
@@ -70,7 +70,7 @@ final class QuantizedConvFastPathTests: XCTestCase {
 
     func testConvOnLargeLayerMatchesReference() throws {
         // Enough pixels for several row tiles per thread, depth and channels past several panels.
-        let g = try XCTUnwrap(QuantizedWindowGeometry(batches: 1, inputHeight: 23, inputWidth: 21, filterHeight: 3, filterWidth: 3,
+        let g = try XCTUnwrap(WindowGeometry(batches: 1, inputHeight: 23, inputWidth: 21, filterHeight: 3, filterWidth: 3,
                                                       strideHeight: 1, strideWidth: 1, samePadding: true))
         var rng = TestRandom(seed: 13)
         let cin = 45, cout = 70
@@ -126,7 +126,7 @@ final class QuantizedConvFastPathTests: XCTestCase {
         let h = rng.int(1...11), w = rng.int(1...11), cin = rng.int(1...37)
         let dm = trial % 4 == 3 ? rng.int(2...3) : 1
         let fh = rng.int(1...5), fw = rng.int(1...5), s = rng.int(1...2), d = rng.int(1...2)
-        guard let g = QuantizedWindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
+        guard let g = WindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
                                               filterHeight: fh, filterWidth: fw, strideHeight: s, strideWidth: s,
                                               dilationHeight: d, dilationWidth: d, samePadding: trial % 2 == 0) else { return }
         let od = cin * dm

@@ -24,7 +24,7 @@ final class QuantizedDepthwiseTierPathTests: XCTestCase {
                 // Wide enough that the interior runs cross the 4-pixel and 64-lane steps at one channel.
                 let h = rng.int(5...9), w = channels < 8 ? rng.int(66...80) : rng.int(6...14)
                 let dilation = rng.int(0...5) == 0 ? 2 : 1
-                guard let g = QuantizedWindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
+                guard let g = WindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
                                                       filterHeight: filter, filterWidth: filter, strideHeight: stride,
                                                       strideWidth: stride, dilationHeight: dilation, dilationWidth: dilation,
                                                       samePadding: same) else { continue }
@@ -84,7 +84,7 @@ final class QuantizedDepthwiseTierPathTests: XCTestCase {
     /// A hand-computed case: 1×3×3×1 input, 3×3 filter, SAME padding, so the centre output
     /// has every tap and the corners four; uint8 with zero points 1 (input) and 2 (filter).
     func testHandComputedCornerAndCentre() throws {
-        let g = try XCTUnwrap(QuantizedWindowGeometry(batches: 1, inputHeight: 3, inputWidth: 3, filterHeight: 3, filterWidth: 3,
+        let g = try XCTUnwrap(WindowGeometry(batches: 1, inputHeight: 3, inputWidth: 3, filterHeight: 3, filterWidth: 3,
                                                       strideHeight: 1, strideWidth: 1, samePadding: true))
         let input: [UInt8] = [2, 3, 4, 5, 6, 7, 8, 9, 10]      // x − 1 = 1…9
         let filter: [UInt8] = [3, 3, 3, 3, 4, 3, 3, 3, 3]      // w − 2 = 1, centre 2

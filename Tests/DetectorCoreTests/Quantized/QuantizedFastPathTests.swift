@@ -204,7 +204,7 @@ extension QuantizedKernelTests {
         var rng = TestRandom(seed: seed)
         for _ in 0..<80 {
             let h = rng.int(1...9), w = rng.int(1...9), depth = rng.int(1...50)
-            guard let g = QuantizedWindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
+            guard let g = WindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
                                                   filterHeight: rng.int(1...5), filterWidth: rng.int(1...5),
                                                   strideHeight: rng.int(1...3), strideWidth: rng.int(1...3),
                                                   samePadding: rng.below(2) == 0) else { continue }

@@ -208,6 +208,31 @@ final class DetectionPlanTests: XCTestCase {
         XCTAssertNil(message(.ssd) { $0.categoryAllowlist = ["dog"] })
     }
 
+    /// The fix is data: the option and the value, which a front end names its own way (here as
+    /// flags, written out by hand) — no message text is parsed.
+    func testAMismatchCarriesTheOptionAndValueToSet() {
+        var options = ObjectDetectorOptions(model: .file("unused.tflite"))
+        options.decoder = .yolov8
+        XCTAssertThrowsError(try DetectionPlan.make(facts: Self.facts(.yolov5, metadata: true), options: options)) { error in
+            guard case let .modelMismatch(_, fix)? = error as? TaskError else { return XCTFail("expected .modelMismatch, got \(error)") }
+            XCTAssertEqual(fix.settings.map(\.option), [.decoder])
+            XCTAssertEqual(fix.settings.map(\.value), ["yolov5"])
+            let flags = OptionNaming(name: { "--\($0)" }, setting: { "pass --\($0) \($1)" })
+            XCTAssertEqual((error as? TaskError)?.description(naming: flags),
+                           "the output [1, 6300, 8] has YOLOv5's layout [1, N, 5 + C], not YOLOv8's [1, 4 + C, N]; pass --decoder yolov5.")
+        }
+        options = ObjectDetectorOptions(model: .file("unused.tflite"))
+        options.categoryAllowlist = ["dgo"]
+        XCTAssertThrowsError(try DetectionPlan.make(facts: Self.facts(.ssd, metadata: true), options: options)) { error in
+            guard case let .unknownCategories(option, names, _)? = error as? TaskError else { return XCTFail("got \(error)") }
+            XCTAssertEqual(option, .categoryAllowlist)
+            XCTAssertEqual(names, ["dgo"])
+        }
+        let text: OptionText = "\(set: .labels, to: "3 names"), or give a \(option: .decoderConfig)"
+        XCTAssertEqual(text.description, "set `labels` to 3 names, or give a `decoderConfig`")
+        XCTAssertEqual(text.parts, [.setting(.labels, value: "3 names"), .text(", or give a "), .option(.decoderConfig)])
+    }
+
     func testClassifierFactsAreRejectedByTheDetectorAndDetectorFactsByTheLabeler() {
         let classifier = ModelFacts(input: Self.tensor(0, [1, 224, 224, 3]), outputs: [Self.tensor(1, [1, 1001])],
                                     family: ModelFamilyInfo(family: .classifier, reason: "one output of class scores [1, 1001]", classCount: 1001))

@@ -57,9 +57,9 @@ final class ImageLabelerGoldenTests: XCTestCase {
         let g = try golden(stem)
         let model = try SharedData.url("models/\(stem).tflite").path
         let images = try XCTUnwrap(g["images"] as? [[String: Any]])
-        let top10 = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .file(model)); o.logitHandling = .raw; o.maxResultCount = 10; return o }())
-        let top3 = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .file(model)); o.logitHandling = .raw; o.maxResultCount = 3; return o }())
-        let thr = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .file(model)); o.logitHandling = .raw; o.maxResultCount = -1; o.confidenceThreshold = 0.1; return o }())
+        let top10 = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .file(model)); o.logitHandling = .raw; o.maxResults = 10; return o }())
+        let top3 = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .file(model)); o.logitHandling = .raw; o.maxResults = 3; return o }())
+        let thr = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .file(model)); o.logitHandling = .raw; o.maxResults = nil; o.confidenceThreshold = 0.1; return o }())
         var preprocessingExact = 0, rawExact = 0, mediapipePasses = 0, checks = 0
         var worstRaw = 0.0
         for entry in images {

@@ -206,6 +206,36 @@ final class StreamModeTests: XCTestCase {
         XCTAssertEqual(ids.count, 1, "one face, one tracking ID")
     }
 
+    /// Each result carries the context its frame was submitted with (here the frame's number and
+    /// a name), dropped frames' contexts never come back, and a frame without one gets nil.
+    func testLiveStreamResultsCarryTheirFramesContext() throws {
+        struct Frame: Sendable, Equatable { let number: Int; let name: String }
+        let received = Recorder<(Int64, Frame?)>()
+        var options = ObjectDetectorOptions(model: .embedded("face-short"))
+        options.runningMode = .liveStream
+        let detector = try ObjectDetector(options: options) { result in
+            received.append((result.timestampMs, result.context as? Frame))
+        }
+        let image = try astronaut()
+        var accepted: [Int64: Frame] = [:]
+        for n in 1...12 {
+            let frame = Frame(number: n, name: "frame \(n)")
+            if try detector.detectAsync(image: image, timestampMs: Int64(n * 10), context: frame) == .accepted {
+                accepted[Int64(n * 10)] = frame
+            }
+        }
+        detector.waitUntilIdle()
+        try detector.detectAsync(image: image, timestampMs: 1000)
+        detector.waitUntilIdle()
+        let values = received.values
+        XCTAssertEqual(values.count, accepted.count + 1)
+        for (timestamp, frame) in values.dropLast() {
+            XCTAssertEqual(frame, accepted[timestamp], "the context of the frame submitted at \(timestamp) ms")
+        }
+        XCTAssertEqual(values.last?.0, 1000)
+        XCTAssertNil(values.last?.1, "no context given, none returned")
+    }
+
     func testLiveStreamResultsAsAnAsyncStreamEndWithFinish() async throws {
         var options = ObjectDetectorOptions(model: .embedded("face-short"))
         options.runningMode = .liveStream
@@ -269,7 +299,13 @@ final class StreamModeTests: XCTestCase {
     func testOptionErrorsAtCreation() {
         var o = ObjectDetectorOptions(model: .embedded("face"))
         o.maxResults = 0
-        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "invalid `maxResults` option: value must be != 0 (or -1 for all)") }
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "invalid `maxResults` option: value must be at least 1, or nil for no limit") }
+        // One way to say "no limit": nil; MediaPipe's -1 is refused rather than read as a count.
+        o.maxResults = -1
+        XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertEqual(String(describing: $0), "invalid `maxResults` option: value must be at least 1, or nil for no limit") }
+        var l = ImageLabelerOptions(model: .file("unused.tflite"))
+        l.maxResults = -1
+        XCTAssertThrowsError(try l.validate()) { XCTAssertEqual(String(describing: $0), "invalid `maxResults` option: value must be at least 1, or nil for no limit") }
         o = ObjectDetectorOptions(model: .embedded("face"))
         o.shouldEnableClassification = true
         XCTAssertThrowsError(try ObjectDetector(options: o)) { XCTAssertTrue(String(describing: $0).contains("classifierModel")) }
@@ -304,7 +340,7 @@ final class StreamModeTests: XCTestCase {
         XCTAssertTrue(objects[0].labels.allSatisfy { flowers.contains($0.text) })
         XCTAssertGreaterThanOrEqual(objects[0].labels[0].confidence, objects[0].labels[1].confidence)
         // The same crop classified directly gives the same labels.
-        let labeler = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .localModel(path: classifier)); o.maxResultCount = 2; return o }())
+        let labeler = try ImageLabeler(options: { var o = ImageLabelerOptions(model: .localModel(path: classifier)); o.maxResults = 2; return o }())
         XCTAssertEqual(try labeler.label(upright: try astronaut(), region: objects[0].frame), objects[0].labels)
     }
 }

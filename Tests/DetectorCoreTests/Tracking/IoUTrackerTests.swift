@@ -296,13 +296,37 @@ final class IoUTrackerTests: XCTestCase {
     /// takes the shifted box; with the centre term the centred one wins.
     func testCentreDistanceTermPrefersTheCentredDetection() throws {
         func matched(centreWeight: Float) throws -> Int? {
-            var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, scoreSplit: nil, centreDistanceWeight: centreWeight))
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(
+                minHits: 1, scoreSplit: nil, centreDistanceWeight: centreWeight, footDistanceWeight: nil))
             _ = try tracker.update([det(box(0, 0))])
             let objects = try tracker.update([det(box(10, 0)), det(TrackBox(x: 0, y: 16.4, width: 40, height: 47.2))])
             return objects.first { $0.trackID == 1 }?.detectionIndex
         }
         XCTAssertEqual(try matched(centreWeight: 0), 0)
         XCTAssertEqual(try matched(centreWeight: 2), 1)
+    }
+
+    /// One track (40×80 at the origin, feet at (20, 80)), two candidates: A, the same box 6 px to
+    /// the right (IoU 2720/3680 = 0.739, feet 6 px away, centres 6 px apart), and B, a shorter box
+    /// (40×58.4 at y 21.6) standing on the same feet (IoU 58.4/80 = 0.730, centres 10.8 px apart).
+    /// Plain IoU takes A; so does the centre term at weight 2 (A: 0.739 − 2·36/(46²+80²) = 0.731,
+    /// B: 0.730 − 2·116.64/(40²+80²) = 0.701). The foot term at weight 3 takes B (A: 0.739 −
+    /// 3·36/80² = 0.722, B: 0.730 − 0).
+    func testFootDistanceTermPrefersTheDetectionStandingWhereTheTrackStands() throws {
+        func matched(centre: Float, foot: Float?) throws -> Int? {
+            var tracker = try IoUTracker(configuration: TrackerConfiguration(
+                minHits: 1, scoreSplit: nil, centreDistanceWeight: centre, footDistanceWeight: foot))
+            _ = try tracker.update([det(box(0, 0))])
+            let objects = try tracker.update([det(box(6, 0)), det(TrackBox(x: 0, y: 21.6, width: 40, height: 58.4))])
+            return objects.first { $0.trackID == 1 }?.detectionIndex
+        }
+        XCTAssertEqual(try matched(centre: 0, foot: nil), 0)
+        XCTAssertEqual(try matched(centre: 0, foot: 0), 0)
+        XCTAssertEqual(try matched(centre: 2, foot: nil), 0)
+        XCTAssertEqual(try matched(centre: 0, foot: 3), 1)
+        XCTAssertEqual(TrackerConfiguration().footDistanceWeight, 3, "the default")
+        XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(footDistanceWeight: -1)))
+        XCTAssertThrowsError(try IoUTracker(configuration: TrackerConfiguration(footDistanceWeight: .nan)))
     }
 
     /// A track lost for two frames is not re-found by a box 1.5× its height at the same place
@@ -371,7 +395,7 @@ final class IoUTrackerTests: XCTestCase {
         func matched(weight: Float) throws -> Int? {
             var tracker = try IoUTracker(configuration: TrackerConfiguration(
                 minHits: 1, scoreSplit: .fixed(highScore: 0.6, lowScore: 0.1), lowScoreWeight: weight, scoreWeightedMatching: false,
-                centreDistanceWeight: 0))
+                centreDistanceWeight: 0, footDistanceWeight: nil))
             _ = try tracker.update([det(box(0, 0))])
             return try tracker.update([det(box(12, 0), 0.9), det(box(4, 0), 0.3)]).first { $0.trackID == 1 }?.detectionIndex
         }

@@ -77,6 +77,25 @@ final class TrackerStateTests: XCTestCase {
         XCTAssertEqual(try tracker.update([a], timestampMs: 0).map(\.trackID), [2], "same box, new stream, new ID")
     }
 
+    /// A state saved before `footDistanceWeight` existed (no such key in its configuration)
+    /// still loads, without the foot term (nil), so it resumes with the matching it was saved with.
+    func testStateWithoutFootDistanceWeightLoadsWithoutTheFootTerm() throws {
+        var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1, centreDistanceWeight: 4))
+        _ = try tracker.update([TrackerDetection(box: TrackBox(x: 0, y: 0, width: 40, height: 80), score: 0.9)], timestampMs: 0)
+        let data = try JSONEncoder().encode(tracker.state)
+        guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              var configuration = object["configuration"] as? [String: Any] else {
+            return XCTFail("the state does not encode as a JSON object with a configuration object")
+        }
+        XCTAssertEqual(configuration["footDistanceWeight"] as? Double, 3)
+        configuration.removeValue(forKey: "footDistanceWeight")
+        object["configuration"] = configuration
+        let old = try JSONDecoder().decode(TrackerState.self, from: try JSONSerialization.data(withJSONObject: object))
+        XCTAssertNil(old.configuration.footDistanceWeight)
+        XCTAssertEqual(old.configuration.centreDistanceWeight, 4)
+        XCTAssertNoThrow(try IoUTracker(state: old))
+    }
+
     /// Damaged states are refused with a reason, never trusted (no crash on hand-edited JSON).
     func testDamagedStatesAreRefused() throws {
         var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))

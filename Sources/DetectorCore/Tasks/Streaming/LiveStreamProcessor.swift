@@ -25,6 +25,14 @@ public struct LiveStreamResult<Output: Sendable>: Sendable {
     public let result: Result<Output, TaskError>
     /// Frames dropped since the processor started, up to this result's delivery.
     public let droppedFrameCount: Int
+    /// The value submitted with the frame (`ObjectDetector.detectAsync(…, context:)`), e.g.
+    /// the frame's number and name or the picture to draw the results on; nil when none was
+    /// given. Cast it back to the type you gave:
+    ///
+    /// ```swift
+    /// guard let frame = result.context as? CameraFrame else { return }
+    /// ```
+    public let context: (any Sendable)?
 }
 
 /// Runs a workload on frames in live-stream mode, the MediaPipe / ML Kit way: `submit`
@@ -111,13 +119,13 @@ package final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unc
                   onResult: onResult)
     }
 
-    /// Submits a frame and returns at once.
+    /// Submits a frame and returns at once; `context` comes back with its result.
     ///
     /// - Returns: `.accepted`, or `.dropped` when an earlier frame is still being processed.
     /// - Throws: `TaskError.timestampNotIncreasing` when `timestampMs` is not later than
     ///   the previous submission's; `TaskError.streamFinished` after `close()`.
     @discardableResult
-    package func submit(_ input: Input, timestampMs: Int64) throws(TaskError) -> LiveStreamSubmission {
+    package func submit(_ input: Input, timestampMs: Int64, context: (any Sendable)? = nil) throws(TaskError) -> LiveStreamSubmission {
         lock.lock()
         if closed {
             lock.unlock()
@@ -158,7 +166,7 @@ package final class LiveStreamProcessor<Input: Sendable, Output: Sendable>: @unc
                 lock.unlock()
                 let outcome = LiveStreamResult(
                     sequenceNumber: sequenceNumber, timestampMs: timestampMs,
-                    result: result, droppedFrameCount: droppedSoFar)
+                    result: result, droppedFrameCount: droppedSoFar, context: context)
                 onResult?(outcome)
                 for continuation in streams { continuation.yield(outcome) }
                 lock.lock()

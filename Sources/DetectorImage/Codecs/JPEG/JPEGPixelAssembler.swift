@@ -30,7 +30,7 @@ enum JPEGPixelAssembler {
             quant.withUnsafeBufferPointer { q in
                 guard let qBase = q.baseAddress else { return }
                 let bands = min(blockRows, jpegWorkerCount * 4)
-                jpegParallelFor(bands) { band in
+                ParallelRows.forEach(bands) { band in
                     let first = band * blockRows / bands, last = (band + 1) * blockRows / bands
                     if let smoother {
                         smoothedTransform(smoother, component: component, index: ci, coefficients: coefficients,
@@ -69,7 +69,7 @@ enum JPEGPixelAssembler {
                 guard let crR = crR.baseAddress, let cbB = cbB.baseAddress,
                       let crG = crG.baseAddress, let cbG = cbG.baseAddress else { return }
                 let bands = min(height, jpegWorkerCount * 4)
-                jpegParallelFor(bands) { band in
+                ParallelRows.forEach(bands) { band in
                     let rowBuffers = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity * componentCount)
                     let columnSums = UnsafeMutablePointer<Int32>.allocate(capacity: rowCapacity)
                     defer { rowBuffers.deallocate(); columnSums.deallocate() }
@@ -147,21 +147,3 @@ private func smoothedTransform(_ smoother: JPEGBlockSmoother, component: JPEGCom
 /// Cores available to this process (at least 1): the decoder splits IDCT and colour work into
 /// 4 bands per core.
 private let jpegWorkerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-
-/// Carries a non-Sendable closure into `concurrentPerform`. Safe here because every band
-/// writes a disjoint range of rows and only reads shared, unchanging inputs.
-private struct JPEGSendableBox<T>: @unchecked Sendable {
-    let value: T
-}
-
-/// Runs `body(0..<iterations)` across the cores and returns when all are done.
-func jpegParallelFor(_ iterations: Int, _ body: (Int) -> Void) {
-    if iterations <= 1 {
-        for i in 0..<iterations { body(i) }
-        return
-    }
-    withoutActuallyEscaping(body) { escapable in
-        let box = JPEGSendableBox(value: escapable)
-        DispatchQueue.concurrentPerform(iterations: iterations) { box.value($0) }
-    }
-}

@@ -10,7 +10,7 @@ import DetectorPlatform
 /// depthwise, per-tensor FULLY_CONNECTED) take the scale product in `Float` first
 /// (`floatProductMultiplier`); the official runtime's results depend on that single rounding.
 package struct QuantizedConvParams: Sendable {
-    package var geometry: QuantizedWindowGeometry
+    package var geometry: WindowGeometry
     package var inputDepth: Int
     package var outputDepth: Int
     package var inputZeroPoint: Int32
@@ -44,7 +44,7 @@ package struct QuantizedConvParams: Sendable {
     ///   - filterScales / filterZeroPoints: one entry (per-tensor) or `outputDepth` entries.
     ///   - bias: `outputDepth` Int32 values or nil.
     /// Returns nil when counts do not match.
-    package init?<W: QuantizedElement>(geometry: QuantizedWindowGeometry, inputDepth: Int, outputDepth: Int,
+    package init?<W: QuantizedElement>(geometry: WindowGeometry, inputDepth: Int, outputDepth: Int,
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
@@ -346,7 +346,7 @@ package enum QuantizedConv2D {
     }
 
     /// 1×1, stride 1, no padding: the input pixels are the GEMM rows.
-    static func isPointwise(_ g: QuantizedWindowGeometry) -> Bool {
+    static func isPointwise(_ g: WindowGeometry) -> Bool {
         g.filterHeight == 1 && g.filterWidth == 1 && g.strideHeight == 1 && g.strideWidth == 1
             && g.padTop == 0 && g.padLeft == 0 && g.inputHeight == g.outputHeight && g.inputWidth == g.outputWidth
     }
@@ -546,7 +546,7 @@ extension QuantizedConv2D {
         guard f.shape[3] == inputDepth else {
             throw c.invalid("filter depth \(f.shape[3]) differs from input depth \(inputDepth) (grouped quantized convolution is not supported)")
         }
-        guard let g = QuantizedWindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
                                      filterHeight: f.shape[1], filterWidth: f.shape[2],
                                      strideHeight: p.strideHeight, strideWidth: p.strideWidth,
                                      dilationHeight: p.dilationHeightFactor, dilationWidth: p.dilationWidthFactor,

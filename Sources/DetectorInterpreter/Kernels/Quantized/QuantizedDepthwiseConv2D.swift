@@ -7,7 +7,7 @@ import DetectorPlatform
 /// Σ (w - zw)(x - zx) over the window's in-bounds taps + bias, requantized with
 /// `double(inputScale) * double(filterScale[oc]) / double(outputScale)`.
 package struct QuantizedDepthwiseConvParams: Sendable {
-    package var geometry: QuantizedWindowGeometry
+    package var geometry: WindowGeometry
     package var inputDepth: Int
     package var depthMultiplier: Int
     package var outputDepth: Int { inputDepth * depthMultiplier }
@@ -31,7 +31,7 @@ package struct QuantizedDepthwiseConvParams: Sendable {
     package var bias: [Int32]
 
     /// - Parameter filter: raw filter values `[1][fh][fw][inputDepth * depthMultiplier]`.
-    package init?<W: QuantizedElement>(geometry: QuantizedWindowGeometry, inputDepth: Int, depthMultiplier: Int,
+    package init?<W: QuantizedElement>(geometry: WindowGeometry, inputDepth: Int, depthMultiplier: Int,
                                       input: QuantizationParams, output: QuantizationParams,
                                       filter: UnsafeBufferPointer<W>, filterScales: [Float], filterZeroPoints: [Int32],
                                       bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
@@ -247,7 +247,7 @@ extension QuantizedDepthwiseConv2D {
             throw c.invalid("filter shape \(f.shape) does not fit input depth \(inputDepth)")
         }
         let dm = outputDepth / inputDepth
-        guard let g = QuantizedWindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
                                      filterHeight: f.shape[1], filterWidth: f.shape[2],
                                      strideHeight: p.strideHeight, strideWidth: p.strideWidth,
                                      dilationHeight: p.dilationHeightFactor, dilationWidth: p.dilationWidthFactor,

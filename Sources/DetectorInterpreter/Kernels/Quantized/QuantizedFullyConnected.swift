@@ -11,7 +11,7 @@ package enum QuantizedFullyConnected {
                                                    bias: UnsafeBufferPointer<Int32>?, activation: QuantizedFusedActivation,
                                                    outputType: (some QuantizedElement).Type,
                                                    tier: InstructionSetTier = .baseline) -> QuantizedConvParams? {
-        guard let g = QuantizedWindowGeometry(batches: 1, inputHeight: max(batches, 1), inputWidth: 1, filterHeight: 1, filterWidth: 1,
+        guard let g = WindowGeometry(batches: 1, inputHeight: max(batches, 1), inputWidth: 1, filterHeight: 1, filterWidth: 1,
                                      strideHeight: 1, strideWidth: 1, samePadding: false) else { return nil }
         return QuantizedConvParams(geometry: g, inputDepth: inputDepth, outputDepth: units, input: input, output: output,
                                    filter: filter, filterScales: filterScales, filterZeroPoints: filterZeroPoints,

@@ -1,44 +1,6 @@
 import DetectorModelFile
 import DetectorPlatform
-// Shared geometry helpers of the quantized kernels (padding, broadcasting).
-
-/// Spatial geometry of a 2-D window op (conv, depthwise conv, pooling) in NHWC, resolved at prepare.
-package struct QuantizedWindowGeometry: Sendable, Equatable {
-    package var batches: Int
-    package var inputHeight: Int, inputWidth: Int
-    package var outputHeight: Int, outputWidth: Int
-    package var filterHeight: Int, filterWidth: Int
-    package var strideHeight: Int, strideWidth: Int
-    package var dilationHeight: Int, dilationWidth: Int
-    /// Rows/columns of implicit padding before the first input row/column (TFLite `padding.height/width`).
-    package var padTop: Int, padLeft: Int
-
-    /// Computes output size and padding the way TFLite's `ComputePaddingHeightWidth` does.
-    /// Returns nil for non-positive strides/dilations/filters or an empty output.
-    package init?(batches: Int, inputHeight: Int, inputWidth: Int, filterHeight: Int, filterWidth: Int,
-                 strideHeight: Int, strideWidth: Int, dilationHeight: Int = 1, dilationWidth: Int = 1,
-                 samePadding: Bool) {
-        guard batches >= 0, inputHeight > 0, inputWidth > 0, filterHeight > 0, filterWidth > 0,
-              strideHeight > 0, strideWidth > 0, dilationHeight > 0, dilationWidth > 0,
-              filterHeight < 1 << 20, filterWidth < 1 << 20, dilationHeight < 1 << 20, dilationWidth < 1 << 20
-        else { return nil }
-        let effH = (filterHeight - 1) * dilationHeight + 1
-        let effW = (filterWidth - 1) * dilationWidth + 1
-        let outH = samePadding ? (inputHeight + strideHeight - 1) / strideHeight : (inputHeight - effH + strideHeight) / strideHeight
-        let outW = samePadding ? (inputWidth + strideWidth - 1) / strideWidth : (inputWidth - effW + strideWidth) / strideWidth
-        guard outH > 0, outW > 0 else { return nil }
-        let totalH = max(0, (outH - 1) * strideHeight + effH - inputHeight)
-        let totalW = max(0, (outW - 1) * strideWidth + effW - inputWidth)
-        self.batches = batches
-        self.inputHeight = inputHeight; self.inputWidth = inputWidth
-        self.outputHeight = outH; self.outputWidth = outW
-        self.filterHeight = filterHeight; self.filterWidth = filterWidth
-        self.strideHeight = strideHeight; self.strideWidth = strideWidth
-        self.dilationHeight = dilationHeight; self.dilationWidth = dilationWidth
-        self.padTop = totalH / 2
-        self.padLeft = totalW / 2
-    }
-}
+// Broadcasting shared by the quantized kernels (the window geometry is `WindowGeometry`).
 
 /// Numpy-style broadcasting of two shapes (ranks up to 6), precomputed as per-input strides
 /// over a rank-6 output so kernels iterate without allocation. Adjacent dimensions that both

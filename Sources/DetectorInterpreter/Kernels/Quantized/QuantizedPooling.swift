@@ -4,7 +4,7 @@ import DetectorPlatform
 /// the input; the average rounds half away from zero (`(sum ± count/2) / count`), then the
 /// fused activation clamp.
 package enum QuantizedPooling {
-    package static func average<T: QuantizedElement>(_ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
+    package static func average<T: QuantizedElement>(_ g: WindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
                                                     input: UnsafePointer<T>, output: UnsafeMutablePointer<T>) {
         window(g, depth: depth) { b, oy, ox, y0, y1, x0, x1 in
             let count = Int32((y1 - y0) * (x1 - x0))
@@ -21,7 +21,7 @@ package enum QuantizedPooling {
 
     /// Reference MAX_POOL_2D: per channel, the maximum over the clipped window (starting from the
     /// type's minimum), then the activation clamp. The oracle for `maxVectorized`.
-    package static func max<T: QuantizedElement>(_ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
+    package static func max<T: QuantizedElement>(_ g: WindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
                                                 input: UnsafePointer<T>, output: UnsafeMutablePointer<T>) {
         window(g, depth: depth) { b, oy, ox, y0, y1, x0, x1 in
             let dst = output + ((b * g.outputHeight + oy) * g.outputWidth + ox) * depth
@@ -39,7 +39,7 @@ package enum QuantizedPooling {
     /// Requires `T.quantizedMin <= activationMin <= activationMax <= T.quantizedMax` (see
     /// `clampFitsType`); other bounds must use `max`.
     package static func maxVectorized<T: QuantizedElement & SIMDScalar>(
-        _ g: QuantizedWindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
+        _ g: WindowGeometry, depth: Int, activationMin: Int32, activationMax: Int32,
         input: UnsafePointer<T>, output: UnsafeMutablePointer<T>
     ) {
         let lo = T(truncatingIfNeeded: activationMin), hi = T(truncatingIfNeeded: activationMax)
@@ -75,7 +75,7 @@ package enum QuantizedPooling {
     }
 
     @inline(__always)
-    static func window(_ g: QuantizedWindowGeometry, depth: Int, _ body: (Int, Int, Int, Int, Int, Int, Int) -> Void) {
+    static func window(_ g: WindowGeometry, depth: Int, _ body: (Int, Int, Int, Int, Int, Int, Int) -> Void) {
         for b in 0..<g.batches { for oy in 0..<g.outputHeight { for ox in 0..<g.outputWidth {
             let oy0 = oy * g.strideHeight - g.padTop, ox0 = ox * g.strideWidth - g.padLeft
             let y0 = Swift.max(0, oy0), y1 = Swift.min(g.inputHeight, oy0 + g.filterHeight)
@@ -89,10 +89,10 @@ package enum QuantizedPooling {
 final class QuantizedPoolingKernel: PreparedKernel {
     /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
     let int8: Bool
-    let geometry: QuantizedWindowGeometry, depth: Int, isMax: Bool
+    let geometry: WindowGeometry, depth: Int, isMax: Bool
     let activationMin: Int32, activationMax: Int32
     let input: Int, output: Int
-    init(int8: Bool, geometry: QuantizedWindowGeometry, depth: Int, isMax: Bool, activationMin: Int32, activationMax: Int32, input: Int, output: Int) { self.int8 = int8;
+    init(int8: Bool, geometry: WindowGeometry, depth: Int, isMax: Bool, activationMin: Int32, activationMax: Int32, input: Int, output: Int) { self.int8 = int8;
         self.geometry = geometry; self.depth = depth; self.isMax = isMax
         self.activationMin = activationMin; self.activationMax = activationMax
         self.input = input; self.output = output
@@ -118,7 +118,7 @@ extension QuantizedPooling {
     package static func prepare(_ c: PrepareContext, isMax: Bool) throws -> any PreparedKernel {
         let x = try c.input(0, rank: 4, types: [.uint8, .int8])
         let p = c.parameters
-        guard let g = QuantizedWindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
+        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
                                      filterHeight: p.filterHeight, filterWidth: p.filterWidth,
                                      strideHeight: p.strideHeight, strideWidth: p.strideWidth,
                                      samePadding: p.padding == .same) else {

@@ -1,6 +1,7 @@
 import DetectorModelFile
 import DetectorPlatform
-/// Everything CONV_2D / DEPTHWISE_CONV_2D resolve at prepare.
+/// Everything float CONV_2D / DEPTHWISE_CONV_2D resolve at prepare: the op's `WindowGeometry` with
+/// its channel counts, in the short names the float loops use, and im2col.
 struct ConvGeometry {
     private(set) var batch: Int, inH: Int, inW: Int, inC: Int
     private(set) var outH: Int, outW: Int, outC: Int
@@ -9,12 +10,13 @@ struct ConvGeometry {
     private(set) var dilationH: Int, dilationW: Int
     private(set) var padTop: Int, padLeft: Int
 
-    init(window g: WindowGeometry, outC: Int) {
-        batch = g.batch; inH = g.inH; inW = g.inW; inC = g.inC
-        outH = g.outH; outW = g.outW; self.outC = outC
-        kH = g.filterH; kW = g.filterW
-        strideH = g.strideH; strideW = g.strideW
-        dilationH = g.dilationH; dilationW = g.dilationW
+    /// The window of the op, with its input and output channel counts.
+    init(window g: WindowGeometry, inC: Int, outC: Int) {
+        batch = g.batches; inH = g.inputHeight; inW = g.inputWidth; self.inC = inC
+        outH = g.outputHeight; outW = g.outputWidth; self.outC = outC
+        kH = g.filterHeight; kW = g.filterWidth
+        strideH = g.strideHeight; strideW = g.strideWidth
+        dilationH = g.dilationHeight; dilationW = g.dilationWidth
         padTop = g.padTop; padLeft = g.padLeft
     }
 

@@ -12,7 +12,12 @@ import DetectorPlatform
 /// | `.area` | OpenCV `INTER_AREA`'s idea (exact pixel coverage) for downscaling; OpenCV's uint8 code differs by ±1 on some values | pixel areas | box filter, exact coverage |
 /// | `.mediaPipe` | MediaPipe's CPU image→tensor (OpenCV 4.11 `warpPerspective`, `INTER_LINEAR`) | corner-aligned, 1/32 pixel | 2 x 2 taps, fixed point |
 /// | `.pillowBilinear` | Pillow 13 `Image.resize(size, BILINEAR)` | half-pixel centres | triangle widened by the downscale factor, fixed point |
-public enum ResizeMethod: String, Sendable, CaseIterable, CustomStringConvertible {
+/// The name this type had before 0.7; `Resampler` says what it is (the filter), apart from
+/// `ResizeMode` (how the image is fitted to the tensor).
+@available(*, deprecated, renamed: "Resampler")
+public typealias ResizeMethod = Resampler
+
+public enum Resampler: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Bilinear interpolation with half-pixel centres: output pixel `x` samples the source at
     /// `(x + 0.5) · in/out − 0.5`, clamped to the image; weights in `Float`, result rounded to nearest.
     case bilinear
@@ -82,7 +87,7 @@ extension ImageBuffer {
     /// ```swift
     /// let input = try photo.resized(width: 640, height: 640, method: .pillowBilinear)
     /// ```
-    public func resized(width outWidth: Int, height outHeight: Int, method: ResizeMethod,
+    public func resized(width outWidth: Int, height outHeight: Int, method: Resampler,
                         maxPixels: Int = ImageLimits.defaultMaxPixels) throws -> ImageBuffer {
         try ResizeSupport.checkOutputSize(width: outWidth, height: outHeight, maxPixels: maxPixels)
         try ResizeSupport.checkConsistent(self)

@@ -36,18 +36,18 @@ package struct JPEGKernels: Sendable {
     /// SSE2 (NEON on arm64): `Sources/TierKernels/TierJPEG.swift` compiled into this module.
     static let baseline = JPEGKernels(
         name: InstructionSetTier.baseline.description,
-        idctBlocks: { TierJPEG.idctBlocks($0, count: $1, quant: $2, output: $3, stride: $4) },
-        ycbcrToRGB: { TierJPEG.ycbcrToRGB(y: $0, cb: $1, cr: $2, out: $3, width: $4) })
+        idctBlocks: TierJPEG.idctBlocks,
+        ycbcrToRGB: TierJPEG.ycbcrToRGB)
 
     #if arch(x86_64)
     static let avx2 = JPEGKernels(
         name: InstructionSetTier.avx2.description,
-        idctBlocks: { KernelsAVX2.TierJPEG.idctBlocks($0, count: $1, quant: $2, output: $3, stride: $4) },
-        ycbcrToRGB: { KernelsAVX2.TierJPEG.ycbcrToRGB(y: $0, cb: $1, cr: $2, out: $3, width: $4) })
+        idctBlocks: KernelsAVX2.TierJPEG.idctBlocks,
+        ycbcrToRGB: KernelsAVX2.TierJPEG.ycbcrToRGB)
 
     static let avx512 = JPEGKernels(
         name: InstructionSetTier.avx512.description,
-        idctBlocks: { KernelsAVX512.TierJPEG.idctBlocks($0, count: $1, quant: $2, output: $3, stride: $4) },
-        ycbcrToRGB: { KernelsAVX512.TierJPEG.ycbcrToRGB(y: $0, cb: $1, cr: $2, out: $3, width: $4) })
+        idctBlocks: KernelsAVX512.TierJPEG.idctBlocks,
+        ycbcrToRGB: KernelsAVX512.TierJPEG.ycbcrToRGB)
     #endif
 }

@@ -54,7 +54,7 @@ let package = Package(
                                "DetectorModelFile", "DetectorZlib", "DetectorPlatform"],
                 resources: [.copy("Models")]),
         .executableTarget(name: "objdetect", dependencies: ["DetectorCore"]),
-        .testTarget(name: "DetectorCoreTests", dependencies: ["DetectorCore", "objdetect"], exclude: ["Tracking/README.md"]),
+        .testTarget(name: "DetectorCoreTests", dependencies: ["DetectorCore", "objdetect"], exclude: ["DetectorPostprocess/Tracking/README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )

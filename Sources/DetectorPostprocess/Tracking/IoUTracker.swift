@@ -55,7 +55,7 @@ public struct TrackedObject: Sendable, Equatable {
 /// Everything is deterministic: the same updates give the same IDs.
 ///
 /// How the defaults were chosen, with the benchmark table against SORT, OC-SORT, ByteTrack
-/// and BoT-SORT: `Tests/DetectorCoreTests/Tracking/README.md`.
+/// and BoT-SORT: `Tests/DetectorCoreTests/DetectorPostprocess/Tracking/README.md`.
 ///
 /// ```swift
 /// var tracker = try IoUTracker()

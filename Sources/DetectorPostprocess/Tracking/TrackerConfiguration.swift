@@ -2,7 +2,7 @@ import DetectorModelFile
 import DetectorImage
 /// Settings of an `IoUTracker`. The defaults were chosen on the eleven sequences of
 /// `../shared/mot` (MOT15, Faster R-CNN) and `../shared/mot17` (YOLOX-X), checked leave one
-/// sequence out (see `Tests/DetectorCoreTests/Tracking/README.md` for the numbers and grid),
+/// sequence out (see `Tests/DetectorCoreTests/DetectorPostprocess/Tracking/README.md` for the numbers and grid),
 /// and are the same for every model family: score thresholds are relative to the detector's
 /// own confident score, and timestamps make `maxAge` mean the same at any fps.
 ///

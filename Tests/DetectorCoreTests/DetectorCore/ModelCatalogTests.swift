@@ -19,8 +19,7 @@ final class ModelCatalogTests: XCTestCase {
             XCTAssertTrue(path.hasSuffix("objdetect_DetectorCore.resources/Models/\(file)") || path.hasSuffix("objdetect_DetectorCore.bundle/Models/\(file)")
                           || path.contains(".bundle/Contents/Resources/Models/"), path)
             // Byte-identical to the package's Models/ folder.
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent()
+            let root = SharedData.repositoryRoot
             XCTAssertEqual(FileManager.default.contents(atPath: path), FileManager.default.contents(atPath: root.appendingPathComponent("Models/\(file)").path))
         }
         XCTAssertThrowsError(try ModelCatalog.path(for: "no-such-model")) { e in
@@ -38,8 +37,7 @@ final class ModelCatalogTests: XCTestCase {
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("objdetect")
         try FileManager.default.copyItem(at: built, to: copy)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let root = SharedData.repositoryRoot
         let image = root.appendingPathComponent("Fixtures/astronaut.png").path
         func run() throws -> (status: Int32, stderr: String) {
             let process = Process()

@@ -90,6 +90,8 @@ enum ModelLoading {
             return try TFLiteModel(data: data)
         case let .embedded(name):
             return try TFLiteModel(contentsOfFile: try ModelCatalog.path(for: name))
+        case .autoMLManifest:
+            throw TaskError.invalidOption(name: .model, reason: "an AutoML manifest describes an image classifier, not a detector; give a detector .tflite")
         }
     }
 }

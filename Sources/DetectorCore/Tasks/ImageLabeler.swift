@@ -6,19 +6,10 @@ import DetectorZlib
 import DetectorPlatform
 import Foundation
 
-/// Where an image classifier comes from: a `.tflite` file (ML Kit's `LocalModel`), a model in
-/// memory, or an AutoML Vision Edge export folder described by its `manifest.json`.
-public enum ClassifierModel: Sendable, Equatable {
-    case file(String)
-    case data(Data)
-    /// An AutoML Vision Edge manifest (`{"modelFile", "labelsFile", "modelType"}`).
-    case autoMLManifest(String)
-
-    /// ML Kit's `LocalModel(path:)`: a `.tflite`, or an AutoML manifest (a `.json` file).
-    public static func localModel(path: String) -> ClassifierModel {
-        (path as NSString).pathExtension.lowercased() == "json" ? .autoMLManifest(path) : .file(path)
-    }
-}
+/// The name the classifier's model source had before 0.7: classifiers and detectors now take the
+/// one `ModelSource` (a `.tflite` file, a model in memory, an AutoML manifest, an embedded model).
+@available(*, deprecated, renamed: "ModelSource")
+public typealias ClassifierModel = ModelSource
 
 /// What a labeler does with a model whose output holds logits (any real number) instead of
 /// probabilities — a model whose scores no softmax or logistic computes and whose metadata does
@@ -42,7 +33,7 @@ public enum LogitHandling: String, Sendable, Equatable, CaseIterable {
 
 /// Options for `ImageLabeler`, with ML Kit's names and defaults (and MediaPipe's filter semantics).
 public struct ImageLabelerOptions: Sendable {
-    public var model: ClassifierModel
+    public var model: ModelSource
     /// Labels below this confidence are dropped; nil: the metadata's score threshold, else 0
     /// (a threshold only filters when it is > 0, inclusive: `score >= threshold` is kept).
     public var confidenceThreshold: Float? = nil
@@ -92,7 +83,7 @@ public struct ImageLabelerOptions: Sendable {
     /// ```
     public var maxMultiplyAccumulates: Int = Interpreter.Options.defaultMaxMultiplyAccumulates
 
-    public init(model: ClassifierModel) { self.model = model }
+    public init(model: ModelSource) { self.model = model }
 
     public func validate() throws(TaskError) {
         try TaskOptionChecks.checkCommon(allowlist: categoryAllowlist, denylist: categoryDenylist,
@@ -156,6 +147,8 @@ public final class ImageLabeler: @unchecked Sendable {
             model = try ModelLoading.load(.file(path))
         case let .data(data):
             model = try ModelLoading.load(.data(data))
+        case let .embedded(name):
+            throw TaskError.invalidOption(name: .model, reason: "'\(name)' is an embedded detector, not a classifier; give a classifier .tflite or AutoML manifest.json")
         case let .autoMLManifest(path):
             let manifest = try AutoMLManifest(contentsOfFile: path)
             model = try ModelLoading.load(.file(manifest.modelPath))

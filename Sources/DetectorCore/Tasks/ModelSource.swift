@@ -6,11 +6,13 @@ import DetectorZlib
 import DetectorPlatform
 import Foundation
 
-/// Where a task's model comes from.
+/// Where a task's model comes from — a detector's (`ObjectDetectorOptions.model`) or a classifier's
+/// (`ImageLabelerOptions.model`, `ObjectDetectorOptions.classifierModel`).
 ///
 /// ```swift
 /// let a = ModelSource.embedded("face")                 // shipped in Models/
 /// let b = ModelSource.file("/path/to/detector.tflite")
+/// let c = ModelSource.localModel(path: "flowers/manifest.json")   // .autoMLManifest
 /// ```
 public enum ModelSource: Sendable, Equatable {
     /// A `.tflite` file on disk.
@@ -19,6 +21,18 @@ public enum ModelSource: Sendable, Equatable {
     case data(Data)
     /// A model shipped in the package's `Models/` folder, by name (see `ModelCatalog`).
     case embedded(String)
+    /// An AutoML Vision Edge export described by its `manifest.json` (`{"modelFile", "labelsFile",
+    /// "modelType"}`): an image classifier, for `ImageLabeler` and per-object classification.
+    case autoMLManifest(String)
+
+    /// ML Kit's `LocalModel(path:)`: a `.tflite`, or an AutoML manifest (a `.json` file).
+    ///
+    /// ```swift
+    /// let labeler = try ImageLabeler(options: ImageLabelerOptions(model: .localModel(path: "flowers/manifest.json")))
+    /// ```
+    public static func localModel(path: String) -> ModelSource {
+        (path as NSString).pathExtension.lowercased() == "json" ? .autoMLManifest(path) : .file(path)
+    }
 
     /// A short name for messages and output (`face`, the file path, or `<data>`).
     public var displayName: String {
@@ -26,6 +40,7 @@ public enum ModelSource: Sendable, Equatable {
         case let .file(path): return path
         case .data: return "<data>"
         case let .embedded(name): return name
+        case let .autoMLManifest(path): return path
         }
     }
 }

@@ -205,10 +205,11 @@ final class DetectionEngine: @unchecked Sendable {
         labelNames = pipeline.labels.names
         tracker = options.runningMode.assignsTrackingIDs ? try IoUTracker(configuration: options.tracker) : nil
         if options.shouldEnableClassification {
-            let model: ClassifierModel
+            let model: ModelSource
             switch options.classifierModel {
             case let .file(path)?: model = .localModel(path: path)
             case let .data(data)?: model = .data(data)
+            case let .autoMLManifest(path)?: model = .autoMLManifest(path)
             case let .embedded(name)?:
                 throw TaskError.invalidOption(name: .classifierModel, reason: "'\(name)' is an embedded detector, not a classifier; give a classifier .tflite or AutoML manifest.json")
             case nil:

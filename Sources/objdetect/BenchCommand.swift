@@ -3,18 +3,22 @@ import DetectorCore
 
 /// `objdetect bench MODEL [options]` times a model's `invoke()` (inputs filled with seeded noise,
 /// loading and input copies outside the timer); `objdetect bench --what decode FILE...` times
-/// image decoding (from memory), `--what resize FILE...` resampling the decoded RGB pixels. All
-/// use `BenchTiming`, and print min/median/max or JSON lines.
+/// image decoding (from memory), `--what resize FILE...` resampling the decoded RGB pixels,
+/// `--what detect FILE... --model M` the whole per-image pipeline of `objdetect FILE` (decode,
+/// preprocess, invoke, postprocess; the file's bytes read before the timer). All use
+/// `BenchTiming`, and print min/median/max or JSON lines.
 enum BenchCommand {
     static let spec = CommandSpec(
-        name: "bench", usage: "objdetect bench MODEL [options] | objdetect bench --what decode|resize FILE... [options]",
-        summary: "time a model's invoke(), image decoding or resizing",
+        name: "bench", usage: "objdetect bench MODEL [options] | objdetect bench --what decode|resize|detect FILE... [options]",
+        summary: "time a model's invoke(), image decoding, resizing, or the whole detection of an image",
         options: [
-            OptionSpec("--what", .choice(["model", "decode", "resize"]), default: "model",
-                       help: "model: MODEL's invoke() (an embedded name or a .tflite); decode: decoding each FILE; resize: resizing it"),
+            OptionSpec("--what", .choice(["model", "decode", "resize", "detect"]), default: "model",
+                       help: "model: MODEL's invoke() (an embedded name or a .tflite); decode: decoding each FILE; resize: resizing it; "
+                           + "detect: decoding and detecting in it as `objdetect FILE` does (decode, preprocess, inference, postprocess)"),
             OptionSpec("--runs", .int(1...100_000), value: "N", default: "30 for model, 10 otherwise", help: "timed runs"),
             OptionSpec("--warmup", .int(0...100_000), value: "W", default: "3", help: "untimed runs first"),
-            CommonOptions.threads.only(in: "model"),
+            CommonOptions.threads.only(in: "model|detect"),
+            CommonOptions.model(default: ModelCatalog.defaultModelName, help: "the detector, an embedded name or a .tflite").only(in: "detect"),
             CommonOptions.format(["json", "text"], default: "text"),
             CommonOptions.json,
             OptionSpec("--profile", .flag, help: "per-operator times (runs more invokes)", mode: "model"),
@@ -25,7 +29,9 @@ enum BenchCommand {
         notes: ["""
             JSON lines: model {"model", "median_ms", "runs", "threads"}; decode {"file", "width", "height", "runs", "median_ms",
             "min_ms", "median_cpu_ms"} (with --encode also "encode_median_ms", "encode_median_cpu_ms", "encoded_bytes" for level 6
-            and the same with "fast" for PNGEncoder's fast mode); resize the same as decode plus "size" and "resample".
+            and the same with "fast" for PNGEncoder's fast mode); resize the same as decode plus "size" and "resample";
+            detect the same as decode plus "model", "threads", "objects" and the median split "decode_ms", "preprocess_ms",
+            "inference_ms", "postprocess_ms". detect uses the default score threshold `objdetect FILE` uses.
             """],
         modeOption: "--what")
 
@@ -45,6 +51,9 @@ enum BenchCommand {
                 let runs = args.int("--runs") ?? 10
                 if what == "decode" {
                     try decodeBench(path, runs: runs, warmup: warmup, encode: args.flag("--encode"), json: json)
+                } else if what == "detect" {
+                    try detectBench(path, model: args.string("--model") ?? ModelCatalog.defaultModelName, threads: threads,
+                                    runs: runs, warmup: warmup, json: json)
                 } else {
                     try resizeBench(path, size: size, method: method, runs: runs, warmup: warmup, json: json)
                 }
@@ -242,6 +251,28 @@ struct DecodeBenchJSON: Encodable {
     }
 }
 
+/// `bench --what detect --json`: the whole per-image pipeline and its median split by stage.
+struct DetectBenchJSON: Encodable {
+    let file: String
+    let model: String
+    let threads: Int
+    let width: Int
+    let height: Int
+    let objects: Int
+    let runs: Int
+    let medianMs: Double
+    let minMs: Double
+    let medianCPUMs: Double
+    let decodeMs: Double
+    let preprocessMs: Double
+    let inferenceMs: Double
+    let postprocessMs: Double
+    enum CodingKeys: String, CodingKey {
+        case file, model, threads, width, height, objects, runs, medianMs = "median_ms", minMs = "min_ms", medianCPUMs = "median_cpu_ms"
+        case decodeMs = "decode_ms", preprocessMs = "preprocess_ms", inferenceMs = "inference_ms", postprocessMs = "postprocess_ms"
+    }
+}
+
 /// `bench --what resize --json`.
 struct ResizeBenchJSON: Encodable {
     let file: String
@@ -255,5 +286,52 @@ struct ResizeBenchJSON: Encodable {
     let medianCPUMs: Double
     enum CodingKeys: String, CodingKey {
         case file, width, height, size, resample, runs, medianMs = "median_ms", minMs = "min_ms", medianCPUMs = "median_cpu_ms"
+    }
+}
+
+extension BenchCommand {
+    /// The whole per-image pipeline of `objdetect FILE --model M`: decoding from memory, then the
+    /// detector (the CLI's default score threshold included); the model is prepared before the
+    /// timer. Prints the median time and its split by stage (each stage's median over the runs).
+    static func detectBench(_ path: String, model: String, threads: Int, runs: Int, warmup: Int, json: Bool) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
+        let bytes = [UInt8](data)
+        var options = ObjectDetectorOptions(model: try CommonOptions.modelSource(model))
+        options.threadCount = threads
+        options.fallbackScoreThreshold = (ModelCatalog.isEmbedded(model) ? ModelCatalog.suggestedScoreThreshold(for: model) : nil)
+            ?? ModelCatalog.genericScoreThreshold
+        let detector = try ObjectDetector(options: options)
+        let first = try ImageDecoder.decode(bytes)   // fails early on bad files
+        var decodeMs: [Double] = [], stages: [StageTimings] = []
+        var objects = 0
+        var previous = detector.timings
+        let timing = try BenchTiming.measure(runs: runs, warmup: warmup) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let decoded = try ImageDecoder.decode(bytes)
+            decodeMs.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            objects = try detector.detect(image: decoded.image, orientation: decoded.orientation ?? .up).count
+            let now = detector.timings
+            stages.append(StageTimings(preprocessSeconds: now.preprocessSeconds - previous.preprocessSeconds,
+                                       inferenceSeconds: now.inferenceSeconds - previous.inferenceSeconds,
+                                       postprocessSeconds: now.postprocessSeconds - previous.postprocessSeconds, count: 1))
+            previous = now
+        }
+        // The timed runs are the last `runs` calls (the warm-up ones came first).
+        let timed = stages.suffix(runs)
+        func median(_ values: [Double]) -> Double { BenchTiming.milli(BenchTiming.median(values.sorted())) }
+        let decode = median(Array(decodeMs.suffix(runs)))
+        let preprocess = median(timed.map { $0.preprocessSeconds * 1000 })
+        let inference = median(timed.map { $0.inferenceSeconds * 1000 })
+        let postprocess = median(timed.map { $0.postprocessSeconds * 1000 })
+        if json {
+            try printJSON(DetectBenchJSON(file: path, model: model, threads: threads, width: first.image.width, height: first.image.height,
+                                          objects: objects, runs: runs, medianMs: BenchTiming.milli(timing.median),
+                                          minMs: BenchTiming.milli(timing.min), medianCPUMs: BenchTiming.milli(timing.medianCPU),
+                                          decodeMs: decode, preprocessMs: preprocess, inferenceMs: inference, postprocessMs: postprocess))
+        } else {
+            try writeLine(String(format: "%@ (%@, %d thread%@): %d objects, min %.3f ms, median %.3f ms (%d runs); median %.3f ms decode, %.3f ms preprocess, %.3f ms inference, %.3f ms postprocess",
+                                 path, model, threads, threads == 1 ? "" : "s", objects, timing.min, timing.median, runs,
+                                 decode, preprocess, inference, postprocess))
+        }
     }
 }

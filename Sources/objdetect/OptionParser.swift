@@ -114,7 +114,10 @@ struct ParsedOptions {
 
     /// A usage error for the first option given that belongs to another mode than `mode`.
     func rejectOptions(outside mode: String) throws {
-        if let stray = givenOptions.first(where: { $0.mode != nil && $0.mode != mode }) {
+        // An option's `mode` names one mode, or several separated by "|".
+        if let stray = givenOptions.first(where: { option in
+            option.mode.map { !$0.split(separator: "|").contains(Substring(mode)) } ?? false
+        }) {
             throw UsageError("\(stray.name) applies to \(spec.modeOption) \(stray.mode ?? "") only, not \(spec.modeOption) \(mode)")
         }
     }

@@ -80,6 +80,8 @@ final class CommandLineTests: XCTestCase {
             ([image, "--json", "--format", "csv"], 2, "--json and --format csv contradict each other"),
             (["bench", "--what", "decode", image, "--profile"], 2, "--profile applies to --what model only, not --what decode"),
             (["bench", "--what", "resize", image, "--size", "0x5"], 2, "--size must be WIDTHxHEIGHT, each from 1 to 10000, got '0x5'"),
+            (["bench", "--what", "decode", image, "--threads", "2"], 2, "--threads applies to --what model|detect only, not --what decode"),
+            (["bench", "--what", "resize", image, "--model", "face"], 2, "--model applies to --what detect only, not --what resize"),
             (["detect", "--", "--weird-name.png"], 1, "no file at --weird-name.png"),
             (["/nonexistent/*.png"], 1, "no file matches '/nonexistent/*.png'"),
             ([image, "--model"], 2, "--model needs a value (NAME|PATH)"),
@@ -93,6 +95,31 @@ final class CommandLineTests: XCTestCase {
             XCTAssertEqual(lines.count, status == 2 ? 2 : 1, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stdout.isEmpty, "\(args): \(r.stdout)")
         }
+    }
+
+    /// `bench --what detect` times what `objdetect FILE` does, with the same model and default
+    /// threshold: the same objects, and the split by stage in its JSON line.
+    func testBenchDetectTimesTheWholePipeline() throws {
+        let image = SharedData.fixture("astronaut.png").path
+        let detect = try CLIRunner.run([image, "--format", "json"])
+        XCTAssertEqual(detect.status, 0, detect.stderr)
+        let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(detect.stdout.utf8)) as? [String: Any])
+        let objects = try XCTUnwrap(expected["objects"] as? [Any]).count
+        XCTAssertGreaterThan(objects, 0)
+        let bench = try CLIRunner.run(["bench", "--what", "detect", image, "--runs", "2", "--warmup", "0", "--json"])
+        XCTAssertEqual(bench.status, 0, bench.stderr)
+        let line = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(bench.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(line["objects"] as? Int, objects)
+        XCTAssertEqual(line["model"] as? String, "objects")
+        XCTAssertEqual(line["threads"] as? Int, 1)
+        XCTAssertEqual(line["runs"] as? Int, 2)
+        let median = try XCTUnwrap(line["median_ms"] as? Double)
+        for key in ["decode_ms", "preprocess_ms", "inference_ms", "postprocess_ms"] {
+            let ms = try XCTUnwrap(line[key] as? Double, key)
+            XCTAssertGreaterThanOrEqual(ms, 0, key)
+            XCTAssertLessThanOrEqual(ms, median * 2 + 1, key)
+        }
+        XCTAssertGreaterThan(try XCTUnwrap(line["inference_ms"] as? Double), 0)
     }
 
     /// Issue 25's message slips: an empty image file and an empty detections file each say so

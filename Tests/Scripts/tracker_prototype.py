@@ -68,6 +68,14 @@ DEFAULTS = dict(
     # Height gate for tracks matched in the previous update, from the detector's own height noise:
     # exp(k × q-quantile of |ln(detected / predicted height)| over the last matches), at least hg_min.
     height_adaptive=None, hg_q=0.9, hg_min=1.1, hg_window=1000,
+    # Image border (size from seqinfo.ini): a lost track whose predicted box has less than
+    # border_visible of its area inside the image is dropped; a lost track whose last detection
+    # touched the border (within border_margin × its height) keeps at most border_age_ms.
+    border_visible=None, border_margin=0.02, border_age_ms=None,
+    # Hybrid-SORT's height-modulated IoU in the weight: IoU × (vertical overlap / vertical union)^hmiou.
+    hmiou=0.0,
+    # C-BIoU's buffered IoU for lost tracks: both boxes grown by cbiou × their size each side.
+    cbiou=0.0,
 )
 
 
@@ -178,8 +186,9 @@ def iou_matrix(a, b):
 
 
 class Tracker:
-    def __init__(self, cfg):
+    def __init__(self, cfg, size=None):
         self.c = cfg
+        self.size = size
         self.tracks = []
         self.next_id = 1
         self.updates = 0
@@ -204,7 +213,13 @@ class Tracker:
         self.updates += 1
         limit = c["max_age_ms"] + 0.5
         ag, cap = c["age_gain"], c["age_cap"]
+        W, H = self.size if self.size else (None, None)
+        def at_border(b):
+            m = c["border_margin"] * b[3]
+            return b[0] <= m or b[1] <= m or b[0] + b[2] >= W - m or b[1] + b[3] >= H - m
         def lim(t):
+            if c["border_age_ms"] is not None and W and t.missed > 0 and at_border(t.last_det):
+                return min(limit, c["border_age_ms"] + 0.5)
             if ag <= 0:
                 return limit
             return min(c["max_age_ms"] + ag * (t.last_ms - t.born), max(cap, c["max_age_ms"])) + 0.5
@@ -212,6 +227,12 @@ class Tracker:
         for t in self.tracks:
             t.m.a.r *= c["area_damping"]
             t.m.predict(c["hold_size"] and t.missed > 0)
+        if c["border_visible"] is not None and W:
+            def visible(b):
+                iw = max(0.0, min(b[0] + b[2], W) - max(b[0], 0.0))
+                ih = max(0.0, min(b[1] + b[3], H) - max(b[1], 0.0))
+                return iw * ih / max(b[2] * b[3], 1e-9)
+            self.tracks = [t for t in self.tracks if t.missed == 0 or visible(t.m.box()) >= c["border_visible"]]
         n = len(dets)
         for s in dets[:, 4]:
             self.add_score(float(s))
@@ -298,6 +319,12 @@ class Tracker:
         D = dets[cand, :4]
         low = is_low[cand]
         iou = iou_matrix(P, D)
+        if c["cbiou"]:
+            b = c["cbiou"]
+            def grow(X):
+                return np.stack([X[:, 0] - b * X[:, 2], X[:, 1] - b * X[:, 3], X[:, 2] * (1 + 2 * b), X[:, 3] * (1 + 2 * b)], 1)
+            lostm = np.array([t.missed > 0 for t in self.tracks])
+            iou = np.where(lostm[:, None], iou_matrix(grow(P), grow(D)), iou)
         tent = np.array([t.id is None for t in self.tracks])
         lost = np.array([t.missed > 0 for t in self.tracks])
         adm = iou >= c["iou"]
@@ -338,6 +365,11 @@ class Tracker:
         diag = (ex2 - ex1) ** 2 + (ey2 - ey1) ** 2
         # The Swift score: IoU - centre_weight * d^2/c^2 (DIoU) - foot_weight * f^2/h^2.
         w = iou.copy()
+        if c["hmiou"]:
+            yt = np.maximum(P[:, 1][:, None], D[:, 1][None])
+            yb = np.minimum((P[:, 1] + P[:, 3])[:, None], (D[:, 1] + D[:, 3])[None])
+            yu = np.maximum((P[:, 1] + P[:, 3])[:, None], (D[:, 1] + D[:, 3])[None]) - np.minimum(P[:, 1][:, None], D[:, 1][None])
+            w = w * (np.clip(yb - yt, 0, None) / np.maximum(yu, 1e-9)) ** c["hmiou"]
         if c["centre_weight"]:
             w -= c["centre_weight"] * np.where(diag > 0, d2 / np.maximum(diag, 1e-12), 0.0)
         if c["foot_weight"]:
@@ -446,13 +478,22 @@ def frame_rate(seq_dir):
     return float(ini["Sequence"]["frameRate"])
 
 
+def image_size(seq_dir):
+    ini = configparser.ConfigParser()
+    ini.read(os.path.join(seq_dir, "seqinfo.ini"))
+    try:
+        return float(ini["Sequence"]["imWidth"]), float(ini["Sequence"]["imHeight"])
+    except KeyError:
+        return None
+
+
 def fmt(v):
     return ("%.3f" % v).rstrip("0").rstrip(".")
 
 
-def run_sequence(cfg, det_path, fps, out_path):
+def run_sequence(cfg, det_path, fps, out_path, size=None):
     frames, last = load_dets(det_path)
-    tr = Tracker(cfg)
+    tr = Tracker(cfg, size)
     lines = []
     for off in range(last):
         f = off + 1
@@ -488,7 +529,7 @@ def evaluate(cfg, only=None, hota=True, keep=None):
         todo = [s for s in seqs if only is None or seqs[s][2] == only or s in only.split(",")]
         for s in todo:
             det, d, _ = seqs[s]
-            run_sequence(cfg, det, frame_rate(d), os.path.join(out_dir, s + ".txt"))
+            run_sequence(cfg, det, frame_rate(d), os.path.join(out_dir, s + ".txt"), image_size(d))
         m17 = [s for s in todo if seqs[s][2] == "mot17"]
         if m17:
             with contextlib.redirect_stderr(io.StringIO()):

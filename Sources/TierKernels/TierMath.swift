@@ -1,6 +1,7 @@
-/// Vector helpers of the wide-tier kernels, at 16 float lanes: partial loads and stores,
-/// clamp, and the fast SiLU (the same formula and constants as DetectorCore's
-/// `FloatVectorMath.silu`, which is the 8-lane baseline version and the test oracle).
+/// Vector helpers of the tier kernels, at 16 float lanes: partial loads and stores, clamp,
+/// and the fast SiLU (the same formula and constants as DetectorInterpreter's
+/// `FloatVectorMath.silu`, the 8-lane version the untiered element-wise ops use, and the test
+/// oracle).
 enum TierMath {
     /// `count` (≤ 16) floats from `p`, the other lanes 0 (a masked load below 16).
     @inline(__always)
@@ -68,8 +69,8 @@ enum TierMath {
 
 extension TierMath {
     /// e^x with the reference kernels' formula step by step (the same clamp, reduction,
-    /// Cephes polynomial and 2ⁿ scaling as DetectorCore's `FloatVectorMath.exp`, with no fused
-    /// multiply-add), so each lane rounds exactly as the 8-lane baseline does.
+    /// Cephes polynomial and 2ⁿ scaling as DetectorInterpreter's `FloatVectorMath.exp`, with no
+    /// fused multiply-add), so each lane rounds exactly as the 8-lane version does.
     @inline(__always)
     static func exp(_ x: SIMD16<Float>) -> SIMD16<Float> {
         let minArgument = SIMD16<Float>(repeating: -87.33654), maxArgument = SIMD16<Float>(repeating: 88.37626)

@@ -7,11 +7,14 @@ import _Builtin_intrinsics.intel
 /// kernels of `Sources/TierKernels/` at that instruction set. `SIMD16<Float>` is four xmm (or
 /// NEON q) registers here, and there is no fused multiply-add.
 ///
-/// It links every shared kernel but the float GEMM and the float depthwise interior: at 16
-/// lanes on SSE2's 16 two-operand xmm registers their register tiles spill or shrink, and they
-/// measured 1.4–4× slower per layer than the interpreter's own 8-lane SSE2 kernels
-/// (`FloatGEMM`'s 6×8 / pre-broadcast 5×8 tiles, `DepthwiseConv2DKernel`), which the
-/// baseline kernel table keeps for those two entries.
+/// It links every shared kernel of the interpreter's table but the float GEMM and the float
+/// depthwise interior: at 16 lanes on SSE2's 16 two-operand xmm registers their register tiles
+/// spill or shrink, and they measured 1.4–4× slower per layer than the interpreter's own 8-lane
+/// SSE2 kernels (`FloatGEMM`'s 6×8 / pre-broadcast 5×8 tiles, `DepthwiseConv2DKernel`), which
+/// the baseline kernel table keeps for those two entries. `TierJPEG` is not here either: the
+/// image layer compiles it itself as its baseline (`JPEGTierKernels.swift`), because its
+/// upsampler and block smoothing inline TierJPEG's lane helpers, which stayed calls across
+/// the module boundary (decoding measured 3% slower).
 ///
 /// The primitives below give the same values as the wide tiers' (the integer ones exactly, the
 /// float ones with the same NaN rules): SSE2 intrinsics on x86-64 where portable Swift SIMD

@@ -4,12 +4,10 @@ import _Builtin_intrinsics.intel
 
 /// The JPEG decoder's pixel kernels: libjpeg's accurate integer IDCT ("islow", `jidctint.c`)
 /// over a row of blocks and its YCbCr → RGB conversion (`jdcolor.c`), written once and compiled
-/// at every tier: `KernelsBaseline` (SSE2, NEON), `KernelsAVX2` and `KernelsAVX512` compile it
-/// with their instruction sets (`vpmulld`, ymm lanes). The integer arithmetic is the same at
-/// every tier, so the pixels are identical; DetectorImage's `JPEGIDCT.referenceTransform` and
-/// the table-based colour conversion are the test oracles. The small lane helpers the
-/// upsampler also uses (`widen`, `saturatedBytes`) are `@inlinable`, so DetectorImage inlines
-/// the baseline build of them into its own loops.
+/// at every tier: DetectorCore links this file as its baseline (SSE2), `KernelsAVX2` and
+/// `KernelsAVX512` compile it with their instruction sets (`vpmulld`, ymm lanes). The integer
+/// arithmetic is the same at every tier, so the pixels are identical; DetectorCore's
+/// `JPEGIDCT.referenceTransform` and the table-based colour conversion are the test oracles.
 ///
 /// No generic SIMD conversion or `clamped(lowerBound:upperBound:)` here: the compiler left
 /// them as outlined calls (7% of a decode). Widening and narrowing use SSE2 unpacks and packs
@@ -79,7 +77,7 @@ package enum TierJPEG {
     }
 
     /// Zero-extends eight bytes.
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func widen(_ v: SIMD8<UInt8>) -> SIMD8<Int32> {
         SIMD8<Int32>(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]), Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
     }
@@ -87,7 +85,7 @@ package enum TierJPEG {
     /// Each lane clamped to 0...255, as bytes: `packssdw` + `packuswb` (SSE2, so every tier),
     /// whose two saturations together are exactly that clamp. Lane-by-lane narrowing was
     /// scalarised by the compiler.
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func saturatedBytes(_ v: SIMD8<Int32>) -> SIMD8<UInt8> {
         #if arch(x86_64)
         let halves = unsafeBitCast(v, to: (__m128i, __m128i).self)
@@ -118,7 +116,7 @@ package enum TierJPEG {
     }
 
     /// `min(max(v, 0), 255)` per lane with shifts and masks only.
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func clampByte(_ v: SIMD8<Int32>) -> SIMD8<Int32> {
         let t = v & ~(v &>> 31)
         return (t | ((255 &- t) &>> 31)) & 255

@@ -1,6 +1,5 @@
 import DetectorZlib
 import DetectorPlatform
-import KernelsBaseline
 
 /// libjpeg's post-IDCT range limit, indexed by `value & 1023`: 0...127 → 128...255,
 /// 128...511 → 255, 512...895 → 0, 896...1023 → 0...127 (i.e. `clamp(v + 128)` for
@@ -19,15 +18,14 @@ let jpegIDCTRangeLimit: [UInt8] = (0..<1024).map { i -> UInt8 in
 /// natural order; the 8x8 result goes to `output` with `stride` bytes per row.
 ///
 /// `transform` / `transformBlocks` run the tier kernel `TierJPEG.idct` (both passes on
-/// `SIMD8<Int32>`); `referenceTransform` is the plain scalar version kept as its test oracle.
-/// All arithmetic wraps, so corrupt input cannot trap; valid 8-bit data stays far inside 32
-/// bits, as in libjpeg's own 32-bit builds and SIMD code.
+/// `SIMD8<Int32>`); `referenceTransform` is the plain scalar version kept as its test oracle. All arithmetic wraps, so corrupt input cannot trap; valid 8-bit data stays far
+/// inside 32 bits, as in libjpeg's own 32-bit builds and SIMD code.
 enum JPEGIDCT {
-    /// The islow IDCT of one block (`TierJPEG.idct` of `KernelsBaseline`, the baseline tier).
+    /// The islow IDCT of one block (`TierJPEG.idct`, the baseline build of the tier kernel).
     @inline(__always)
     static func transform(coefficients c: UnsafePointer<Int16>, quant q: UnsafePointer<Int32>,
                           output: UnsafeMutablePointer<UInt8>, stride: Int) {
-        KernelsBaseline.TierJPEG.idct(c, quant: q, output: output, stride: stride)
+        TierJPEG.idct(c, quant: q, output: output, stride: stride)
     }
 
     /// IDCT of `count` consecutive blocks (one block row) into columns `8i...8i+7`, with the
@@ -49,16 +47,16 @@ enum JPEGIDCT {
     static let kernels = JPEGKernels.best
 
     @inline(__always)
-    static func rangeLimit(_ v: SIMD8<Int32>) -> SIMD8<Int32> { KernelsBaseline.TierJPEG.rangeLimit(v) }
+    static func rangeLimit(_ v: SIMD8<Int32>) -> SIMD8<Int32> { TierJPEG.rangeLimit(v) }
 
     @inline(__always)
-    static func rangeLimit(_ v: Int32) -> UInt8 { KernelsBaseline.TierJPEG.rangeLimit(v) }
+    static func rangeLimit(_ v: Int32) -> UInt8 { TierJPEG.rangeLimit(v) }
 
     @inline(__always)
     static func transpose(_ v0: SIMD8<Int32>, _ v1: SIMD8<Int32>, _ v2: SIMD8<Int32>, _ v3: SIMD8<Int32>,
                           _ v4: SIMD8<Int32>, _ v5: SIMD8<Int32>, _ v6: SIMD8<Int32>, _ v7: SIMD8<Int32>)
         -> (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>) {
-        KernelsBaseline.TierJPEG.transpose(v0, v1, v2, v3, v4, v5, v6, v7)
+        TierJPEG.transpose(v0, v1, v2, v3, v4, v5, v6, v7)
     }
 
     /// The plain scalar version (64-bit arithmetic, libjpeg's column and row shortcuts): the

@@ -1,5 +1,4 @@
 import DetectorPlatform
-import KernelsBaseline
 #if arch(x86_64)
 import KernelsAVX2
 import KernelsAVX512
@@ -34,11 +33,11 @@ package struct JPEGKernels: Sendable {
     /// The table of `InstructionSetTier.best` (which `OBJDETECT_ISA` can lower), the decoder's.
     package static let best = JPEGKernels.for(InstructionSetTier.best)
 
-    /// SSE2 (NEON on arm64): `KernelsBaseline`.
+    /// SSE2 (NEON on arm64): `Sources/TierKernels/TierJPEG.swift` compiled into this module.
     static let baseline = JPEGKernels(
         name: InstructionSetTier.baseline.description,
-        idctBlocks: KernelsBaseline.TierJPEG.idctBlocks,
-        ycbcrToRGB: KernelsBaseline.TierJPEG.ycbcrToRGB)
+        idctBlocks: TierJPEG.idctBlocks,
+        ycbcrToRGB: TierJPEG.ycbcrToRGB)
 
     #if arch(x86_64)
     static let avx2 = JPEGKernels(

@@ -1,6 +1,5 @@
 import DetectorZlib
 import DetectorPlatform
-import KernelsBaseline
 /// One decoded component plane and how libjpeg-turbo (fancy upsampling on) brings it to full
 /// resolution (`jdsample.c`): triangle filters for 2x1 and 2x2 when the plane is wider than 2
 /// samples, the 1x2 triangle filter always, and plain replication for everything else.
@@ -60,9 +59,9 @@ struct JPEGUpsampler {
             // Eight input samples → sixteen outputs per step; even and odd outputs are paired
             // into 16-bit words (even in the low byte), which stores them interleaved.
             while x &+ 9 <= w {
-                let here = 3 &* KernelsBaseline.TierJPEG.widen(UnsafeRawPointer(p + x).loadUnaligned(as: SIMD8<UInt8>.self))
-                let left = KernelsBaseline.TierJPEG.widen(UnsafeRawPointer(p + (x &- 1)).loadUnaligned(as: SIMD8<UInt8>.self))
-                let right = KernelsBaseline.TierJPEG.widen(UnsafeRawPointer(p + (x &+ 1)).loadUnaligned(as: SIMD8<UInt8>.self))
+                let here = 3 &* TierJPEG.widen(UnsafeRawPointer(p + x).loadUnaligned(as: SIMD8<UInt8>.self))
+                let left = TierJPEG.widen(UnsafeRawPointer(p + (x &- 1)).loadUnaligned(as: SIMD8<UInt8>.self))
+                let right = TierJPEG.widen(UnsafeRawPointer(p + (x &+ 1)).loadUnaligned(as: SIMD8<UInt8>.self))
                 let even = (here &+ left &+ 1) &>> 2
                 let odd = (here &+ right &+ 2) &>> 2
                 UnsafeMutableRawPointer(out + 2 &* x).storeBytes(of: Self.interleave(even, odd), as: SIMD16<UInt8>.self)
@@ -122,7 +121,7 @@ struct JPEGUpsampler {
     /// SIMD conversion stayed an outlined call.
     @inline(__always)
     static func interleave(_ even: SIMD8<Int32>, _ odd: SIMD8<Int32>) -> SIMD16<UInt8> {
-        let e = KernelsBaseline.TierJPEG.saturatedBytes(even), o = KernelsBaseline.TierJPEG.saturatedBytes(odd)
+        let e = TierJPEG.saturatedBytes(even), o = TierJPEG.saturatedBytes(odd)
         return SIMD16<UInt8>(e[0], o[0], e[1], o[1], e[2], o[2], e[3], o[3], e[4], o[4], e[5], o[5], e[6], o[6], e[7], o[7])
     }
 }

@@ -1,1 +1,0 @@
-../TierKernels/TierJPEG.swift

@@ -50,7 +50,7 @@ package enum TierHybrid {
     }
 
     /// `p[i] = p[i] · logistic(p[i])` with LOGISTIC's and MUL's roundings (DetectorInterpreter's
-    /// `FloatVectorMath.siluInPlace` with `faithful`, bit for bit), four 16-lane chains per
+    /// `FloatVectorMath.logisticProduct`, bit for bit), four 16-lane chains per
     /// step, the last values through masked loads and stores.
     package static func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int) {
         var i = 0

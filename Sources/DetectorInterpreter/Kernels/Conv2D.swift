@@ -268,7 +268,7 @@ final class Conv2DKernel: PreparedKernel {
             if faithful {
                 faithfulSiLU(p + chunk.lowerBound, chunk.count)
             } else {
-                FloatVectorMath.siluInPlace(p + chunk.lowerBound, count: chunk.count, faithful: false)
+                FloatVectorMath.siluInPlace(p + chunk.lowerBound, count: chunk.count)
             }
         }
     }

@@ -1,18 +1,15 @@
 // Compares the portable (non-x86) primitives of KernelsBaseline/Tier.swift, compiled as TierP, with the SSE2 ones (TierX)
 // on random and special inputs; exits 1 on a mismatch. Run by check.sh beside it.
 import Foundation
-/// SplitMix64: the same inputs on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
+/// xorshift64*: the same inputs on every run.
+struct Xorshift: RandomNumberGenerator {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state ^= state >> 12; state ^= state << 25; state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
     }
 }
-var rng = SplitMix64(state: 28)
+var rng = Xorshift()
 func rf() -> Float {
     switch Int.random(in: 0..<10, using: &rng) {
     case 0: return .nan

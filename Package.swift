@@ -8,14 +8,17 @@ import PackageDescription
 // which re-exports the others (`Exports.swift`). A declaration one layer needs from another is
 // `package`; what users see is `public`.
 //
-// On x86-64 the hot kernels are also compiled for two wider instruction-set tiers, each in a
-// target of its own (Swift sets the instruction set per module, not per function); the interpreter
-// and the JPEG decoder pick the best tier the CPU and OS support (`InstructionSetTier`, in
-// `DetectorPlatform`). Both tier targets compile the same kernel source, `Sources/TierKernels/`
-// (linked into each folder), with the vector widths and multiply-add of their own `Tier.swift`.
-// The baseline tier (SSE2, NEON on arm64) is the layers' own kernels, built with no flags.
+// The hot kernels are written once, in `Sources/TierKernels/`, and compiled once per CPU
+// instruction-set tier, each tier a target of its own (Swift sets the instruction set per
+// module, not per function) that links those files into its folder beside its own `Tier.swift`
+// (the vector primitives, register tiles and multiply-add of that instruction set).
+// `KernelsBaseline` is built on every architecture with no flags (SSE2 on x86-64, NEON on
+// arm64); on x86-64 two wider tiers are built too. The interpreter and the JPEG decoder pick
+// the table of the best tier the CPU and OS support (`InstructionSetTier`, in
+// `DetectorPlatform`; `KernelTable`, `JPEGKernels`). A new tier is one target here, its
+// `Tier.swift` and one kernel table (ARCHITECTURE.md, "Adding a tier").
 #if arch(x86_64)
-let tierTargets: [Target] = [
+let wideTierTargets: [Target] = [
     .target(name: "KernelsAVX2", swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v3"])]),
     .target(name: "KernelsAVX512",
             swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v4", "-Xcc", "-mavx512vnni"])]),
@@ -24,8 +27,9 @@ let tierTargets: [Target] = [
             swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v4", "-Xcc", "-mavx512vbmi"])]),
 ]
 #else
-let tierTargets: [Target] = []
+let wideTierTargets: [Target] = []
 #endif
+let tierTargets: [Target] = [.target(name: "KernelsBaseline")] + wideTierTargets
 let tiers: [Target.Dependency] = tierTargets.map { .target(name: $0.name) }
 
 let package = Package(

@@ -48,26 +48,11 @@ package enum Tier {
     }
 
     /// `round(clamp(v, lo, hi)) + shift` per lane, rounding half away from zero, NaN → `shift`
-    /// (the hybrid input quantization's step, `TierHybrid.quantize`; `lo`, `hi` integers with
-    /// |·| < 2²²), with exact float steps: the magnitude rounded to nearest even by adding and
-    /// subtracting 1.5 · 2²³, ties that went down (magnitude − rounded = ½ exactly) moved up,
-    /// the sign put back, the integer read from the mantissa of `rounded + 1.5 · 2²³`.
+    /// (the hybrid input quantization's step): `TierMath.floatStepQuantum`, exact float steps
+    /// around this tier's `clamp`.
     @inline(__always)
     static func quantum(_ v: SIMD16<Float>, lo: SIMD16<Float>, hi: SIMD16<Float>, shift: SIMD16<Int32>) -> SIMD16<Int32> {
-        let magic = SIMD16<Float>(repeating: 12582912)
-        let magnitude = SIMD16<Int32>(repeating: 0x7FFF_FFFF), signBit = SIMD16<Int32>(repeating: Int32(bitPattern: 0x8000_0000))
-        let bits = unsafeBitCast(v, to: SIMD16<Int32>.self)
-        // All ones where v is not NaN (|bits| at most the bits of infinity).
-        let number = ((bits & magnitude) &- SIMD16(repeating: 0x7F80_0001)) &>> 31
-        let c = unsafeBitCast(clamp(v, lo: lo, hi: hi), to: SIMD16<Int32>.self)
-        let a = unsafeBitCast(c & magnitude, to: SIMD16<Float>.self)
-        var r = (a + magic) - magic
-        let tie = unsafeBitCast(r - a + SIMD16(repeating: 0.5), to: SIMD16<Int32>.self)
-        let isTie = ~((tie | (SIMD16<Int32>() &- tie)) &>> 31)
-        r += unsafeBitCast(unsafeBitCast(SIMD16<Float>(repeating: 1), to: SIMD16<Int32>.self) & isTie, to: SIMD16<Float>.self)
-        let rounded = unsafeBitCast(unsafeBitCast(r, to: SIMD16<Int32>.self) | (c & signBit), to: SIMD16<Float>.self)
-        let integer = unsafeBitCast(rounded + magic, to: SIMD16<Int32>.self) &- SIMD16(repeating: 0x4B40_0000)
-        return ((integer &+ shift) & number) | (shift & ~number)
+        TierMath.floatStepQuantum(v, lo: lo, hi: hi, shift: shift)
     }
 
     /// `min(max(v, lo), hi)` per lane.

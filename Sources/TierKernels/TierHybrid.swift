@@ -1,9 +1,10 @@
-/// The hybrid kernels (int8 weights, float activations) at the wide tiers: the on-the-fly input
+/// The hybrid kernels (int8 weights, float activations) at every tier: the on-the-fly input
 /// quantization (`range`, `quantize`) and the rescaling of the convolution's Int32 sums.
 ///
-/// Each does the same float operations per value as DetectorCore's 8-lane
-/// `HybridQuantization` and `Conv2DKernel.rescaleHybrid`, 16 values per step, so the results
-/// are bit-identical at every tier (these graphs keep reference rounding).
+/// Each does the same float operations per value as the interpreter's scalar oracles
+/// (`HybridQuantization.quantizeScalar`, the rescale of `Conv2DKernel.referenceHybrid`), 16
+/// values per step, so the results are bit-identical at every tier (these graphs keep
+/// reference rounding).
 package enum TierHybrid {
     /// `rows` rows of `count` Int32 sums (contiguous, `count` apart) → float, × channel scale
     /// × input scale, + bias, clamp, then the folded SiLU as `x · logistic(x)` with LOGISTIC's
@@ -48,8 +49,8 @@ package enum TierHybrid {
         }
     }
 
-    /// `p[i] = p[i] · logistic(p[i])` with LOGISTIC's and MUL's roundings (DetectorCore's
-    /// `FloatVectorMath.siluInPlace` with `faithful`, bit for bit), four 16-lane chains per
+    /// `p[i] = p[i] · logistic(p[i])` with LOGISTIC's and MUL's roundings (DetectorInterpreter's
+    /// `FloatVectorMath.logisticProduct`, bit for bit), four 16-lane chains per
     /// step, the last values through masked loads and stores.
     package static func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int) {
         var i = 0

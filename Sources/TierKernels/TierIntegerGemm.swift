@@ -1,13 +1,14 @@
-/// The integer GEMM of the wide instruction-set tiers, behind `IntegerGemm.multiply` for
-/// matrices packed at AVX2 or AVX-512: `C[m][n] = Σ_k A[m][k] · B[n][k]` in wrapping `Int32`
-/// (exact, so every tier gives the same sums as the reference loop).
+/// The integer GEMM of every instruction-set tier, behind `IntegerGemm.multiply`:
+/// `C[m][n] = Σ_k A[m][k] · B[n][k]` in wrapping `Int32` (exact, so every tier gives the same
+/// sums as the reference loop).
 ///
 /// B is packed by `IntegerGemm.packB` with 16 channels per panel: each pair of depth steps
 /// holds `[c0k0, c0k1, c1k0, c1k1, …, c15k0, c15k1]` (32 `Int16`). A row's pair
 /// `(a[k], a[k+1])` is splatted as one 32-bit lane and `Tier.addPairProducts` adds both
 /// products into the 16 channel sums: `vpdpwssd` at AVX-512 VNNI, `vpmaddwd` + `vpaddd` on
-/// two ymm halves at AVX2. This file is compiled once per tier module; `Tier.swift` of the
-/// module sets the primitive and the register tile (`Tier.integerTileRows`).
+/// two ymm halves at AVX2, `pmaddwd` + `paddd` on four xmm quarters at SSE2. This file is
+/// compiled once per tier module; `Tier.swift` of the module sets the primitive and the
+/// register tile (`Tier.integerTileRows`).
 package enum TierIntegerGemm {
     /// Output channels per packed panel.
     package static let panelWidth = 16
@@ -25,6 +26,9 @@ package enum TierIntegerGemm {
                 let rows = min(tileRows, m - i)
                 if tileRows == 8 {
                     tile8(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp,
+                          c: c + i * ldc + j0, ldc: ldc, width: min(16, n - j0))
+                } else if tileRows == 2 {
+                    tile2(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp,
                           c: c + i * ldc + j0, ldc: ldc, width: min(16, n - j0))
                 } else {
                     tile4(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp,
@@ -97,5 +101,24 @@ package enum TierIntegerGemm {
         }
         store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
         store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
+    }
+
+    /// 2 rows × 16 channels (SSE2: 8 xmm accumulators and the 4 quarters of a weight pair
+    /// vector); rows ≥ `rows` re-read row 0.
+    @inline(never)
+    private static func tile2(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int,
+                              c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+        let a0 = a, a1 = rows > 1 ? a + lda : a
+        var c0 = SIMD16<Int32>(), c1 = c0
+        var w = panel
+        var q = 0
+        while q < kp {
+            let b = UnsafeRawPointer(w).loadUnaligned(as: SIMD32<Int16>.self)
+            c0 = Tier.addPairProducts(c0, pair(a0, q), b)
+            c1 = Tier.addPairProducts(c1, pair(a1, q), b)
+            w += 32
+            q &+= 2
+        }
+        store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
     }
 }

@@ -1,6 +1,7 @@
-/// Vector helpers of the wide-tier kernels, at 16 float lanes: partial loads and stores,
-/// clamp, and the fast SiLU (the same formula and constants as DetectorCore's
-/// `FloatVectorMath.silu`, which is the 8-lane baseline version and the test oracle).
+/// Vector helpers of the tier kernels, at 16 float lanes: partial loads and stores, clamp,
+/// and the fast SiLU (the same formula and constants as DetectorInterpreter's
+/// `FloatVectorMath.silu`, the 8-lane version the untiered element-wise ops use, and the test
+/// oracle).
 enum TierMath {
     /// `count` (≤ 16) floats from `p`, the other lanes 0 (a masked load below 16).
     @inline(__always)
@@ -67,9 +68,33 @@ enum TierMath {
 }
 
 extension TierMath {
+    /// `round(clamp(v, lo, hi)) + shift` per lane, rounding half away from zero, NaN → `shift`
+    /// (the hybrid input quantization's step: `Tier.quantum` at the tiers that have no cheaper
+    /// rounding conversion; `lo`, `hi` integers with |·| < 2²²), with exact float steps: the
+    /// magnitude rounded to nearest even by adding and subtracting 1.5 · 2²³, ties that went
+    /// down (magnitude − rounded = ½ exactly) moved up, the sign put back, the integer read
+    /// from the mantissa of `rounded + 1.5 · 2²³`.
+    @inline(__always)
+    static func floatStepQuantum(_ v: SIMD16<Float>, lo: SIMD16<Float>, hi: SIMD16<Float>, shift: SIMD16<Int32>) -> SIMD16<Int32> {
+        let magic = SIMD16<Float>(repeating: 12582912)
+        let magnitude = SIMD16<Int32>(repeating: 0x7FFF_FFFF), signBit = SIMD16<Int32>(repeating: Int32(bitPattern: 0x8000_0000))
+        let bits = unsafeBitCast(v, to: SIMD16<Int32>.self)
+        // All ones where v is not NaN (|bits| at most the bits of infinity).
+        let number = ((bits & magnitude) &- SIMD16(repeating: 0x7F80_0001)) &>> 31
+        let c = unsafeBitCast(Tier.clamp(v, lo: lo, hi: hi), to: SIMD16<Int32>.self)
+        let a = unsafeBitCast(c & magnitude, to: SIMD16<Float>.self)
+        var r = (a + magic) - magic
+        let tie = unsafeBitCast(r - a + SIMD16(repeating: 0.5), to: SIMD16<Int32>.self)
+        let isTie = ~((tie | (SIMD16<Int32>() &- tie)) &>> 31)
+        r += unsafeBitCast(unsafeBitCast(SIMD16<Float>(repeating: 1), to: SIMD16<Int32>.self) & isTie, to: SIMD16<Float>.self)
+        let rounded = unsafeBitCast(unsafeBitCast(r, to: SIMD16<Int32>.self) | (c & signBit), to: SIMD16<Float>.self)
+        let integer = unsafeBitCast(rounded + magic, to: SIMD16<Int32>.self) &- SIMD16(repeating: 0x4B40_0000)
+        return ((integer &+ shift) & number) | (shift & ~number)
+    }
+
     /// e^x with the reference kernels' formula step by step (the same clamp, reduction,
-    /// Cephes polynomial and 2ⁿ scaling as DetectorCore's `FloatVectorMath.exp`, with no fused
-    /// multiply-add), so each lane rounds exactly as the 8-lane baseline does.
+    /// Cephes polynomial and 2ⁿ scaling as DetectorInterpreter's `FloatVectorMath.exp`, with no
+    /// fused multiply-add), so each lane rounds exactly as the 8-lane version does.
     @inline(__always)
     static func exp(_ x: SIMD16<Float>) -> SIMD16<Float> {
         let minArgument = SIMD16<Float>(repeating: -87.33654), maxArgument = SIMD16<Float>(repeating: 88.37626)

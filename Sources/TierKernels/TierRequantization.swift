@@ -1,5 +1,5 @@
-/// Requantization of Int32 sums to 8-bit outputs at the wide tiers, 16 channels per step: the
-/// arithmetic of DetectorCore's `VectorRequantization` (TFLite's `MultiplyByQuantizedMultiplier`
+/// Requantization of Int32 sums to 8-bit outputs at every tier, 16 channels per step: the
+/// arithmetic of DetectorInterpreter's `VectorRequantization` (TFLite's `MultiplyByQuantizedMultiplier`
 /// with both roundings folded into one unsigned 32×32→64 multiply and a shift), so the bytes
 /// are the same as the reference kernels' at every tier.
 ///

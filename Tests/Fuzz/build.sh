@@ -23,13 +23,14 @@ module() {  # module NAME SOURCES... : a static library and its .swiftmodule in 
   built="$built $build/lib$name.a"
 }
 built=""
+# The baseline tier's kernels on every architecture, the wider tiers on x86-64.
+extra="" module KernelsBaseline "$root"/Sources/KernelsBaseline/*.swift
+tiers="-lKernelsBaseline"
 if [ "$(uname -m)" = x86_64 ]; then
   extra="-Xcc -march=x86-64-v3" module KernelsAVX2 "$root"/Sources/KernelsAVX2/*.swift
   extra="-Xcc -march=x86-64-v4 -Xcc -mavx512vnni" module KernelsAVX512 "$root"/Sources/KernelsAVX512/*.swift
   extra="-Xcc -march=x86-64-v4 -Xcc -mavx512vbmi" module KernelsAVX512VBMI "$root"/Sources/KernelsAVX512VBMI/*.swift
-  tiers="-lKernelsAVX2 -lKernelsAVX512 -lKernelsAVX512VBMI"
-else
-  tiers=""
+  tiers="$tiers -lKernelsAVX2 -lKernelsAVX512 -lKernelsAVX512VBMI"
 fi
 # The library's layers, each after the layers it imports (Package.swift).
 for layer in DetectorPlatform DetectorZlib DetectorModelFile DetectorImage DetectorInterpreter DetectorPostprocess DetectorCore; do

@@ -1,4 +1,5 @@
 import DetectorPlatform
+import KernelsBaseline
 #if arch(x86_64)
 import KernelsAVX2
 import KernelsAVX512
@@ -25,18 +26,35 @@ extension KernelTable {
     /// The table of `InstructionSetTier.best` (what `objdetect --version` names).
     package static let best = KernelTable.for(InstructionSetTier.best)
 
-    /// SSE2 on x86-64, NEON on arm64: the interpreter's own portable kernels.
-    static let baseline = KernelTable(
-        name: InstructionSetTier.baseline.description, tier: .baseline, hasFusedMultiplyAdd: false,
-        floatGEMM: FloatGEMMKernel(name: "float GEMM 6x8/5x8", panelWidth: FloatGEMM.panelWidth,
-            multiply: FloatGEMM.multiplyBaseline),
-        depthwise: nil,
-        hybrid: HybridKernels(name: "hybrid 8 lanes", range: { HybridQuantization.range($0, count: $1) },
-                              quantize: HybridQuantization.quantizeBaseline, rescale: Conv2DKernel.rescaleHybridRows,
-                              faithfulSiLU: { FloatVectorMath.siluInPlace($0, count: $1, faithful: true) }),
-        integerGEMM: IntegerGEMMKernel(name: "int16 GEMM 4x8 pmaddwd", panelWidth: IntegerGemm.panelWidth,
-                                       multiply: IntegerGemm.multiplyBaseline),
-        byteGEMM: nil, requantization: nil, quantizedDepthwise: nil, byteTable: nil)
+    /// SSE2 on x86-64, NEON on arm64: `KernelsBaseline` (the shared kernels with no
+    /// instruction-set flags, no fused multiply-add), except the float GEMM and the float
+    /// depthwise interior, which stay the interpreter's 8-lane kernels (`FloatGEMM`'s 6×8 and
+    /// pre-broadcast 5×8 tiles; `DepthwiseConv2DKernel`'s loops): at 16 lanes on SSE2 those
+    /// measured 1.4–4× slower per layer (see `KernelsBaseline.Tier`). No byte GEMM (the exact
+    /// byte products are AVX-512 VNNI's) and no byte table kernel (one lookup per byte).
+    static let baseline = baselineTable(isa: InstructionSetTier.baseline.description)
+
+    private static func baselineTable(isa: String) -> KernelTable {
+        KernelTable(
+            name: isa, tier: .baseline, hasFusedMultiplyAdd: false,
+            floatGEMM: FloatGEMMKernel(name: "float GEMM 6x8/5x8", panelWidth: FloatGEMM.panelWidth,
+                multiply: FloatGEMM.multiplyBaseline),
+            depthwise: nil,
+            hybrid: HybridKernels(
+                name: "hybrid 16 lanes \(isa)", range: KernelsBaseline.TierHybrid.range,
+                quantize: KernelsBaseline.TierHybrid.quantize,
+                rescale: KernelsBaseline.TierHybrid.rescale,
+                faithfulSiLU: KernelsBaseline.TierHybrid.siluInPlace),
+            integerGEMM: IntegerGEMMKernel(name: "int16 GEMM 16-wide \(isa)", panelWidth: KernelsBaseline.TierIntegerGemm.panelWidth,
+                multiply: KernelsBaseline.TierIntegerGemm.multiply),
+            byteGEMM: nil,
+            requantization: RequantizationKernel(name: "requantize 16 lanes \(isa)",
+                apply: KernelsBaseline.TierRequantization.apply(
+                    _:rows:count:bias:doubledMultiplier:rightShift:outputZeroPoint:activationMin:activationMax:output:)),
+            quantizedDepthwise: QuantizedDepthwiseKernel(name: "8-bit depthwise 16 lanes \(isa)",
+                run: KernelsBaseline.TierQuantizedDepthwise.run),
+            byteTable: nil)
+    }
 
     #if arch(x86_64)
     /// x86-64-v3: AVX2 + FMA (`KernelsAVX2`).

@@ -33,17 +33,18 @@ package final class KernelTable: Sendable {
     /// The unsigned × signed byte GEMM; when present the quantized and hybrid convolutions
     /// pack their weights as bytes for it.
     package let byteGEMM: ByteGEMMKernel?
-    /// Vector requantization of Int32 sums to 8 bits; nil: `VectorRequantization`'s 4-lane loop.
-    package let requantization: RequantizationKernel?
-    /// The 8-bit depthwise convolution; nil: the portable loops.
-    package let quantizedDepthwise: QuantizedDepthwiseKernel?
+    /// Vector requantization of Int32 sums to 8 bits.
+    package let requantization: RequantizationKernel
+    /// The 8-bit depthwise convolution (depth multiplier 1, no left shift; the others run
+    /// `QuantizedDepthwiseConv2D`'s loops).
+    package let quantizedDepthwise: QuantizedDepthwiseKernel
     /// 256-entry byte table lookups; nil: one lookup per byte.
     package let byteTable: ByteTableKernel?
 
     package init(name: String, tier: InstructionSetTier, hasFusedMultiplyAdd: Bool, floatGEMM: FloatGEMMKernel,
                  depthwise: FloatDepthwiseKernel?, hybrid: HybridKernels, integerGEMM: IntegerGEMMKernel,
-                 byteGEMM: ByteGEMMKernel?, requantization: RequantizationKernel?,
-                 quantizedDepthwise: QuantizedDepthwiseKernel?, byteTable: ByteTableKernel?) {
+                 byteGEMM: ByteGEMMKernel?, requantization: RequantizationKernel,
+                 quantizedDepthwise: QuantizedDepthwiseKernel, byteTable: ByteTableKernel?) {
         self.name = name; self.tier = tier; self.hasFusedMultiplyAdd = hasFusedMultiplyAdd
         self.floatGEMM = floatGEMM; self.depthwise = depthwise; self.hybrid = hybrid; self.integerGEMM = integerGEMM
         self.byteGEMM = byteGEMM; self.requantization = requantization; self.quantizedDepthwise = quantizedDepthwise
@@ -86,7 +87,7 @@ package struct HybridKernels: Sendable {
     package typealias Quantize = @Sendable (UnsafePointer<Float>, Int, Float, Float, Bool, Float, Float, Int32,
                                             UnsafeMutableRawPointer) -> Void
     /// (acc, rows, count, scales, perChannel, batchScale, correction, bias, clampMin, clampMax,
-    /// silu, into): `rows` rows of sums (minus `correction`) → float (`Conv2DKernel.rescaleHybrid`).
+    /// silu, into): `rows` rows of sums (minus `correction`) → float (`TierHybrid.rescale`; oracle: `Conv2DKernel.referenceHybrid`).
     package typealias Rescale = @Sendable (UnsafePointer<Int32>, Int, Int, UnsafePointer<Float>, Bool, Float,
                                            UnsafePointer<Int32>?, UnsafePointer<Float>?, Float, Float, Bool,
                                            UnsafeMutablePointer<Float>) -> Void

@@ -268,7 +268,7 @@ final class Conv2DKernel: PreparedKernel {
             if faithful {
                 faithfulSiLU(p + chunk.lowerBound, chunk.count)
             } else {
-                FloatVectorMath.siluInPlace(p + chunk.lowerBound, count: chunk.count, faithful: false)
+                FloatVectorMath.siluInPlace(p + chunk.lowerBound, count: chunk.count)
             }
         }
     }
@@ -541,58 +541,6 @@ final class Conv2DKernel: PreparedKernel {
                         silu, dst + row * g.outW * outC)
             }
         }
-        }
-    }
-
-    /// The baseline table's `HybridKernels.Rescale`: `rescaleHybrid` row by row, each row's
-    /// sums less `correction` (per channel) first when given.
-    @Sendable static func rescaleHybridRows(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, scales: UnsafePointer<Float>,
-                                            perChannel: Bool, batchScale: Float, correction: UnsafePointer<Int32>?,
-                                            bias: UnsafePointer<Float>?, clampMin: Float, clampMax: Float, silu: Bool,
-                                            into output: UnsafeMutablePointer<Float>) {
-        guard count > 0 else { return }
-        guard let correction else {
-            for r in 0..<rows {
-                rescaleHybrid(acc + r * count, count: count, scales: scales, perChannel: perChannel, batchScale: batchScale,
-                              bias: bias, act: (clampMin, clampMax), silu: silu, into: output + r * count)
-            }
-            return
-        }
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { row in
-            guard let row = row.baseAddress else { return }
-            for r in 0..<rows {
-                for c in 0..<count { row[c] = acc[r * count + c] &- correction[c] }
-                rescaleHybrid(row, count: count, scales: scales, perChannel: perChannel, batchScale: batchScale,
-                              bias: bias, act: (clampMin, clampMax), silu: silu, into: output + r * count)
-            }
-        }
-    }
-
-    /// One output row of a hybrid convolution: Int32 sums → float (× channel scale × input
-    /// scale, the reference kernel's order), + bias, clamp, then the folded SiLU if any;
-    /// 8 channels at a time, the same float operations per value as the scalar tail.
-    @inline(__always)
-    static func rescaleHybrid(_ acc: UnsafePointer<Int32>, count: Int, scales: UnsafePointer<Float>, perChannel: Bool,
-                              batchScale sf: Float, bias: UnsafePointer<Float>?, act: (min: Float, max: Float), silu: Bool,
-                              into o: UnsafeMutablePointer<Float>) {
-        let sfv = SIMD8<Float>(repeating: sf)
-        let lo = SIMD8<Float>(repeating: act.min), hi = SIMD8<Float>(repeating: act.max)
-        var oc = 0
-        while oc &+ 8 <= count {
-            var v = SIMD8<Float>(UnsafeRawPointer(acc + oc).loadUnaligned(as: SIMD8<Int32>.self))
-            v = perChannel ? v * UnsafeRawPointer(scales + oc).loadUnaligned(as: SIMD8<Float>.self) * sfv : v * sfv
-            if let bias { v += UnsafeRawPointer(bias + oc).loadUnaligned(as: SIMD8<Float>.self) }
-            v = KernelSupport.clamp(v, lo, hi)
-            if silu { v = FloatVectorMath.logisticProduct(v) }
-            UnsafeMutableRawPointer(o + oc).storeBytes(of: v, as: SIMD8<Float>.self)
-            oc &+= 8
-        }
-        while oc < count {
-            var v = perChannel ? Float(acc[oc]) * scales[oc] * sf : Float(acc[oc]) * sf
-            if let bias { v += bias[oc] }
-            v = min(max(v, act.min), act.max)
-            o[oc] = silu ? FloatVectorMath.logisticProduct(SIMD8(repeating: v))[0] : v
-            oc &+= 1
         }
     }
 

@@ -170,8 +170,9 @@ final class InstructionSetTierTests: XCTestCase {
         #endif
     }
 
-    /// DetectorCore and the layers beneath it: compiled with no instruction-set flags (the baseline tier).
-    static let baselineModules = ["DetectorPlatform", "DetectorZlib", "DetectorModelFile", "DetectorImage",
+    /// DetectorCore, the layers beneath it and the baseline tier's kernels: compiled with no
+    /// instruction-set flags (the baseline tier).
+    static let baselineModules = ["KernelsBaseline", "DetectorPlatform", "DetectorZlib", "DetectorModelFile", "DetectorImage",
                                   "DetectorInterpreter", "DetectorPostprocess", "DetectorCore"]
 
     /// Standard output of a tool run to its end.

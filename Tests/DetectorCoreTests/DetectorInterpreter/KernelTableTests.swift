@@ -4,17 +4,21 @@ import XCTest
 /// The kernel tables: what each tier's table offers (packing widths, fused multiply-add, which
 /// optional kernels exist), and that the interpreter and `--version` use the table of their tier.
 final class KernelTableTests: XCTestCase {
-    func testBaselineTableIsThePortableKernels() {
+    func testBaselineTableIsTheBaselineTierModule() {
         let table = KernelTable.for(.baseline)
         XCTAssertEqual(table.tier, .baseline)
         XCTAssertFalse(table.hasFusedMultiplyAdd)
+        // The shared kernels of Sources/TierKernels at the baseline instruction set (the same
+        // packing width as the wide tiers), but the float GEMM and depthwise: the interpreter's
+        // 8-lane SSE2 kernels.
         XCTAssertEqual(table.floatGEMM.panelWidth, 8)
-        XCTAssertEqual(table.integerGEMM.panelWidth, 8)
         XCTAssertNil(table.depthwise)
+        XCTAssertEqual(table.integerGEMM.panelWidth, 16)
         XCTAssertNil(table.byteGEMM, "the baseline packs convolution weights as Int16, never as bytes")
-        XCTAssertNil(table.requantization)
-        XCTAssertNil(table.quantizedDepthwise)
         XCTAssertNil(table.byteTable)
+        for name in [table.integerGEMM.name, table.hybrid.name, table.requantization.name, table.quantizedDepthwise.name] {
+            XCTAssertTrue(name.hasSuffix(InstructionSetTier.baseline.description), name)
+        }
     }
 
     func testWideTablesWhereTheCPUHasThem() throws {
@@ -25,7 +29,6 @@ final class KernelTableTests: XCTestCase {
         XCTAssertEqual(avx2.floatGEMM.panelWidth, 16)
         XCTAssertEqual(avx2.integerGEMM.panelWidth, 16)
         XCTAssertNotNil(avx2.depthwise)
-        XCTAssertNotNil(avx2.requantization)
         XCTAssertNil(avx2.byteGEMM, "only AVX-512 VNNI has the byte GEMM")
         XCTAssertNil(avx2.byteTable)
         guard InstructionSetTier.supported == .avx512 else { return }

@@ -516,7 +516,7 @@ final class QuantizedGemmKernel: PreparedKernel {
     }
     var kernelName: String? {
         let gemm = params.byteWeights != nil ? params.byteGEMM?.name ?? "byte GEMM loops" : params.integerGEMM.name
-        return gemm + " + " + (params.vectorRequantization.map { $0.kernel?.name ?? "requantize 4 lanes" } ?? "scalar requantization")
+        return gemm + " + " + (params.vectorRequantization?.kernel.name ?? "scalar requantization")
     }
 
     func eval(_ e: EvalContext) throws {

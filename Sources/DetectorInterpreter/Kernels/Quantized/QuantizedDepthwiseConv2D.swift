@@ -24,9 +24,9 @@ package struct QuantizedDepthwiseConvParams: Sendable {
     package var weights: [Int32]
     /// `weights` as `Int16` for the `pmaddwd` fast path (see `packWeights`).
     package var packedWeights: [Int16]
-    /// The arrays of the kernel table's 8-bit depthwise kernel (AVX2/AVX-512:
-    /// `TierQuantizedDepthwise`); nil when the table has none (the baseline), for depth
-    /// multipliers other than 1 and for multipliers with a left shift.
+    /// The arrays of the kernel table's 8-bit depthwise kernel (`TierQuantizedDepthwise`); nil
+    /// for depth multipliers other than 1, for multipliers with a left shift and for weights
+    /// beyond 16 bits.
     package var tierPath: QuantizedDepthwiseTierPath?
     package var bias: [Int32]
 
@@ -89,9 +89,9 @@ package struct QuantizedDepthwiseConvParams: Sendable {
 
 /// Quantized DEPTHWISE_CONV_2D kernels.
 package enum QuantizedDepthwiseConv2D {
-    /// Fast path: where the kernel table has an 8-bit depthwise kernel (AVX2, AVX-512) and the
-    /// depth multiplier is 1, `runTier` (the 8-bit
-    /// input read in place, several pixels per step, requantized in registers). Otherwise the
+    /// Fast path: the kernel table's 8-bit depthwise kernel (every tier) where the depth
+    /// multiplier is 1 and the layer has no left shift, `runTier` (the 8-bit input read in
+    /// place, several pixels per step, requantized in registers). Otherwise the
     /// input is converted once to `Int16` with its zero point removed; with a depth multiplier
     /// of 1 each output pixel sums its in-bounds taps 8 channels at a time with two `pmaddwd`
     /// per tap (`packWeights`); exact `Int32` sums in any order; output rows split over
@@ -174,11 +174,26 @@ package enum QuantizedDepthwiseConv2D {
         for t in 0..<taps {
             let x = UnsafeRawPointer(input + offsets[t]).loadUnaligned(as: SIMD8<Int16>.self)
             let wt = weights + indices[t] * 16
-            even &+= IntegerGemm.multiplyAddAdjacentPairs(x, UnsafeRawPointer(wt).loadUnaligned(as: SIMD8<Int16>.self))
-            odd &+= IntegerGemm.multiplyAddAdjacentPairs(x, UnsafeRawPointer(wt + 8).loadUnaligned(as: SIMD8<Int16>.self))
+            even &+= multiplyAddAdjacentPairs(x, UnsafeRawPointer(wt).loadUnaligned(as: SIMD8<Int16>.self))
+            odd &+= multiplyAddAdjacentPairs(x, UnsafeRawPointer(wt + 8).loadUnaligned(as: SIMD8<Int16>.self))
         }
         UnsafeMutableRawPointer(acc).storeBytes(of: SIMD4<Int32>(even[0], odd[0], even[1], odd[1]), as: SIMD4<Int32>.self)
         UnsafeMutableRawPointer(acc + 4).storeBytes(of: SIMD4<Int32>(even[2], odd[2], even[3], odd[3]), as: SIMD4<Int32>.self)
+    }
+
+    /// 8 Int16 products summed pairwise into 4 Int32 lanes; compiles to one `pmaddwd`.
+    @inline(__always)
+    static func multiplyAddAdjacentPairs(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
+        let t = widen(a) &* widen(b)
+        return t.evenHalf &+ t.oddHalf
+    }
+
+    /// Sign-extends 8 lanes. Written lane by lane (LLVM folds it into one vector extension)
+    /// rather than with the generic `SIMD8(truncatingIfNeeded:)`, which the optimizer sometimes
+    /// leaves as an out-of-line call in large functions, and then no `pmaddwd` is formed.
+    @inline(__always)
+    static func widen(_ a: SIMD8<Int16>) -> SIMD8<Int32> {
+        SIMD8<Int32>(Int32(a[0]), Int32(a[1]), Int32(a[2]), Int32(a[3]), Int32(a[4]), Int32(a[5]), Int32(a[6]), Int32(a[7]))
     }
 
     /// Scalar bias, multiplier, zero point and clamp for one output pixel's `outputDepth` sums

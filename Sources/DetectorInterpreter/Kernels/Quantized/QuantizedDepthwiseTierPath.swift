@@ -1,8 +1,8 @@
 import DetectorModelFile
 import DetectorPlatform
 
-/// The prepared arrays of the wide-tier quantized depthwise kernel (`TierQuantizedDepthwise`,
-/// AVX2 and AVX-512; depth multiplier 1, requantization without a left shift): per channel
+/// The prepared arrays of the kernel table's quantized depthwise kernel (`TierQuantizedDepthwise`,
+/// every tier; depth multiplier 1, requantization without a left shift): per channel
 /// arrays of `channels + 16` entries, entry `i` for channel `i % channels`.
 ///
 /// Example: 8 channels → `weights` rows of 24 entries, entries 8…23 repeating channels 0…7,
@@ -19,11 +19,11 @@ package struct QuantizedDepthwiseTierPath: Sendable {
     /// The kernel-table entry that reads these arrays.
     package let kernel: QuantizedDepthwiseKernel
 
-    /// nil when the kernel table has no such kernel (`kernel` nil), the depth multiplier is not 1
-    /// or a multiplier has a left shift (the general loops run those).
+    /// nil when the depth multiplier is not 1, a multiplier has a left shift or a weight does not
+    /// fit 16 bits (the general loops run those).
     package init?(weights w: [Int32], taps: Int, channels: Int, depthMultiplier: Int, bias: [Int32], inputZeroPoint: Int32,
-          requantization: VectorRequantization?, kernel: QuantizedDepthwiseKernel?) {
-        guard let kernel, depthMultiplier == 1, channels > 0, let requantization,
+          requantization: VectorRequantization?, kernel: QuantizedDepthwiseKernel) {
+        guard depthMultiplier == 1, channels > 0, let requantization,
               w.count == taps * channels, bias.count == channels,
               w.allSatisfy({ Int32(Int16.min)...Int32(Int16.max) ~= $0 }) else { return nil }
         self.kernel = kernel
@@ -48,7 +48,7 @@ package struct QuantizedDepthwiseTierPath: Sendable {
 }
 
 extension QuantizedDepthwiseConv2D {
-    /// The wide-tier path: each output row split into its left border pixels (one call each,
+    /// The kernel table's path: each output row split into its left border pixels (one call each,
     /// their in-bounds taps), the interior run (every column tap inside the input: one call;
     /// stride 1 as one flat lane vector) and the right border; output rows split over
     /// `threads`. Reads the 8-bit input in place: nothing is allocated.

@@ -119,14 +119,10 @@ enum FloatVectorMath {
         x * logistic(x)
     }
 
-    /// Replaces `count` floats at `p` by their SiLU: `logisticProduct` when `faithful`,
-    /// else `silu`.
-    static func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int, faithful: Bool) {
-        if faithful {
-            map(UnsafePointer(p), to: p, range: 0..<count, logisticProduct)
-        } else {
-            map(UnsafePointer(p), to: p, range: 0..<count, silu)
-        }
+    /// Replaces `count` floats at `p` by their `silu` (the faithful form, LOGISTIC's and MUL's
+    /// roundings, is the kernel table's `HybridKernels.faithfulSiLU`).
+    static func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int) {
+        map(UnsafePointer(p), to: p, range: 0..<count, silu)
     }
 
     /// `dst[i] = f(src[i])` over `range`, 8 lanes at a time; the last few values go through

@@ -7,8 +7,7 @@ import Foundation
 /// `AsymmetricQuantizeFloats`, portable versions).
 ///
 /// `symmetric` and `asymmetric` run the kernel-table entry they are given (`HybridKernels`: the
-/// wide tiers' 16-lane `TierHybrid.range`/`quantize`, the baseline's 8-lane loops here, the
-/// same values) and split large
+/// tier modules' 16-lane `TierHybrid.range`/`quantize`, the same values at every tier) and split large
 /// inputs (`parallelMinimum` values or more) over `threads`: the range as per-chunk minima and
 /// maxima combined (exact), the quantization in chunks. With `unsignedBytes` they write
 /// `q + 128` (`q` XOR 0x80: the byte GEMM's unsigned input) instead of `q`.
@@ -120,69 +119,8 @@ enum HybridQuantization {
         }
     }
 
-    /// The baseline table's `HybridKernels.Quantize`: `quantize` 8 values at a time, then with
-    /// `shift` 128 each byte XOR 0x80 (`q + 128` as an unsigned byte).
-    @Sendable static func quantizeBaseline(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float, addsOffset: Bool,
-                                           lo: Float, hi: Float, shift: Int32, into raw: UnsafeMutableRawPointer) {
-        let q = raw.assumingMemoryBound(to: Int8.self)
-        quantize(x, count: count, inverse: inverse, offset: addsOffset ? offset : nil, lo: lo, hi: hi, into: q)
-        if shift != 0 { for i in 0..<count { q[i] ^= Int8(bitPattern: 0x80) } }
-    }
-
-    /// The smallest and largest of `count` (≥ 1) values, NaNs skipped (as `min(lo, x)` skips
-    /// them); ±greatestFiniteMagnitude seeds, 8 lanes at a time.
-    static func range(_ x: UnsafePointer<Float>, count: Int) -> (lo: Float, hi: Float) {
-        var lo = Float.greatestFiniteMagnitude, hi = -Float.greatestFiniteMagnitude
-        var i = 0
-        if count >= 8 {
-            var vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
-            while i &+ 8 <= count {
-                let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
-                vlo.replace(with: v, where: v .< vlo)
-                vhi.replace(with: v, where: v .> vhi)
-                i &+= 8
-            }
-            for l in 0..<8 { lo = min(lo, vlo[l]); hi = max(hi, vhi[l]) }
-        }
-        while i < count { lo = min(lo, x[i]); hi = max(hi, x[i]); i &+= 1 }
-        return (lo, hi)
-    }
-
-    /// `q[i] = clamp(round(offset + x[i] · inverse), lo, hi)` (no offset: `x[i] · inverse`),
-    /// rounding half away from zero, NaN → 0: the runtime's formula, 8 values at a time
-    /// with exact float steps (no `roundf` call), the last few through `quantizeScalar`.
-    static func quantize(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float?, lo: Float, hi: Float,
-                         into q: UnsafeMutablePointer<Int8>) {
-        let vinv = SIMD8<Float>(repeating: inverse), voff = SIMD8<Float>(repeating: offset ?? 0)
-        let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
-        let magic = SIMD8<Float>(repeating: 12582912)   // 1.5 · 2²³: adding it rounds |v| < 2²² to an integer
-        var i = 0
-        while i &+ 8 <= count {
-            let xv = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
-            var v = xv * vinv
-            if offset != nil { v = voff + v }
-            let bits = unsafeBitCast(v, to: SIMD8<Int32>.self)
-            // All ones where v is not NaN (|bits| at most the bits of infinity).
-            let number = ((bits & SIMD8(repeating: 0x7FFF_FFFF)) &- SIMD8(repeating: 0x7F80_0001)) &>> 31
-            let c = KernelSupport.clamp(v, vlo, vhi)
-            let sign = unsafeBitCast(c, to: SIMD8<Int32>.self) & SIMD8(repeating: Int32(bitPattern: 0x8000_0000))
-            let a = unsafeBitCast(unsafeBitCast(c, to: SIMD8<Int32>.self) & SIMD8(repeating: 0x7FFF_FFFF), to: SIMD8<Float>.self)
-            // Nearest integer with ties to even, then ties (a − r = ½ exactly) moved up, away from 0.
-            var r = (a + magic) - magic
-            let tie = unsafeBitCast(r - a + SIMD8(repeating: 0.5), to: SIMD8<Int32>.self)
-            let isTie = ~((tie | (SIMD8<Int32>() &- tie)) &>> 31)
-            r += unsafeBitCast(unsafeBitCast(SIMD8<Float>(repeating: 1), to: SIMD8<Int32>.self) & isTie, to: SIMD8<Float>.self)
-            let rounded = unsafeBitCast(unsafeBitCast(r, to: SIMD8<Int32>.self) | sign, to: SIMD8<Float>.self)
-            // An integer in [-128, 127] plus 1.5 · 2²³ has it in its low mantissa bits.
-            let integer = (unsafeBitCast(rounded + magic, to: SIMD8<Int32>.self) &- SIMD8(repeating: 0x4B40_0000)) & number
-            UnsafeMutableRawPointer(q + i).storeBytes(of: SIMD8<Int8>(truncatingIfNeeded: integer), as: SIMD8<Int8>.self)
-            i &+= 8
-        }
-        quantizeScalar(x + i, count: count - i, inverse: inverse, offset: offset, lo: lo, hi: hi, into: q + i)
-    }
-
-    /// `quantize` one value at a time with `rounded(.toNearestOrAwayFromZero)` (the tail and
-    /// the test oracle).
+    /// `quantize` one value at a time with `rounded(.toNearestOrAwayFromZero)` (the test oracle of
+    /// the tier kernels' `TierHybrid.quantize`).
     static func quantizeScalar(_ x: UnsafePointer<Float>, count: Int, inverse: Float, offset: Float?, lo: Float, hi: Float,
                                into q: UnsafeMutablePointer<Int8>) {
         for i in 0..<count {

@@ -1,5 +1,8 @@
 import _Builtin_intrinsics.intel
 
+/// `LaneMath`'s lanes in this module.
+typealias MathLanes = SIMD16<Float>
+
 /// The AVX2 + FMA tier (x86-64-v3): this module is compiled with `-march=x86-64-v3`, and
 /// holds the shared wide-tier kernels of `Sources/TierKernels/` at that instruction set.
 /// `SIMD16<Float>` is two ymm registers here.

@@ -1,5 +1,8 @@
 import _Builtin_intrinsics.intel
 
+/// `LaneMath`'s lanes in this module.
+typealias MathLanes = SIMD16<Float>
+
 /// The AVX-512 tier (x86-64-v4: AVX-512 F/BW/CD/DQ/VL, plus VNNI): this module is compiled
 /// with `-march=x86-64-v4 -mavx512vnni`, and holds the shared wide-tier kernels of
 /// `Sources/TierKernels/` at that instruction set. `SIMD16<Float>` is one zmm register here.

@@ -2,6 +2,9 @@
 import _Builtin_intrinsics.intel
 #endif
 
+/// `LaneMath`'s lanes in this module.
+typealias MathLanes = SIMD16<Float>
+
 /// The baseline tier (SSE2 on x86-64, NEON on arm64): this module is compiled with no
 /// instruction-set flags, so it runs on every CPU of its architecture, and holds the shared
 /// kernels of `Sources/TierKernels/` at that instruction set. `SIMD16<Float>` is four xmm (or

@@ -41,7 +41,7 @@ package enum TierFloatGEMM {
     @inline(__always)
     static func finish(_ v: SIMD16<Float>, bias: SIMD16<Float>, lo: Float, hi: Float, mode: Int) -> SIMD16<Float> {
         let v = v + bias
-        if mode == 2 { return TierMath.silu(v) }
+        if mode == 2 { return LaneMath.silu(v) }
         if mode == 1 { return TierMath.clamp(v, lo: SIMD16(repeating: lo), hi: SIMD16(repeating: hi)) }
         return v
     }

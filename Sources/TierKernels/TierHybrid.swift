@@ -29,7 +29,7 @@ package enum TierHybrid {
                 v = perChannel ? v * scale * sf : v * sf
                 if bias != nil { v += offset }
                 v = TierMath.clamp(v, lo: lo, hi: hi)
-                if silu { v = v * TierMath.logistic(v) }
+                if silu { v = v * LaneMath.logistic(v) }
                 return v
             }
             var r = 0
@@ -57,8 +57,8 @@ package enum TierHybrid {
         while i &+ 64 <= count {
             let a = TierMath.load(p + i, count: 16), b = TierMath.load(p + (i &+ 16), count: 16)
             let c = TierMath.load(p + (i &+ 32), count: 16), d = TierMath.load(p + (i &+ 48), count: 16)
-            let ya = a * TierMath.logistic(a), yb = b * TierMath.logistic(b)
-            let yc = c * TierMath.logistic(c), yd = d * TierMath.logistic(d)
+            let ya = a * LaneMath.logistic(a), yb = b * LaneMath.logistic(b)
+            let yc = c * LaneMath.logistic(c), yd = d * LaneMath.logistic(d)
             TierMath.store(ya, to: p + i, count: 16); TierMath.store(yb, to: p + (i &+ 16), count: 16)
             TierMath.store(yc, to: p + (i &+ 32), count: 16); TierMath.store(yd, to: p + (i &+ 48), count: 16)
             i &+= 64
@@ -66,7 +66,7 @@ package enum TierHybrid {
         while i < count {
             let width = min(16, count &- i)
             let v = TierMath.load(p + i, count: width)
-            TierMath.store(v * TierMath.logistic(v), to: p + i, count: width)
+            TierMath.store(v * LaneMath.logistic(v), to: p + i, count: width)
             i &+= 16
         }
     }

@@ -17,10 +17,10 @@ final class FloatVectorMathTests: XCTestCase {
 
     func testExpIsWithinTwoUlpOfExpfOverTheWholeNormalRange() {
         var worst = 0, worstX: Float = 0
-        var x: Float = FloatVectorMath.expMinArgument
-        while x < FloatVectorMath.expMaxArgument {
+        var x: Float = LaneMath.expMinArgument
+        while x < LaneMath.expMaxArgument {
             var v = SIMD8<Float>()
-            for l in 0..<8 { v[l] = min(x + Float(l) * 0.0013, FloatVectorMath.expMaxArgument) }
+            for l in 0..<8 { v[l] = min(x + Float(l) * 0.0013, LaneMath.expMaxArgument) }
             let e = FloatVectorMath.exp(v)
             for l in 0..<8 {
                 let u = ulps(e[l], expf(v[l]))

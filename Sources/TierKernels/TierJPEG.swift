@@ -46,11 +46,25 @@ package enum TierJPEG {
         @inline(__always) func row(_ v: SIMD8<Int16>, _ k: Int) -> SIMD8<Int32> {
             widen(v) &* UnsafeRawPointer(q + 8 &* k).loadUnaligned(as: SIMD8<Int32>.self)
         }
-        let y = oneD(row(c0, 0), row(c1, 1), row(c2, 2), row(c3, 3), row(c4, 4), row(c5, 5), row(c6, 6), row(c7, 7))
         let round1 = SIMD8<Int32>(repeating: 1 << 10)
-        let w = transpose((y.0 &+ round1) &>> 11, (y.1 &+ round1) &>> 11, (y.2 &+ round1) &>> 11, (y.3 &+ round1) &>> 11,
-                          (y.4 &+ round1) &>> 11, (y.5 &+ round1) &>> 11, (y.6 &+ round1) &>> 11, (y.7 &+ round1) &>> 11)
-        let z = oneD(w.0, w.1, w.2, w.3, w.4, w.5, w.6, w.7)
+        let zero = SIMD8<Int32>()
+        // All AC terms inside the top-left 4x4 (common): rows 4...7 of the coefficients and,
+        // after the first pass, columns 4...7 are zero, so both passes run with those inputs
+        // as constant zeros (the same integers, with the terms that are 0 folded away).
+        let right = unsafeBitCast((c0 | c1 | c2 | c3) & SIMD8<Int16>(0, 0, 0, 0, -1, -1, -1, -1), to: SIMD2<UInt64>.self)
+        let lower = unsafeBitCast(c4 | c5 | c6 | c7, to: SIMD2<UInt64>.self)
+        let z: (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>)
+        if right[1] | lower[0] | lower[1] == 0 {
+            let y = oneD(row(c0, 0), row(c1, 1), row(c2, 2), row(c3, 3), zero, zero, zero, zero)
+            let w = transpose((y.0 &+ round1) &>> 11, (y.1 &+ round1) &>> 11, (y.2 &+ round1) &>> 11, (y.3 &+ round1) &>> 11,
+                              (y.4 &+ round1) &>> 11, (y.5 &+ round1) &>> 11, (y.6 &+ round1) &>> 11, (y.7 &+ round1) &>> 11)
+            z = oneD(w.0, w.1, w.2, w.3, zero, zero, zero, zero)
+        } else {
+            let y = oneD(row(c0, 0), row(c1, 1), row(c2, 2), row(c3, 3), row(c4, 4), row(c5, 5), row(c6, 6), row(c7, 7))
+            let w = transpose((y.0 &+ round1) &>> 11, (y.1 &+ round1) &>> 11, (y.2 &+ round1) &>> 11, (y.3 &+ round1) &>> 11,
+                              (y.4 &+ round1) &>> 11, (y.5 &+ round1) &>> 11, (y.6 &+ round1) &>> 11, (y.7 &+ round1) &>> 11)
+            z = oneD(w.0, w.1, w.2, w.3, w.4, w.5, w.6, w.7)
+        }
         let round2 = SIMD8<Int32>(repeating: 1 << 17)
         let o = transpose(rangeLimit((z.0 &+ round2) &>> 18), rangeLimit((z.1 &+ round2) &>> 18),
                           rangeLimit((z.2 &+ round2) &>> 18), rangeLimit((z.3 &+ round2) &>> 18),
@@ -234,6 +248,56 @@ package enum TierJPEG {
         for i in 0..<8 {
             out[3 &* i] = r[i]; out[3 &* i &+ 1] = g[i]; out[3 &* i &+ 2] = b[i]
         }
+        #endif
+    }
+
+    /// libjpeg's h2v2 "fancy" upsampling of one chroma row (`h2v2_fancy_upsample`, `jdsample.c`)
+    /// into `2 * width` samples: with column sums `s[x] = 3·near[x] + far[x]` (near = the input
+    /// row closest to the output row), output `2x` is `(3·s[x] + s[x−1] + 8) >> 4` and `2x+1` is
+    /// `(3·s[x] + s[x+1] + 7) >> 4`, the edge columns repeating their neighbour. Needs
+    /// `width > 2`. Sixteen input samples per step in 16-bit lanes (every value stays below
+    /// 2^13), even and odd outputs paired into one 16-bit word each, which stores them interleaved.
+    package static func upsampleH2V2Fancy(near: UnsafePointer<UInt8>, far: UnsafePointer<UInt8>, width w: Int,
+                                          out: UnsafeMutablePointer<UInt8>) {
+        @inline(__always) func sums(_ offset: Int) -> SIMD16<UInt16> {
+            3 &* widenBytes(UnsafeRawPointer(near + offset).loadUnaligned(as: SIMD16<UInt8>.self))
+                &+ widenBytes(UnsafeRawPointer(far + offset).loadUnaligned(as: SIMD16<UInt8>.self))
+        }
+        @inline(__always) func sum(_ x: Int) -> Int32 { 3 &* Int32(near[x]) &+ Int32(far[x]) }
+        let first = sum(0)
+        out[0] = UInt8(truncatingIfNeeded: (4 &* first &+ 8) &>> 4)
+        out[1] = UInt8(truncatingIfNeeded: (3 &* first &+ sum(1) &+ 7) &>> 4)
+        var x = 1
+        let eight = SIMD16<UInt16>(repeating: 8), seven = SIMD16<UInt16>(repeating: 7)
+        while x &+ 17 <= w {
+            let here = 3 &* sums(x), left = sums(x &- 1), right = sums(x &+ 1)
+            let even = (here &+ left &+ eight) &>> 4
+            let odd = (here &+ right &+ seven) &>> 4
+            UnsafeMutableRawPointer(out + 2 &* x).storeBytes(of: even | (odd &<< 8), as: SIMD16<UInt16>.self)
+            x &+= 16
+        }
+        while x < w &- 1 {
+            let here = 3 &* sum(x)
+            out[2 &* x] = UInt8(truncatingIfNeeded: (here &+ sum(x &- 1) &+ 8) &>> 4)
+            out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (here &+ sum(x &+ 1) &+ 7) &>> 4)
+            x &+= 1
+        }
+        let last = sum(w &- 1)
+        out[2 &* w &- 2] = UInt8(truncatingIfNeeded: (3 &* last &+ sum(w &- 2) &+ 8) &>> 4)
+        out[2 &* w &- 1] = UInt8(truncatingIfNeeded: (4 &* last &+ 7) &>> 4)
+    }
+
+    /// Zero-extends sixteen bytes to 16-bit lanes (SSE2 unpacks; the generic conversion stayed
+    /// an outlined call).
+    @inline(__always)
+    package static func widenBytes(_ v: SIMD16<UInt8>) -> SIMD16<UInt16> {
+        #if arch(x86_64)
+        let x = unsafeBitCast(v, to: __m128i.self), zero = _mm_setzero_si128()
+        return unsafeBitCast((_mm_unpacklo_epi8(x, zero), _mm_unpackhi_epi8(x, zero)), to: SIMD16<UInt16>.self)
+        #else
+        var r = SIMD16<UInt16>()
+        for i in 0..<16 { r[i] = UInt16(v[i]) }
+        return r
         #endif
     }
 

@@ -71,13 +71,12 @@ enum JPEGPixelAssembler {
                 let bands = min(height, jpegWorkerCount * 4)
                 ParallelRows.forEach(bands) { band in
                     let rowBuffers = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity * componentCount)
-                    let columnSums = UnsafeMutablePointer<Int32>.allocate(capacity: rowCapacity)
-                    defer { rowBuffers.deallocate(); columnSums.deallocate() }
+                    defer { rowBuffers.deallocate() }
                     let first = band * height / bands, last = (band + 1) * height / bands
                     var rows = [UnsafePointer<UInt8>](repeating: UnsafePointer(rowBuffers), count: componentCount)
                     for y in first..<last {
                         for ci in 0..<componentCount {
-                            rows[ci] = upsamplers[ci].row(y, out: rowBuffers + ci * rowCapacity, columnSums: columnSums)
+                            rows[ci] = upsamplers[ci].row(y, out: rowBuffers + ci * rowCapacity)
                         }
                         switch model {
                         case .gray:

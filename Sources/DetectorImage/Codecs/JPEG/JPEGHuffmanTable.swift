@@ -15,6 +15,8 @@ struct JPEGHuffmanSpec: Equatable {
 /// bounded by construction (9-bit peeks, lengths 1...16, symbol positions checked at build).
 final class JPEGHuffmanDecoder {
     static let lookaheadBits = 9
+    /// The run field of a `fastAC` entry that is the end-of-block code (symbol 0), not a coefficient.
+    static let endOfBlockRun = 0xFF
 
     /// `(length << 8) | symbol` for codes of at most 9 bits, indexed by the next 9 bits; 0 otherwise.
     let lookup: UnsafeMutablePointer<UInt16>
@@ -25,7 +27,8 @@ final class JPEGHuffmanDecoder {
     /// The symbols, padded to 256 entries.
     let values: UnsafeMutablePointer<UInt8>
     /// For AC coefficients whose code and extra bits together fit in the next 9 bits:
-    /// `(value << 16) | (run << 8) | totalLength`, indexed by the next 9 bits; 0 otherwise.
+    /// `(value << 16) | (run << 8) | totalLength`, indexed by the next 9 bits; for the
+    /// end-of-block code (symbol 0) `(endOfBlockRun << 8) | length`; 0 otherwise.
     let fastAC: UnsafeMutablePointer<Int32>
 
     /// Builds the table, enforcing libjpeg's validity rules: at most 256 symbols and no
@@ -94,6 +97,10 @@ final class JPEGHuffmanDecoder {
             guard entry != 0 else { continue }
             let length = entry >> 8, symbol = entry & 0xFF
             let run = symbol >> 4, size = symbol & 15
+            if symbol == 0 {
+                fastAC[index] = Int32(Self.endOfBlockRun << 8 | length)   // EOB: value 0, run marker
+                continue
+            }
             guard size != 0, length + size <= bits else { continue }
             let extra = (index >> (bits - length - size)) & ((1 << size) - 1)
             let value = extra < (1 << (size - 1)) ? extra - (1 << size) + 1 : extra

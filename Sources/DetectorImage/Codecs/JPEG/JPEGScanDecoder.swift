@@ -40,6 +40,7 @@ extension JPEGStreamParser {
             mcuRows = c.blockRows
         }
         let empty = JPEGHuffmanDecoder()
+        let masks = JPEGZigZagMask.shared
         // The decoder objects stay alive (held by `self` and `empty`) for the whole scan.
         let members = UnsafeMutablePointer<ScanMember>.allocate(capacity: scan.members.count)
         defer { members.deallocate() }
@@ -118,7 +119,7 @@ extension JPEGStreamParser {
                                                           low: al, eobRun: &eobRun, natural: natural)
                                     case .acRefine:
                                         try decodeACRefine(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
-                                                           low: al, eobRun: &eobRun, natural: natural)
+                                                           low: al, eobRun: &eobRun, natural: natural, masks: masks)
                                     }
                                 }
                             }
@@ -208,7 +209,9 @@ extension JPEGStreamParser {
         while k < 64 {
             let fast = reader.fastAC(ac)
             if fast != 0 {
-                k &+= Int((fast &>> 8) & 0xFF)
+                let run = Int((fast &>> 8) & 0xFF)
+                if run == JPEGHuffmanDecoder.endOfBlockRun { break }
+                k &+= run
                 block[natural[k]] = Int16(truncatingIfNeeded: fast &>> 16)
                 k &+= 1
                 continue
@@ -234,6 +237,16 @@ extension JPEGStreamParser {
         defer { readerInOut = reader }
         var k = start
         while k <= end {
+            // A code and its extra bits within the lookahead: one table entry (as sequential).
+            let fast = reader.fastAC(ac)
+            if fast != 0 {
+                let run = Int((fast &>> 8) & 0xFF)
+                if run == JPEGHuffmanDecoder.endOfBlockRun { break }   // EOB: a run of one block (this one)
+                k &+= run
+                block[natural[k]] = Int16(truncatingIfNeeded: Int(fast &>> 16) &<< low)
+                k &+= 1
+                continue
+            }
             let rs = try reader.decode(ac)
             let run = rs &>> 4, size = rs & 15
             if size != 0 {
@@ -251,19 +264,41 @@ extension JPEGStreamParser {
         }
     }
 
-    /// AC successive-approximation refinement, in libjpeg's order of operations.
+    /// AC successive-approximation refinement, in libjpeg's order of operations (bits read in
+    /// the same order, the same coefficients changed), walking the block's zig-zag nonzero mask:
+    /// a run of zero-history coefficients is skipped by clearing mask bits, and only the nonzero
+    /// coefficients passed read a correction bit. The mask, taken when the block starts, stays
+    /// exact for the positions still ahead: refined values stay nonzero and a new value is placed
+    /// behind the position reached.
     @inline(__always)
     func decodeACRefine(_ readerInOut: inout JPEGBitReader, ac: JPEGHuffmanLookup, block: UnsafeMutablePointer<Int16>,
-                        start: Int, end: Int, low: Int, eobRun: inout Int, natural: UnsafePointer<Int>) throws {
+                        start: Int, end: Int, low: Int, eobRun: inout Int, natural: UnsafePointer<Int>,
+                        masks: JPEGZigZagMask) throws {
         var reader = readerInOut   // in registers (see `decodeSequentialBlock`)
         defer { readerInOut = reader }
         let p1 = Int16(truncatingIfNeeded: 1 << low)
         let m1 = Int16(truncatingIfNeeded: -1 << low)
+        // Positions start...end (1 ≤ start ≤ end ≤ 63, checked with the scan header).
+        let band = JPEGZigZagMask.below(end &+ 1) & ~JPEGZigZagMask.below(start)
+        let nonzero = masks.nonzero(block) & band
+        /// Reads one correction bit for each nonzero coefficient in `positions` (lowest first).
+        @inline(__always) func refine(_ positions: UInt64, _ reader: inout JPEGBitReader) {
+            var left = positions
+            while left != 0 {
+                let coefficient = block + natural[left.trailingZeroBitCount]
+                left &= left &- 1
+                let current = coefficient.pointee
+                let bit = Int16(truncatingIfNeeded: reader.bit())
+                // bit set and this bit of the value still clear: move away from zero by p1.
+                let apply = (current & p1) == 0 ? 0 &- bit : 0
+                coefficient.pointee = current &+ ((current >= 0 ? p1 : m1) & apply)
+            }
+        }
         var k = start
         if eobRun == 0 {
             while k <= end {
                 let rs = try reader.decode(ac)
-                var run = rs &>> 4
+                let run = rs &>> 4
                 var value: Int16 = 0
                 let size = rs & 15
                 if size != 0 {
@@ -273,20 +308,15 @@ extension JPEGStreamParser {
                     if run != 0 { eobRun &+= reader.bits(run) }
                     break
                 }
-                // Skip `run` zero-history coefficients, refining the nonzero ones passed.
-                repeat {
-                    let coefficient = block + natural[k]
-                    let current = coefficient.pointee
-                    if current != 0 {
-                        if reader.bit() != 0 && (current & p1) == 0 {
-                            coefficient.pointee = current >= 0 ? current &+ p1 : current &+ m1
-                        }
-                    } else {
-                        run &-= 1
-                        if run < 0 { break }
-                    }
-                    k &+= 1
-                } while k <= end
+                // The slot is the (run+1)-th zero-history position from k (end + 1 when the
+                // band runs out first); the nonzero coefficients before it are refined.
+                let ahead = band & ~JPEGZigZagMask.below(k)
+                var zeros = ~nonzero & ahead
+                var skip = run
+                while skip > 0 && zeros != 0 { zeros &= zeros &- 1; skip &-= 1 }
+                let slot = zeros == 0 ? end &+ 1 : zeros.trailingZeroBitCount
+                refine(nonzero & ahead & JPEGZigZagMask.below(slot), &reader)
+                k = slot
                 if value != 0 {
                     block[natural[k]] = value
                 }
@@ -294,16 +324,7 @@ extension JPEGStreamParser {
             }
         }
         if eobRun > 0 {
-            while k <= end {
-                let coefficient = block + natural[k]
-                let current = coefficient.pointee
-                if current != 0 {
-                    if reader.bit() != 0 && (current & p1) == 0 {
-                        coefficient.pointee = current >= 0 ? current &+ p1 : current &+ m1
-                    }
-                }
-                k &+= 1
-            }
+            refine(nonzero & ~JPEGZigZagMask.below(k), &reader)
             eobRun &-= 1
         }
     }

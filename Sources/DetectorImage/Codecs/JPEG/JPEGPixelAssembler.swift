@@ -16,14 +16,16 @@ enum JPEGPixelAssembler {
 
         // 1. IDCT every block that covers the component's real samples (smoothed first where
         //    libjpeg would smooth a progressive image with missing AC bits).
+        //    A streamed scan has done this already (`parser.streamedSamples`, owned by the parser).
         let smoother = JPEGBlockSmoother(frame: frame, progress: parser.progress)
-        var samplePlanes: [UnsafeMutablePointer<UInt8>] = []
-        defer { for p in samplePlanes { p.deallocate() } }
-        for (ci, component) in frame.components.enumerated() {
+        var ownedPlanes: [UnsafeMutablePointer<UInt8>] = []
+        defer { for p in ownedPlanes { p.deallocate() } }
+        if parser.planes.isEmpty && parser.streamedSamples.isEmpty { parser.allocatePlanes() }
+        for (ci, component) in frame.components.enumerated() where parser.streamedSamples.isEmpty {
             let stride = component.blocksPerRow * 8
             let rows = component.blockRows * 8
             let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * rows)
-            samplePlanes.append(plane)
+            ownedPlanes.append(plane)
             let coefficients = parser.planes[ci]
             let quant = component.quant ?? [Int32](repeating: 0, count: 64)
             let blockRows = component.blockRows, blocksPerRow = component.blocksPerRow
@@ -45,6 +47,8 @@ enum JPEGPixelAssembler {
                 }
             }
         }
+
+        let samplePlanes = parser.streamedSamples.isEmpty ? ownedPlanes : parser.streamedSamples
 
         // 2. Upsample and convert colours into the output image.
         let format: PixelFormat = frame.components.count == 1 ? .gray8 : .rgb8

@@ -19,6 +19,9 @@ extension JPEGStreamParser {
         var dc: JPEGHuffmanLookup
         var ac: JPEGHuffmanLookup
         var predictor: Int
+        /// Block rows the coefficients advance per MCU row: `v`, or 0 when a streamed scan
+        /// keeps only the current MCU row.
+        var rowStep: Int
     }
 
     enum ScanKind { case sequential, dcFirst, dcRefine, acFirst, acRefine }
@@ -39,6 +42,12 @@ extension JPEGStreamParser {
             mcusPerRow = c.blocksPerRow
             mcuRows = c.blockRows
         }
+        guard streamedSamples.isEmpty else { throw ScanAfterStreamedScan() }
+        // A sequential frame's first scan holding every component is streamed (see `allowsStreaming`).
+        let streaming = allowsStreaming && !frame.progressive && scanCount == 0
+            && scan.members.count == frame.components.count
+        let stream = streaming ? StreamedRows(frame: frame, scan: scan) : nil
+        if let stream { streamedSamples = stream.samples } else { allocatePlanes() }
         let empty = JPEGHuffmanDecoder()
         let masks = JPEGZigZagMask.shared
         // The decoder objects stay alive (held by `self` and `empty`) for the whole scan.
@@ -46,12 +55,20 @@ extension JPEGStreamParser {
         defer { members.deallocate() }
         for (i, m) in scan.members.enumerated() {
             let component = frame.components[m.componentIndex]
-            let plane = planes[m.componentIndex]
+            let v = interleaved ? component.v : 1
+            let coefficients: UnsafeMutablePointer<Int16>, blocksPerRow: Int
+            if let stream {
+                coefficients = stream.rows[i]
+                blocksPerRow = component.storedBlocksPerRow
+            } else {
+                coefficients = planes[m.componentIndex].pointer
+                blocksPerRow = planes[m.componentIndex].blocksPerRow
+            }
             members.advanced(by: i).initialize(to: ScanMember(
-                coefficients: plane.pointer, blocksPerRow: plane.blocksPerRow,
-                h: interleaved ? component.h : 1, v: interleaved ? component.v : 1,
+                coefficients: coefficients, blocksPerRow: blocksPerRow,
+                h: interleaved ? component.h : 1, v: v,
                 dc: (dcTables[m.dcTable] ?? empty).pointers, ac: (acTables[m.acTable] ?? empty).pointers,
-                predictor: 0))
+                predictor: 0, rowStep: stream == nil ? v : 0))
         }
         let memberCount = scan.members.count
         let restartInterval = self.restartInterval
@@ -100,7 +117,7 @@ extension JPEGStreamParser {
                             let h = member.pointee.h, v = member.pointee.v
                             for by in 0..<v {
                                 let rowBase = member.pointee.coefficients
-                                    + ((mcuY &* v &+ by) &* member.pointee.blocksPerRow &+ mcuX &* h) &* 64
+                                    + ((mcuY &* member.pointee.rowStep &+ by) &* member.pointee.blocksPerRow &+ mcuX &* h) &* 64
                                 for bx in 0..<h {
                                     let block = rowBase + bx &* 64
                                     switch kind {
@@ -127,6 +144,7 @@ extension JPEGStreamParser {
                         if reader.overran { insufficient = true }
                     }
                     try checkReader(reader)
+                    stream?.transformRow(mcuY)
                 }
             }
         }

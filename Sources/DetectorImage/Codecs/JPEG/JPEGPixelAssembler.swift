@@ -14,6 +14,10 @@ enum JPEGPixelAssembler {
                                           componentIDs: frame.components.map(\.id),
                                           jfif: parser.sawJFIF, adobeTransform: parser.adobeTransform)
 
+        if let pixels = parser.pipelinedPixels, model == .ycbcr {
+            return (try ImageBuffer(width: width, height: height, format: .rgb8, pixels: pixels, maxPixels: parser.maxPixels), model)
+        }
+
         // 1. IDCT every block that covers the component's real samples (smoothed first where
         //    libjpeg would smooth a progressive image with missing AC bits).
         //    A streamed scan has done this already (`parser.streamedSamples`, owned by the parser).
@@ -31,7 +35,7 @@ enum JPEGPixelAssembler {
             let blockRows = component.blockRows, blocksPerRow = component.blocksPerRow
             quant.withUnsafeBufferPointer { q in
                 guard let qBase = q.baseAddress else { return }
-                let bands = min(blockRows, jpegWorkerCount * 4)
+                let bands = min(blockRows, jpegBandCount)
                 ParallelRows.forEach(bands) { band in
                     let first = band * blockRows / bands, last = (band + 1) * blockRows / bands
                     if let smoother {
@@ -57,10 +61,7 @@ enum JPEGPixelAssembler {
         var pixelBytes = [UInt8](unsafeUninitializedCapacity: byteCount) { _, initialized in
             initialized = byteCount
         }
-        let upsamplers = frame.components.enumerated().map { ci, c in
-            JPEGUpsampler(plane: samplePlanes[ci], stride: c.blocksPerRow * 8, width: c.width, height: c.height,
-                          factorH: frame.maxH / c.h, factorV: frame.maxV / c.v)
-        }
+        let upsamplers = Self.upsamplers(frame: frame, planes: samplePlanes)
         let converter = JPEGColorConverter.shared
         let rowCapacity = upsamplers.map(\.rowCapacity).max() ?? width
         let componentCount = frame.components.count
@@ -72,7 +73,7 @@ enum JPEGPixelAssembler {
             converter.cbToG.withUnsafeBufferPointer { cbG in
                 guard let crR = crR.baseAddress, let cbB = cbB.baseAddress,
                       let crG = crG.baseAddress, let cbG = cbG.baseAddress else { return }
-                let bands = min(height, jpegWorkerCount * 4)
+                let bands = min(height, jpegBandCount)
                 ParallelRows.forEach(bands) { band in
                     let rowBuffers = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity * componentCount)
                     defer { rowBuffers.deallocate() }
@@ -117,6 +118,31 @@ enum JPEGPixelAssembler {
     }
 }
 
+extension JPEGPixelAssembler {
+    /// One upsampler per component over its sample plane (`blocksPerRow * 8` bytes per row).
+    static func upsamplers(frame: JPEGFrame, planes: [UnsafeMutablePointer<UInt8>]) -> [JPEGUpsampler] {
+        frame.components.enumerated().map { ci, c in
+            JPEGUpsampler(plane: planes[ci], stride: c.blocksPerRow * 8, width: c.width, height: c.height,
+                          factorH: frame.maxH / c.h, factorV: frame.maxV / c.v)
+        }
+    }
+
+    /// Output rows `rows` of a YCbCr image (three upsamplers) as RGB into `pixels`
+    /// (`width * 3` bytes per row): what the assembler's bands do, for `JPEGRowPipeline`.
+    static func convertYCbCrRows(_ rows: Range<Int>, upsamplers: [JPEGUpsampler], width: Int,
+                                 pixels: UnsafeMutablePointer<UInt8>) {
+        guard upsamplers.count == 3, !rows.isEmpty else { return }
+        let capacity = upsamplers.map(\.rowCapacity).max() ?? width
+        let buffers = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 3)
+        defer { buffers.deallocate() }
+        for y in rows {
+            let luma = upsamplers[0].row(y, out: buffers)
+            let cb = upsamplers[1].row(y, out: buffers + capacity), cr = upsamplers[2].row(y, out: buffers + 2 * capacity)
+            JPEGColorConverter.ycbcrToRGB(y: luma, cb: cb, cr: cr, out: pixels + y * width * 3, width: width)
+        }
+    }
+}
+
 /// The IDCT of block rows `blockRows` of component `index`, each block smoothed first by the
 /// plan of its row (rows whose plan is empty go straight to the IDCT).
 private func smoothedTransform(_ smoother: JPEGBlockSmoother, component: JPEGComponent, index: Int,
@@ -147,6 +173,7 @@ private func smoothedTransform(_ smoother: JPEGBlockSmoother, component: JPEGCom
     }
 }
 
-/// Cores available to this process (at least 1): the decoder splits IDCT and colour work into
-/// 4 bands per core.
-private let jpegWorkerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+/// Bands the decoder splits IDCT and colour work into: 4 per core this process may run on (its
+/// affinity mask), and one when it is pinned to a single core (two threads taking turns on one
+/// core only add switches).
+private let jpegBandCount = JPEGRowPipeline.availableCores > 1 ? JPEGRowPipeline.availableCores * 4 : 1

@@ -93,64 +93,101 @@ extension JPEGStreamParser {
         var lastGoodIMCURow = progress.lastGoodIMCURow
         defer { progress.lastGoodIMCURow = lastGoodIMCURow }
 
-        try withExtendedLifetime(empty) {
-            try jpegNaturalOrder.withUnsafeBufferPointer { naturalBuffer in
-                guard let natural = naturalBuffer.baseAddress else { return }
-                for mcuY in 0..<mcuRows {
-                    let iMCURow = mcuY / mcuRowsPerIMCURow
-                    for mcuX in 0..<mcusPerRow {
-                        // libjpeg counts the row before it reads a due restart marker.
-                        if !insufficient { lastGoodIMCURow = iMCURow }
-                        if restartInterval > 0 {
-                            if restartsLeft == 0 {
-                                if try processRestart(&reader, expected: expectedRestart) { insufficient = false }
-                                expectedRestart = (expectedRestart + 1) & 7
-                                for i in 0..<memberCount { members[i].predictor = 0 }
-                                eobRun = 0
-                                restartsLeft = restartInterval
+        // A streamed YCbCr scan with a second core converts its rows there, behind the decoding
+        // (the closure below, not a local function: captured state would be boxed and checked
+        // for exclusive access on every symbol).
+        let pipelineBytes = stream == nil ? nil : pipelineByteCount(frame: frame, scan: scan)
+        var pixels = [UInt8](unsafeUninitializedCapacity: pipelineBytes ?? 0) { _, initialized in
+            initialized = pipelineBytes ?? 0
+        }
+        try pixels.withUnsafeMutableBufferPointer { pixelBuffer in
+            var pipeline: JPEGRowPipeline?
+            if let stream, pipelineBytes != nil, let out = pixelBuffer.baseAddress {
+                let upsamplers = JPEGPixelAssembler.upsamplers(frame: frame, planes: stream.samples)
+                let width = frame.width
+                pipeline = JPEGRowPipeline(height: frame.height) { rows in
+                    JPEGPixelAssembler.convertYCbCrRows(rows, upsamplers: upsamplers, width: width, pixels: out)
+                }
+                pipeline?.start()
+            }
+            var complete = false
+            defer { pipeline?.finish(complete: complete) }
+            // The MCU rows; a streamed scan publishes the output rows whose samples are complete
+            // (a row needs the chroma row below it: one MCU row behind).
+            try withExtendedLifetime(empty) {
+                try jpegNaturalOrder.withUnsafeBufferPointer { naturalBuffer in
+                    guard let natural = naturalBuffer.baseAddress else { return }
+                    for mcuY in 0..<mcuRows {
+                        let iMCURow = mcuY / mcuRowsPerIMCURow
+                        for mcuX in 0..<mcusPerRow {
+                            // libjpeg counts the row before it reads a due restart marker.
+                            if !insufficient { lastGoodIMCURow = iMCURow }
+                            if restartInterval > 0 {
+                                if restartsLeft == 0 {
+                                    if try processRestart(&reader, expected: expectedRestart) { insufficient = false }
+                                    expectedRestart = (expectedRestart + 1) & 7
+                                    for i in 0..<memberCount { members[i].predictor = 0 }
+                                    eobRun = 0
+                                    restartsLeft = restartInterval
+                                }
+                                restartsLeft -= 1
                             }
-                            restartsLeft -= 1
-                        }
-                        if insufficient { continue }
-                        for m in 0..<memberCount {
-                            let member = members + m
-                            let h = member.pointee.h, v = member.pointee.v
-                            for by in 0..<v {
-                                let rowBase = member.pointee.coefficients
-                                    + ((mcuY &* member.pointee.rowStep &+ by) &* member.pointee.blocksPerRow &+ mcuX &* h) &* 64
-                                for bx in 0..<h {
-                                    let block = rowBase + bx &* 64
-                                    switch kind {
-                                    case .sequential:
-                                        try decodeSequentialBlock(&reader, dc: member.pointee.dc, ac: member.pointee.ac,
-                                                                  block: block, predictor: &member.pointee.predictor,
-                                                                  natural: natural)
-                                    case .dcFirst:
-                                        let s = try reader.decode(member.pointee.dc)
-                                        member.pointee.predictor = member.pointee.predictor &+ reader.receiveExtend(s)
-                                        block[0] = Int16(truncatingIfNeeded: member.pointee.predictor &<< al)
-                                    case .dcRefine:
-                                        if reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << al) }
-                                    case .acFirst:
-                                        try decodeACFirst(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
-                                                          low: al, eobRun: &eobRun, natural: natural)
-                                    case .acRefine:
-                                        try decodeACRefine(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
-                                                           low: al, eobRun: &eobRun, natural: natural, masks: masks)
+                            if insufficient { continue }
+                            for m in 0..<memberCount {
+                                let member = members + m
+                                let h = member.pointee.h, v = member.pointee.v
+                                for by in 0..<v {
+                                    let rowBase = member.pointee.coefficients
+                                        + ((mcuY &* member.pointee.rowStep &+ by) &* member.pointee.blocksPerRow &+ mcuX &* h) &* 64
+                                    for bx in 0..<h {
+                                        let block = rowBase + bx &* 64
+                                        switch kind {
+                                        case .sequential:
+                                            try decodeSequentialBlock(&reader, dc: member.pointee.dc, ac: member.pointee.ac,
+                                                                      block: block, predictor: &member.pointee.predictor,
+                                                                      natural: natural)
+                                        case .dcFirst:
+                                            let s = try reader.decode(member.pointee.dc)
+                                            member.pointee.predictor = member.pointee.predictor &+ reader.receiveExtend(s)
+                                            block[0] = Int16(truncatingIfNeeded: member.pointee.predictor &<< al)
+                                        case .dcRefine:
+                                            if reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << al) }
+                                        case .acFirst:
+                                            try decodeACFirst(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
+                                                              low: al, eobRun: &eobRun, natural: natural)
+                                        case .acRefine:
+                                            try decodeACRefine(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
+                                                               low: al, eobRun: &eobRun, natural: natural, masks: masks)
+                                        }
                                     }
                                 }
                             }
+                            if reader.overran { insufficient = true }
                         }
-                        if reader.overran { insufficient = true }
+                        try checkReader(reader)
+                        stream?.transformRow(mcuY)
+                        // Every 8 MCU rows: fewer wake-ups; `finish` converts what is left.
+                        if let pipeline, mcuY & 7 == 7 { pipeline.publish(mcuY * 8 * frame.maxV) }
                     }
-                    try checkReader(reader)
-                    stream?.transformRow(mcuY)
                 }
             }
+            complete = pipeline != nil
         }
+        if pipelineBytes != nil { pipelinedPixels = pixels }
         try checkReader(reader)
         // Find the marker after the scan (skipping any extraneous bytes, as libjpeg does).
         return try nextMarker(from: reader.position)
+    }
+
+    /// The RGB byte count when a streamed scan's rows can be converted during the decode: a
+    /// second core, three components that make YCbCr with the markers seen so far (the
+    /// assembler checks the colour model again at the end), a size the image limits allow.
+    func pipelineByteCount(frame: JPEGFrame, scan: JPEGScanHeader) -> Int? {
+        guard JPEGRowPipeline.availableCores > 1, frame.components.count == 3, scan.members.count == 3,
+              frame.width * frame.height >= 400_000,
+              JPEGColorModel.decide(componentCount: 3, componentIDs: frame.components.map(\.id), jfif: sawJFIF,
+                                    adobeTransform: adobeTransform) == .ycbcr else { return nil }
+        return try? ImageBuffer.byteCount(width: frame.width, height: frame.height, format: .rgb8, maxPixels: maxPixels)
     }
 
     /// A reader that ran past the end of the file: there is no EOI (or any marker) after the scan.

@@ -23,6 +23,8 @@ final class JPEGStreamParser {
     /// The sample planes of a streamed scan (one per component, `blocksPerRow * 8` bytes per
     /// row, `blockRows * 8` rows), or empty. Owned here, freed on deinit.
     var streamedSamples: [UnsafeMutablePointer<UInt8>] = []
+    /// The RGB pixels of a streamed YCbCr scan, converted while it decoded (`JPEGRowPipeline`), or nil.
+    var pipelinedPixels: [UInt8]?
     /// Progressive frames: what the scans so far coded of each component (for smoothing).
     var progress = JPEGCoefficientProgress(componentCount: 0)
     var restartInterval = 0

@@ -4,7 +4,8 @@ import Dispatch
 import Foundation
 
 /// Turns the coefficient planes of a parsed JPEG into pixels: islow IDCT per block, then
-/// upsampling and colour conversion row by row. Both stages run over row bands on all cores.
+/// upsampling and colour conversion row by row. Both stages run over row bands on the calling
+/// thread and a worker (`JPEGRowPipeline.run`), or are done during a streamed scan.
 enum JPEGPixelAssembler {
     /// Returns the pixels (`gray8` for one component, `rgb8` otherwise) and the colour model.
     static func assemble(_ parser: JPEGStreamParser) throws -> (ImageBuffer, JPEGColorModel) {
@@ -35,9 +36,8 @@ enum JPEGPixelAssembler {
             let blockRows = component.blockRows, blocksPerRow = component.blocksPerRow
             quant.withUnsafeBufferPointer { q in
                 guard let qBase = q.baseAddress else { return }
-                let bands = min(blockRows, jpegBandCount)
-                ParallelRows.forEach(bands) { band in
-                    let first = band * blockRows / bands, last = (band + 1) * blockRows / bands
+                JPEGRowPipeline.run(blockRows, chunk: max(1, blockRows / jpegBandCount)) { band in
+                    let first = band.lowerBound, last = band.upperBound
                     if let smoother {
                         smoothedTransform(smoother, component: component, index: ci, coefficients: coefficients,
                                           blockRows: first..<last, iMCURows: frame.mcuRows, quant: qBase,
@@ -73,11 +73,10 @@ enum JPEGPixelAssembler {
             converter.cbToG.withUnsafeBufferPointer { cbG in
                 guard let crR = crR.baseAddress, let cbB = cbB.baseAddress,
                       let crG = crG.baseAddress, let cbG = cbG.baseAddress else { return }
-                let bands = min(height, jpegBandCount)
-                ParallelRows.forEach(bands) { band in
+                JPEGRowPipeline.run(height, chunk: max(1, height / jpegBandCount)) { band in
                     let rowBuffers = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity * componentCount)
                     defer { rowBuffers.deallocate() }
-                    let first = band * height / bands, last = (band + 1) * height / bands
+                    let first = band.lowerBound, last = band.upperBound
                     var rows = [UnsafePointer<UInt8>](repeating: UnsafePointer(rowBuffers), count: componentCount)
                     for y in first..<last {
                         for ci in 0..<componentCount {
@@ -173,7 +172,6 @@ private func smoothedTransform(_ smoother: JPEGBlockSmoother, component: JPEGCom
     }
 }
 
-/// Bands the decoder splits IDCT and colour work into: 4 per core this process may run on (its
-/// affinity mask), and one when it is pinned to a single core (two threads taking turns on one
-/// core only add switches).
-private let jpegBandCount = JPEGRowPipeline.availableCores > 1 ? JPEGRowPipeline.availableCores * 4 : 1
+/// Chunks the decoder splits IDCT and colour work into (taken by the calling thread and a
+/// worker, `JPEGRowPipeline.run`; all on the calling thread when pinned to one core): 4 per core.
+private let jpegBandCount = JPEGRowPipeline.availableCores * 4

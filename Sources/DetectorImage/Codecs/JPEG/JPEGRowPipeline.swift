@@ -24,12 +24,42 @@ final class JPEGRowPipeline: @unchecked Sendable {
     private var busy = false
     private var closed = false
     private let height: Int
-    private let convert: (Range<Int>) -> Void
-    private static let chunk = 64
+    private let chunk: Int
+    /// Set to nil by `finish` once no call runs, so `run(_:chunk:_:)` can lend a non-escaping body.
+    private var convert: ((Range<Int>) -> Void)?
 
-    init(height: Int, convert: @escaping (Range<Int>) -> Void) {
+    init(height: Int, chunk: Int = 64, convert: @escaping (Range<Int>) -> Void) {
         self.height = height
+        self.chunk = max(1, chunk)
         self.convert = convert
+    }
+
+    /// Runs `body` over `0..<count` in chunks of `chunk` on the calling thread and a worker
+    /// (when this process may use more than one core), returning when every chunk is done. Unlike
+    /// `DispatchQueue.concurrentPerform`, it never waits for the worker to get a core: on a
+    /// busy machine the caller simply does every chunk itself.
+    static func run(_ count: Int, chunk: Int, _ body: (Range<Int>) -> Void) {
+        guard count > chunk, availableCores > 1 else {
+            if count > 0 { body(0..<count) }
+            return
+        }
+        withoutActuallyEscaping(body) { escapable in
+            let pipeline = JPEGRowPipeline(height: count, chunk: chunk, convert: escapable)
+            pipeline.start()
+            pipeline.publish(count)
+            while let range = pipeline.claim() { escapable(range) }
+            pipeline.finish(complete: true)
+        }
+    }
+
+    /// The next unclaimed chunk of the published rows, for the calling thread, or nil.
+    private func claim() -> Range<Int>? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed, claimed < ready else { return nil }
+        let range = claimed..<min(ready, claimed + chunk)
+        claimed = range.upperBound
+        return range
     }
 
     /// Starts the worker (on Dispatch's global queue).
@@ -45,11 +75,13 @@ final class JPEGRowPipeline: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let range = claimed..<min(ready, claimed + Self.chunk)
+            let range = claimed..<min(ready, claimed + chunk)
             claimed = range.upperBound
             busy = true
+            var work = convert
             condition.unlock()
-            convert(range)
+            work?(range)
+            work = nil   // released before `busy` clears (`run` checks the body did not escape)
             condition.lock()
             busy = false
             condition.broadcast()
@@ -74,11 +106,14 @@ final class JPEGRowPipeline: @unchecked Sendable {
         closed = true
         let rest = complete ? claimed..<height : claimed..<claimed
         claimed = height
+        var work = convert
         condition.broadcast()
         condition.unlock()
-        if !rest.isEmpty { convert(rest) }
+        if !rest.isEmpty { work?(rest) }
+        work = nil
         condition.lock()
         while busy { condition.wait() }
+        convert = nil
         condition.unlock()
     }
 

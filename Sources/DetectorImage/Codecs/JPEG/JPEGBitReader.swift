@@ -105,7 +105,8 @@ struct JPEGBitReader {
     /// Decodes one AC coefficient through the table's `fastAC` entries when its code and extra
     /// bits fit in the next `lookaheadBits` bits: returns the entry (`value << 16 | run << 8 | length`, run
     /// `JPEGHuffmanDecoder.endOfBlockRun` for the EOB code) after consuming its bits, or 0
-    /// (nothing consumed) when the regular path must run.
+    /// (nothing consumed) when the regular path must run. With a DC table it returns that
+    /// table's entries (`difference << 16 | length`, see `JPEGHuffmanDecoder.fastAC`).
     @inline(__always)
     mutating func fastAC(_ table: JPEGHuffmanLookup) -> Int32 {
         if bitCount < 32 { refill() }

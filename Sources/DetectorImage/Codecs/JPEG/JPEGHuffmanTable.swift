@@ -30,7 +30,8 @@ final class JPEGHuffmanDecoder {
     let values: UnsafeMutablePointer<UInt8>
     /// For AC coefficients whose code and extra bits together fit in the next 10 bits (`lookaheadBits`):
     /// `(value << 16) | (run << 8) | totalLength`, indexed by the next 10 bits; for the
-    /// end-of-block code (symbol 0) `(endOfBlockRun << 8) | length`; 0 otherwise.
+    /// end-of-block code (symbol 0) `(endOfBlockRun << 8) | length`; 0 otherwise. In a DC table,
+    /// the DC difference entries of `buildFastDC` (run 0).
     let fastAC: UnsafeMutablePointer<Int32>
 
     /// Builds the table, enforcing libjpeg's validity rules: at most 256 symbols and no
@@ -89,7 +90,26 @@ final class JPEGHuffmanDecoder {
             code <<= 1
         }
         maxCode[17] = Int32.max   // sentinel: the slow path stops at 17 and reports a bad code
-        if !isDC { buildFastAC() }
+        if isDC { buildFastDC() } else { buildFastAC() }
+    }
+
+    /// DC tables: `fastAC` holds `(difference << 16) | totalLength` for category codes whose
+    /// extra bits fit in the lookahead too (category 0: difference 0, just the code length),
+    /// so a block's DC difference is one lookup, as its AC coefficients are.
+    private func buildFastDC() {
+        let bits = JPEGHuffmanDecoder.lookaheadBits
+        for index in 0..<(1 << bits) {
+            let entry = Int(lookup[index])
+            guard entry != 0 else { continue }
+            let length = entry >> 8, size = entry & 0xFF   // DC symbols are categories 0...15
+            guard length + size <= bits else { continue }
+            var value = 0
+            if size != 0 {
+                let extra = (index >> (bits - length - size)) & ((1 << size) - 1)
+                value = extra < (1 << (size - 1)) ? extra - (1 << size) + 1 : extra
+            }
+            fastAC[index] = Int32(value << 16 | (length + size))
+        }
     }
 
     private func buildFastAC() {

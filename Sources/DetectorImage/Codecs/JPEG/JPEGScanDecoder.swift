@@ -147,8 +147,13 @@ extension JPEGStreamParser {
                                                                       block: block, predictor: &member.pointee.predictor,
                                                                       natural: natural)
                                         case .dcFirst:
-                                            let s = try reader.decode(member.pointee.dc)
-                                            member.pointee.predictor = member.pointee.predictor &+ reader.receiveExtend(s)
+                                            let fastDC = reader.fastAC(member.pointee.dc)
+                                            if fastDC != 0 {
+                                                member.pointee.predictor = member.pointee.predictor &+ Int(fastDC &>> 16)
+                                            } else {
+                                                let s = try reader.decode(member.pointee.dc)
+                                                member.pointee.predictor = member.pointee.predictor &+ reader.receiveExtend(s)
+                                            }
                                             block[0] = Int16(truncatingIfNeeded: member.pointee.predictor &<< al)
                                         case .dcRefine:
                                             if reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << al) }
@@ -257,8 +262,14 @@ extension JPEGStreamParser {
         // closures), which put a store after every symbol; this one stays in registers.
         var reader = readerInOut
         defer { readerInOut = reader }
-        let s = try reader.decode(dc)
-        predictor = predictor &+ reader.receiveExtend(s)
+        // The DC difference: one lookup when code and extra bits fit the lookahead.
+        let fastDC = reader.fastAC(dc)
+        if fastDC != 0 {
+            predictor = predictor &+ Int(fastDC &>> 16)
+        } else {
+            let s = try reader.decode(dc)
+            predictor = predictor &+ reader.receiveExtend(s)
+        }
         block[0] = Int16(truncatingIfNeeded: predictor)
         var k = 1
         while k < 64 {

@@ -46,11 +46,25 @@ package enum TierJPEG {
         @inline(__always) func row(_ v: SIMD8<Int16>, _ k: Int) -> SIMD8<Int32> {
             widen(v) &* UnsafeRawPointer(q + 8 &* k).loadUnaligned(as: SIMD8<Int32>.self)
         }
-        let y = oneD(row(c0, 0), row(c1, 1), row(c2, 2), row(c3, 3), row(c4, 4), row(c5, 5), row(c6, 6), row(c7, 7))
         let round1 = SIMD8<Int32>(repeating: 1 << 10)
-        let w = transpose((y.0 &+ round1) &>> 11, (y.1 &+ round1) &>> 11, (y.2 &+ round1) &>> 11, (y.3 &+ round1) &>> 11,
-                          (y.4 &+ round1) &>> 11, (y.5 &+ round1) &>> 11, (y.6 &+ round1) &>> 11, (y.7 &+ round1) &>> 11)
-        let z = oneD(w.0, w.1, w.2, w.3, w.4, w.5, w.6, w.7)
+        let zero = SIMD8<Int32>()
+        // All AC terms inside the top-left 4x4 (common): rows 4...7 of the coefficients and,
+        // after the first pass, columns 4...7 are zero, so both passes run with those inputs
+        // as constant zeros (the same integers, with the terms that are 0 folded away).
+        let right = unsafeBitCast((c0 | c1 | c2 | c3) & SIMD8<Int16>(0, 0, 0, 0, -1, -1, -1, -1), to: SIMD2<UInt64>.self)
+        let lower = unsafeBitCast(c4 | c5 | c6 | c7, to: SIMD2<UInt64>.self)
+        let z: (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>)
+        if right[1] | lower[0] | lower[1] == 0 {
+            let y = oneD(row(c0, 0), row(c1, 1), row(c2, 2), row(c3, 3), zero, zero, zero, zero)
+            let w = transpose((y.0 &+ round1) &>> 11, (y.1 &+ round1) &>> 11, (y.2 &+ round1) &>> 11, (y.3 &+ round1) &>> 11,
+                              (y.4 &+ round1) &>> 11, (y.5 &+ round1) &>> 11, (y.6 &+ round1) &>> 11, (y.7 &+ round1) &>> 11)
+            z = oneD(w.0, w.1, w.2, w.3, zero, zero, zero, zero)
+        } else {
+            let y = oneD(row(c0, 0), row(c1, 1), row(c2, 2), row(c3, 3), row(c4, 4), row(c5, 5), row(c6, 6), row(c7, 7))
+            let w = transpose((y.0 &+ round1) &>> 11, (y.1 &+ round1) &>> 11, (y.2 &+ round1) &>> 11, (y.3 &+ round1) &>> 11,
+                              (y.4 &+ round1) &>> 11, (y.5 &+ round1) &>> 11, (y.6 &+ round1) &>> 11, (y.7 &+ round1) &>> 11)
+            z = oneD(w.0, w.1, w.2, w.3, w.4, w.5, w.6, w.7)
+        }
         let round2 = SIMD8<Int32>(repeating: 1 << 17)
         let o = transpose(rangeLimit((z.0 &+ round2) &>> 18), rangeLimit((z.1 &+ round2) &>> 18),
                           rangeLimit((z.2 &+ round2) &>> 18), rangeLimit((z.3 &+ round2) &>> 18),
@@ -176,25 +190,19 @@ package enum TierJPEG {
     /// fixed-point formulas (16 fractional bits; the same values as its tables):
     /// `R = Y + ((91881·Cr' + 2^15) >> 16)`, `G = Y + ((−22554·Cb' − 46802·Cr' + 2^15) >> 16)`,
     /// `B = Y + ((116130·Cb' + 2^15) >> 16)` with `C' = C − 128`, each clamped to 0...255.
-    /// Eight pixels per step, the rest one by one.
+    /// Eight pixels per step while a ninth follows (the step's last 8-byte store runs 2 bytes
+    /// into it), the rest one by one.
     package static func ycbcrToRGB(y: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
                                    out: UnsafeMutablePointer<UInt8>, width: Int) {
         var x = 0
         let half = SIMD8<Int32>(repeating: 32768), center = SIMD8<Int32>(repeating: 128)
-        while x &+ 8 <= width {
+        while x &+ 9 <= width {
             let luma = widen(UnsafeRawPointer(y + x).loadUnaligned(as: SIMD8<UInt8>.self))
             let b = widen(UnsafeRawPointer(cb + x).loadUnaligned(as: SIMD8<UInt8>.self)) &- center
             let r = widen(UnsafeRawPointer(cr + x).loadUnaligned(as: SIMD8<UInt8>.self)) &- center
-            let red = saturatedBytes(luma &+ ((r &* 91881 &+ half) &>> 16))
-            let green = saturatedBytes(luma &+ ((b &* -22554 &+ r &* -46802 &+ half) &>> 16))
-            let blue = saturatedBytes(luma &+ ((b &* 116130 &+ half) &>> 16))
-            // 24 interleaved bytes as one 16-byte and one 8-byte store (constant byte shuffles).
-            let first = SIMD16<UInt8>(red[0], green[0], blue[0], red[1], green[1], blue[1], red[2], green[2],
-                                      blue[2], red[3], green[3], blue[3], red[4], green[4], blue[4], red[5])
-            let last = SIMD8<UInt8>(green[5], blue[5], red[6], green[6], blue[6], red[7], green[7], blue[7])
-            let o = UnsafeMutableRawPointer(out + 3 &* x)
-            o.storeBytes(of: first, as: SIMD16<UInt8>.self)
-            o.storeBytes(of: last, toByteOffset: 16, as: SIMD8<UInt8>.self)
+            storeRGB(red: luma &+ ((r &* 91881 &+ half) &>> 16),
+                     green: luma &+ ((b &* -22554 &+ r &* -46802 &+ half) &>> 16),
+                     blue: luma &+ ((b &* 116130 &+ half) &>> 16), to: out + 3 &* x)
             x &+= 8
         }
         while x < width {
@@ -205,6 +213,92 @@ package enum TierJPEG {
             o[2] = clampScalar(luma &+ ((b &* 116130 &+ 32768) &>> 16))
             x &+= 1
         }
+    }
+
+    /// Clamps eight pixels' channels to 0...255 and stores them as 24 interleaved RGB bytes at
+    /// `out`, writing 2 bytes past them (the caller keeps 26 bytes writable). SSE2 only: byte
+    /// unpacks make `R G B 0` words, each 64-bit half drops its two zero bytes
+    /// (`(v & 0xFFFFFF) | ((v >> 8) & 0xFFFFFF000000)`), and four overlapping 8-byte stores
+    /// place the 6-byte halves; building the 24 bytes lane by lane took ~50 byte shuffles.
+    @inline(__always)
+    package static func storeRGB(red: SIMD8<Int32>, green: SIMD8<Int32>, blue: SIMD8<Int32>,
+                                 to out: UnsafeMutablePointer<UInt8>) {
+        #if arch(x86_64)
+        @inline(__always) func bytes(_ v: SIMD8<Int32>) -> __m128i {
+            let halves = unsafeBitCast(v, to: (__m128i, __m128i).self)
+            let words = _mm_packs_epi32(halves.0, halves.1)
+            return _mm_packus_epi16(words, words)
+        }
+        let rg = _mm_unpacklo_epi8(bytes(red), bytes(green))
+        let b0 = _mm_unpacklo_epi8(bytes(blue), _mm_setzero_si128())
+        let low = _mm_unpacklo_epi16(rg, b0), high = _mm_unpackhi_epi16(rg, b0)
+        let keepLow = _mm_set1_epi64x(0x00FF_FFFF), keepHigh = _mm_set1_epi64x(0xFFFF_FF00_0000)
+        @inline(__always) func packed(_ v: __m128i) -> SIMD2<UInt64> {
+            unsafeBitCast(_mm_or_si128(_mm_and_si128(v, keepLow), _mm_and_si128(_mm_srli_epi64(v, 8), keepHigh)),
+                          to: SIMD2<UInt64>.self)
+        }
+        let first = packed(low), second = packed(high)
+        let o = UnsafeMutableRawPointer(out)
+        o.storeBytes(of: first[0], as: UInt64.self)
+        o.storeBytes(of: first[1], toByteOffset: 6, as: UInt64.self)
+        o.storeBytes(of: second[0], toByteOffset: 12, as: UInt64.self)
+        o.storeBytes(of: second[1], toByteOffset: 18, as: UInt64.self)
+        #else
+        let r = saturatedBytes(red), g = saturatedBytes(green), b = saturatedBytes(blue)
+        for i in 0..<8 {
+            out[3 &* i] = r[i]; out[3 &* i &+ 1] = g[i]; out[3 &* i &+ 2] = b[i]
+        }
+        #endif
+    }
+
+    /// libjpeg's h2v2 "fancy" upsampling of one chroma row (`h2v2_fancy_upsample`, `jdsample.c`)
+    /// into `2 * width` samples: with column sums `s[x] = 3·near[x] + far[x]` (near = the input
+    /// row closest to the output row), output `2x` is `(3·s[x] + s[x−1] + 8) >> 4` and `2x+1` is
+    /// `(3·s[x] + s[x+1] + 7) >> 4`, the edge columns repeating their neighbour. Needs
+    /// `width > 2`. Sixteen input samples per step in 16-bit lanes (every value stays below
+    /// 2^13), even and odd outputs paired into one 16-bit word each, which stores them interleaved.
+    package static func upsampleH2V2Fancy(near: UnsafePointer<UInt8>, far: UnsafePointer<UInt8>, width w: Int,
+                                          out: UnsafeMutablePointer<UInt8>) {
+        @inline(__always) func sums(_ offset: Int) -> SIMD16<UInt16> {
+            3 &* widenBytes(UnsafeRawPointer(near + offset).loadUnaligned(as: SIMD16<UInt8>.self))
+                &+ widenBytes(UnsafeRawPointer(far + offset).loadUnaligned(as: SIMD16<UInt8>.self))
+        }
+        @inline(__always) func sum(_ x: Int) -> Int32 { 3 &* Int32(near[x]) &+ Int32(far[x]) }
+        let first = sum(0)
+        out[0] = UInt8(truncatingIfNeeded: (4 &* first &+ 8) &>> 4)
+        out[1] = UInt8(truncatingIfNeeded: (3 &* first &+ sum(1) &+ 7) &>> 4)
+        var x = 1
+        let eight = SIMD16<UInt16>(repeating: 8), seven = SIMD16<UInt16>(repeating: 7)
+        while x &+ 17 <= w {
+            let here = 3 &* sums(x), left = sums(x &- 1), right = sums(x &+ 1)
+            let even = (here &+ left &+ eight) &>> 4
+            let odd = (here &+ right &+ seven) &>> 4
+            UnsafeMutableRawPointer(out + 2 &* x).storeBytes(of: even | (odd &<< 8), as: SIMD16<UInt16>.self)
+            x &+= 16
+        }
+        while x < w &- 1 {
+            let here = 3 &* sum(x)
+            out[2 &* x] = UInt8(truncatingIfNeeded: (here &+ sum(x &- 1) &+ 8) &>> 4)
+            out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (here &+ sum(x &+ 1) &+ 7) &>> 4)
+            x &+= 1
+        }
+        let last = sum(w &- 1)
+        out[2 &* w &- 2] = UInt8(truncatingIfNeeded: (3 &* last &+ sum(w &- 2) &+ 8) &>> 4)
+        out[2 &* w &- 1] = UInt8(truncatingIfNeeded: (4 &* last &+ 7) &>> 4)
+    }
+
+    /// Zero-extends sixteen bytes to 16-bit lanes (SSE2 unpacks; the generic conversion stayed
+    /// an outlined call).
+    @inline(__always)
+    package static func widenBytes(_ v: SIMD16<UInt8>) -> SIMD16<UInt16> {
+        #if arch(x86_64)
+        let x = unsafeBitCast(v, to: __m128i.self), zero = _mm_setzero_si128()
+        return unsafeBitCast((_mm_unpacklo_epi8(x, zero), _mm_unpackhi_epi8(x, zero)), to: SIMD16<UInt16>.self)
+        #else
+        var r = SIMD16<UInt16>()
+        for i in 0..<16 { r[i] = UInt16(v[i]) }
+        return r
+        #endif
     }
 
     @inline(__always)

@@ -80,7 +80,7 @@ struct JPEGBitReader {
     @inline(__always)
     mutating func decode(_ table: JPEGHuffmanLookup) throws -> Int {
         if bitCount < 32 { refill() }
-        let entry = table.lookup[Int(truncatingIfNeeded: buffer &>> 55)]
+        let entry = table.lookup[Int(truncatingIfNeeded: buffer &>> UInt64(64 &- JPEGHuffmanDecoder.lookaheadBits))]
         if entry != 0 {
             let length = Int(entry &>> 8)
             buffer &<<= UInt64(length)
@@ -103,12 +103,14 @@ struct JPEGBitReader {
     }
 
     /// Decodes one AC coefficient through the table's `fastAC` entries when its code and extra
-    /// bits fit in the next 9 bits: returns the entry (`value << 16 | run << 8 | length`) after
-    /// consuming its bits, or 0 (nothing consumed) when the regular path must run.
+    /// bits fit in the next `lookaheadBits` bits: returns the entry (`value << 16 | run << 8 | length`, run
+    /// `JPEGHuffmanDecoder.endOfBlockRun` for the EOB code) after consuming its bits, or 0
+    /// (nothing consumed) when the regular path must run. With a DC table it returns that
+    /// table's entries (`difference << 16 | length`, see `JPEGHuffmanDecoder.fastAC`).
     @inline(__always)
     mutating func fastAC(_ table: JPEGHuffmanLookup) -> Int32 {
         if bitCount < 32 { refill() }
-        let entry = table.fastAC[Int(truncatingIfNeeded: buffer &>> 55)]
+        let entry = table.fastAC[Int(truncatingIfNeeded: buffer &>> UInt64(64 &- JPEGHuffmanDecoder.lookaheadBits))]
         if entry != 0 {
             let length = Int(entry & 0xFF)
             buffer &<<= UInt64(length)

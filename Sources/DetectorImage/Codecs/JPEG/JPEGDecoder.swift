@@ -39,8 +39,13 @@ public enum JPEGDecoder {
             guard let base = buffer.baseAddress, buffer.count > 0 else {
                 throw JPEGError.truncated(offset: 0, context: "before the SOI marker: the file is empty")
             }
-            let parser = JPEGStreamParser(data: base, count: buffer.count, maxPixels: maxPixels)
-            try parser.run()
+            var parser = JPEGStreamParser(data: base, count: buffer.count, maxPixels: maxPixels)
+            do {
+                try parser.run()
+            } catch is JPEGStreamParser.ScanAfterStreamedScan {
+                parser = JPEGStreamParser(data: base, count: buffer.count, maxPixels: maxPixels, allowsStreaming: false)
+                try parser.run()
+            }
             let (image, model) = try JPEGPixelAssembler.assemble(parser)
             let orientation = parser.exif.flatMap { EXIFParser.orientation(fromTIFF: $0[...]) }
             return DecodedImage(image: image, format: .jpeg, bitDepth: 8, colorType: model.rawValue,

@@ -5,8 +5,8 @@ import KernelsAVX512
 #endif
 
 /// The JPEG decoder's kernel table (`TierJPEG`, compiled at every tier): the islow IDCT of a
-/// row of blocks (coefficients, count, quant, output, stride) and YCbCr → RGB (y, cb, cr, out,
-/// width). The image layer's counterpart of the interpreter's `KernelTable`, filled here once
+/// row of blocks (coefficients, count, quant, output, stride), YCbCr → RGB (y, cb, cr, out,
+/// width) and h2v2 fancy upsampling (near, far, width, out). The image layer's counterpart of the interpreter's `KernelTable`, filled here once
 /// per tier; the pixels are the same at every tier.
 package struct JPEGKernels: Sendable {
     package typealias IDCT = @Sendable (UnsafePointer<Int16>, Int, UnsafePointer<Int32>, UnsafeMutablePointer<UInt8>, Int) -> Void
@@ -16,6 +16,9 @@ package struct JPEGKernels: Sendable {
     package let name: String
     package let idctBlocks: IDCT
     package let ycbcrToRGB: ColorConvert
+    /// libjpeg's h2v2 fancy upsampling of one row (near row, far row, width, out).
+    package typealias Upsample = @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, Int, UnsafeMutablePointer<UInt8>) -> Void
+    package let upsampleH2V2Fancy: Upsample
 
     /// The table for `tier` (lowered to what this CPU supports).
     package static func `for`(_ tier: InstructionSetTier) -> JPEGKernels {
@@ -37,17 +40,20 @@ package struct JPEGKernels: Sendable {
     static let baseline = JPEGKernels(
         name: InstructionSetTier.baseline.description,
         idctBlocks: TierJPEG.idctBlocks,
-        ycbcrToRGB: TierJPEG.ycbcrToRGB)
+        ycbcrToRGB: TierJPEG.ycbcrToRGB,
+        upsampleH2V2Fancy: TierJPEG.upsampleH2V2Fancy)
 
     #if arch(x86_64)
     static let avx2 = JPEGKernels(
         name: InstructionSetTier.avx2.description,
         idctBlocks: KernelsAVX2.TierJPEG.idctBlocks,
-        ycbcrToRGB: KernelsAVX2.TierJPEG.ycbcrToRGB)
+        ycbcrToRGB: KernelsAVX2.TierJPEG.ycbcrToRGB,
+        upsampleH2V2Fancy: KernelsAVX2.TierJPEG.upsampleH2V2Fancy)
 
     static let avx512 = JPEGKernels(
         name: InstructionSetTier.avx512.description,
         idctBlocks: KernelsAVX512.TierJPEG.idctBlocks,
-        ycbcrToRGB: KernelsAVX512.TierJPEG.ycbcrToRGB)
+        ycbcrToRGB: KernelsAVX512.TierJPEG.ycbcrToRGB,
+        upsampleH2V2Fancy: KernelsAVX512.TierJPEG.upsampleH2V2Fancy)
     #endif
 }

@@ -4,7 +4,8 @@ import Dispatch
 import Foundation
 
 /// Turns the coefficient planes of a parsed JPEG into pixels: islow IDCT per block, then
-/// upsampling and colour conversion row by row. Both stages run over row bands on all cores.
+/// upsampling and colour conversion row by row. Both stages run over row bands on the calling
+/// thread and a worker (`JPEGRowPipeline.run`), or are done during a streamed scan.
 enum JPEGPixelAssembler {
     /// Returns the pixels (`gray8` for one component, `rgb8` otherwise) and the colour model.
     static func assemble(_ parser: JPEGStreamParser) throws -> (ImageBuffer, JPEGColorModel) {
@@ -14,24 +15,29 @@ enum JPEGPixelAssembler {
                                           componentIDs: frame.components.map(\.id),
                                           jfif: parser.sawJFIF, adobeTransform: parser.adobeTransform)
 
+        if let pixels = parser.pipelinedPixels, model == .ycbcr {
+            return (try ImageBuffer(width: width, height: height, format: .rgb8, pixels: pixels, maxPixels: parser.maxPixels), model)
+        }
+
         // 1. IDCT every block that covers the component's real samples (smoothed first where
         //    libjpeg would smooth a progressive image with missing AC bits).
+        //    A streamed scan has done this already (`parser.streamedSamples`, owned by the parser).
         let smoother = JPEGBlockSmoother(frame: frame, progress: parser.progress)
-        var samplePlanes: [UnsafeMutablePointer<UInt8>] = []
-        defer { for p in samplePlanes { p.deallocate() } }
-        for (ci, component) in frame.components.enumerated() {
+        var ownedPlanes: [UnsafeMutablePointer<UInt8>] = []
+        defer { for p in ownedPlanes { p.deallocate() } }
+        if parser.planes.isEmpty && parser.streamedSamples.isEmpty { parser.allocatePlanes() }
+        for (ci, component) in frame.components.enumerated() where parser.streamedSamples.isEmpty {
             let stride = component.blocksPerRow * 8
             let rows = component.blockRows * 8
             let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * rows)
-            samplePlanes.append(plane)
+            ownedPlanes.append(plane)
             let coefficients = parser.planes[ci]
             let quant = component.quant ?? [Int32](repeating: 0, count: 64)
             let blockRows = component.blockRows, blocksPerRow = component.blocksPerRow
             quant.withUnsafeBufferPointer { q in
                 guard let qBase = q.baseAddress else { return }
-                let bands = min(blockRows, jpegWorkerCount * 4)
-                ParallelRows.forEach(bands) { band in
-                    let first = band * blockRows / bands, last = (band + 1) * blockRows / bands
+                JPEGRowPipeline.run(blockRows, chunk: max(1, blockRows / jpegBandCount)) { band in
+                    let first = band.lowerBound, last = band.upperBound
                     if let smoother {
                         smoothedTransform(smoother, component: component, index: ci, coefficients: coefficients,
                                           blockRows: first..<last, iMCURows: frame.mcuRows, quant: qBase,
@@ -46,6 +52,8 @@ enum JPEGPixelAssembler {
             }
         }
 
+        let samplePlanes = parser.streamedSamples.isEmpty ? ownedPlanes : parser.streamedSamples
+
         // 2. Upsample and convert colours into the output image.
         let format: PixelFormat = frame.components.count == 1 ? .gray8 : .rgb8
         let byteCount = try ImageBuffer.byteCount(width: width, height: height, format: format, maxPixels: parser.maxPixels)
@@ -53,10 +61,7 @@ enum JPEGPixelAssembler {
         var pixelBytes = [UInt8](unsafeUninitializedCapacity: byteCount) { _, initialized in
             initialized = byteCount
         }
-        let upsamplers = frame.components.enumerated().map { ci, c in
-            JPEGUpsampler(plane: samplePlanes[ci], stride: c.blocksPerRow * 8, width: c.width, height: c.height,
-                          factorH: frame.maxH / c.h, factorV: frame.maxV / c.v)
-        }
+        let upsamplers = Self.upsamplers(frame: frame, planes: samplePlanes)
         let converter = JPEGColorConverter.shared
         let rowCapacity = upsamplers.map(\.rowCapacity).max() ?? width
         let componentCount = frame.components.count
@@ -68,16 +73,14 @@ enum JPEGPixelAssembler {
             converter.cbToG.withUnsafeBufferPointer { cbG in
                 guard let crR = crR.baseAddress, let cbB = cbB.baseAddress,
                       let crG = crG.baseAddress, let cbG = cbG.baseAddress else { return }
-                let bands = min(height, jpegWorkerCount * 4)
-                ParallelRows.forEach(bands) { band in
+                JPEGRowPipeline.run(height, chunk: max(1, height / jpegBandCount)) { band in
                     let rowBuffers = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity * componentCount)
-                    let columnSums = UnsafeMutablePointer<Int32>.allocate(capacity: rowCapacity)
-                    defer { rowBuffers.deallocate(); columnSums.deallocate() }
-                    let first = band * height / bands, last = (band + 1) * height / bands
+                    defer { rowBuffers.deallocate() }
+                    let first = band.lowerBound, last = band.upperBound
                     var rows = [UnsafePointer<UInt8>](repeating: UnsafePointer(rowBuffers), count: componentCount)
                     for y in first..<last {
                         for ci in 0..<componentCount {
-                            rows[ci] = upsamplers[ci].row(y, out: rowBuffers + ci * rowCapacity, columnSums: columnSums)
+                            rows[ci] = upsamplers[ci].row(y, out: rowBuffers + ci * rowCapacity)
                         }
                         switch model {
                         case .gray:
@@ -114,6 +117,31 @@ enum JPEGPixelAssembler {
     }
 }
 
+extension JPEGPixelAssembler {
+    /// One upsampler per component over its sample plane (`blocksPerRow * 8` bytes per row).
+    static func upsamplers(frame: JPEGFrame, planes: [UnsafeMutablePointer<UInt8>]) -> [JPEGUpsampler] {
+        frame.components.enumerated().map { ci, c in
+            JPEGUpsampler(plane: planes[ci], stride: c.blocksPerRow * 8, width: c.width, height: c.height,
+                          factorH: frame.maxH / c.h, factorV: frame.maxV / c.v)
+        }
+    }
+
+    /// Output rows `rows` of a YCbCr image (three upsamplers) as RGB into `pixels`
+    /// (`width * 3` bytes per row): what the assembler's bands do, for `JPEGRowPipeline`.
+    static func convertYCbCrRows(_ rows: Range<Int>, upsamplers: [JPEGUpsampler], width: Int,
+                                 pixels: UnsafeMutablePointer<UInt8>) {
+        guard upsamplers.count == 3, !rows.isEmpty else { return }
+        let capacity = upsamplers.map(\.rowCapacity).max() ?? width
+        let buffers = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 3)
+        defer { buffers.deallocate() }
+        for y in rows {
+            let luma = upsamplers[0].row(y, out: buffers)
+            let cb = upsamplers[1].row(y, out: buffers + capacity), cr = upsamplers[2].row(y, out: buffers + 2 * capacity)
+            JPEGColorConverter.ycbcrToRGB(y: luma, cb: cb, cr: cr, out: pixels + y * width * 3, width: width)
+        }
+    }
+}
+
 /// The IDCT of block rows `blockRows` of component `index`, each block smoothed first by the
 /// plan of its row (rows whose plan is empty go straight to the IDCT).
 private func smoothedTransform(_ smoother: JPEGBlockSmoother, component: JPEGComponent, index: Int,
@@ -144,6 +172,6 @@ private func smoothedTransform(_ smoother: JPEGBlockSmoother, component: JPEGCom
     }
 }
 
-/// Cores available to this process (at least 1): the decoder splits IDCT and colour work into
-/// 4 bands per core.
-private let jpegWorkerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+/// Chunks the decoder splits IDCT and colour work into (taken by the calling thread and a
+/// worker, `JPEGRowPipeline.run`; all on the calling thread when pinned to one core): 4 per core.
+private let jpegBandCount = JPEGRowPipeline.availableCores * 4

@@ -19,6 +19,9 @@ extension JPEGStreamParser {
         var dc: JPEGHuffmanLookup
         var ac: JPEGHuffmanLookup
         var predictor: Int
+        /// Block rows the coefficients advance per MCU row: `v`, or 0 when a streamed scan
+        /// keeps only the current MCU row.
+        var rowStep: Int
     }
 
     enum ScanKind { case sequential, dcFirst, dcRefine, acFirst, acRefine }
@@ -39,18 +42,33 @@ extension JPEGStreamParser {
             mcusPerRow = c.blocksPerRow
             mcuRows = c.blockRows
         }
+        guard streamedSamples.isEmpty else { throw ScanAfterStreamedScan() }
+        // A sequential frame's first scan holding every component is streamed (see `allowsStreaming`).
+        let streaming = allowsStreaming && !frame.progressive && scanCount == 0
+            && scan.members.count == frame.components.count
+        let stream = streaming ? StreamedRows(frame: frame, scan: scan) : nil
+        if let stream { streamedSamples = stream.samples } else { allocatePlanes() }
         let empty = JPEGHuffmanDecoder()
+        let masks = JPEGZigZagMask.shared
         // The decoder objects stay alive (held by `self` and `empty`) for the whole scan.
         let members = UnsafeMutablePointer<ScanMember>.allocate(capacity: scan.members.count)
         defer { members.deallocate() }
         for (i, m) in scan.members.enumerated() {
             let component = frame.components[m.componentIndex]
-            let plane = planes[m.componentIndex]
+            let v = interleaved ? component.v : 1
+            let coefficients: UnsafeMutablePointer<Int16>, blocksPerRow: Int
+            if let stream {
+                coefficients = stream.rows[i]
+                blocksPerRow = component.storedBlocksPerRow
+            } else {
+                coefficients = planes[m.componentIndex].pointer
+                blocksPerRow = planes[m.componentIndex].blocksPerRow
+            }
             members.advanced(by: i).initialize(to: ScanMember(
-                coefficients: plane.pointer, blocksPerRow: plane.blocksPerRow,
-                h: interleaved ? component.h : 1, v: interleaved ? component.v : 1,
+                coefficients: coefficients, blocksPerRow: blocksPerRow,
+                h: interleaved ? component.h : 1, v: v,
                 dc: (dcTables[m.dcTable] ?? empty).pointers, ac: (acTables[m.acTable] ?? empty).pointers,
-                predictor: 0))
+                predictor: 0, rowStep: stream == nil ? v : 0))
         }
         let memberCount = scan.members.count
         let restartInterval = self.restartInterval
@@ -75,63 +93,106 @@ extension JPEGStreamParser {
         var lastGoodIMCURow = progress.lastGoodIMCURow
         defer { progress.lastGoodIMCURow = lastGoodIMCURow }
 
-        try withExtendedLifetime(empty) {
-            try jpegNaturalOrder.withUnsafeBufferPointer { naturalBuffer in
-                guard let natural = naturalBuffer.baseAddress else { return }
-                for mcuY in 0..<mcuRows {
-                    let iMCURow = mcuY / mcuRowsPerIMCURow
-                    for mcuX in 0..<mcusPerRow {
-                        // libjpeg counts the row before it reads a due restart marker.
-                        if !insufficient { lastGoodIMCURow = iMCURow }
-                        if restartInterval > 0 {
-                            if restartsLeft == 0 {
-                                if try processRestart(&reader, expected: expectedRestart) { insufficient = false }
-                                expectedRestart = (expectedRestart + 1) & 7
-                                for i in 0..<memberCount { members[i].predictor = 0 }
-                                eobRun = 0
-                                restartsLeft = restartInterval
+        // A streamed YCbCr scan with a second core converts its rows there, behind the decoding
+        // (the closure below, not a local function: captured state would be boxed and checked
+        // for exclusive access on every symbol).
+        let pipelineBytes = stream == nil ? nil : pipelineByteCount(frame: frame, scan: scan)
+        var pixels = [UInt8](unsafeUninitializedCapacity: pipelineBytes ?? 0) { _, initialized in
+            initialized = pipelineBytes ?? 0
+        }
+        try pixels.withUnsafeMutableBufferPointer { pixelBuffer in
+            var pipeline: JPEGRowPipeline?
+            if let stream, pipelineBytes != nil, let out = pixelBuffer.baseAddress {
+                let upsamplers = JPEGPixelAssembler.upsamplers(frame: frame, planes: stream.samples)
+                let width = frame.width
+                pipeline = JPEGRowPipeline(height: frame.height) { rows in
+                    JPEGPixelAssembler.convertYCbCrRows(rows, upsamplers: upsamplers, width: width, pixels: out)
+                }
+                pipeline?.start()
+            }
+            var complete = false
+            defer { pipeline?.finish(complete: complete) }
+            // The MCU rows; a streamed scan publishes the output rows whose samples are complete
+            // (a row needs the chroma row below it: one MCU row behind).
+            try withExtendedLifetime(empty) {
+                try jpegNaturalOrder.withUnsafeBufferPointer { naturalBuffer in
+                    guard let natural = naturalBuffer.baseAddress else { return }
+                    for mcuY in 0..<mcuRows {
+                        let iMCURow = mcuY / mcuRowsPerIMCURow
+                        for mcuX in 0..<mcusPerRow {
+                            // libjpeg counts the row before it reads a due restart marker.
+                            if !insufficient { lastGoodIMCURow = iMCURow }
+                            if restartInterval > 0 {
+                                if restartsLeft == 0 {
+                                    if try processRestart(&reader, expected: expectedRestart) { insufficient = false }
+                                    expectedRestart = (expectedRestart + 1) & 7
+                                    for i in 0..<memberCount { members[i].predictor = 0 }
+                                    eobRun = 0
+                                    restartsLeft = restartInterval
+                                }
+                                restartsLeft -= 1
                             }
-                            restartsLeft -= 1
-                        }
-                        if insufficient { continue }
-                        for m in 0..<memberCount {
-                            let member = members + m
-                            let h = member.pointee.h, v = member.pointee.v
-                            for by in 0..<v {
-                                let rowBase = member.pointee.coefficients
-                                    + ((mcuY &* v &+ by) &* member.pointee.blocksPerRow &+ mcuX &* h) &* 64
-                                for bx in 0..<h {
-                                    let block = rowBase + bx &* 64
-                                    switch kind {
-                                    case .sequential:
-                                        try decodeSequentialBlock(&reader, dc: member.pointee.dc, ac: member.pointee.ac,
-                                                                  block: block, predictor: &member.pointee.predictor,
-                                                                  natural: natural)
-                                    case .dcFirst:
-                                        let s = try reader.decode(member.pointee.dc)
-                                        member.pointee.predictor = member.pointee.predictor &+ reader.receiveExtend(s)
-                                        block[0] = Int16(truncatingIfNeeded: member.pointee.predictor &<< al)
-                                    case .dcRefine:
-                                        if reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << al) }
-                                    case .acFirst:
-                                        try decodeACFirst(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
-                                                          low: al, eobRun: &eobRun, natural: natural)
-                                    case .acRefine:
-                                        try decodeACRefine(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
-                                                           low: al, eobRun: &eobRun, natural: natural)
+                            if insufficient { continue }
+                            for m in 0..<memberCount {
+                                let member = members + m
+                                let h = member.pointee.h, v = member.pointee.v
+                                for by in 0..<v {
+                                    let rowBase = member.pointee.coefficients
+                                        + ((mcuY &* member.pointee.rowStep &+ by) &* member.pointee.blocksPerRow &+ mcuX &* h) &* 64
+                                    for bx in 0..<h {
+                                        let block = rowBase + bx &* 64
+                                        switch kind {
+                                        case .sequential:
+                                            try decodeSequentialBlock(&reader, dc: member.pointee.dc, ac: member.pointee.ac,
+                                                                      block: block, predictor: &member.pointee.predictor,
+                                                                      natural: natural)
+                                        case .dcFirst:
+                                            let fastDC = reader.fastAC(member.pointee.dc)
+                                            if fastDC != 0 {
+                                                member.pointee.predictor = member.pointee.predictor &+ Int(fastDC &>> 16)
+                                            } else {
+                                                let s = try reader.decode(member.pointee.dc)
+                                                member.pointee.predictor = member.pointee.predictor &+ reader.receiveExtend(s)
+                                            }
+                                            block[0] = Int16(truncatingIfNeeded: member.pointee.predictor &<< al)
+                                        case .dcRefine:
+                                            if reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << al) }
+                                        case .acFirst:
+                                            try decodeACFirst(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
+                                                              low: al, eobRun: &eobRun, natural: natural)
+                                        case .acRefine:
+                                            try decodeACRefine(&reader, ac: member.pointee.ac, block: block, start: ss, end: se,
+                                                               low: al, eobRun: &eobRun, natural: natural, masks: masks)
+                                        }
                                     }
                                 }
                             }
+                            if reader.overran { insufficient = true }
                         }
-                        if reader.overran { insufficient = true }
+                        try checkReader(reader)
+                        stream?.transformRow(mcuY)
+                        // Every 8 MCU rows: fewer wake-ups; `finish` converts what is left.
+                        if let pipeline, mcuY & 7 == 7 { pipeline.publish(mcuY * 8 * frame.maxV) }
                     }
-                    try checkReader(reader)
                 }
             }
+            complete = pipeline != nil
         }
+        if pipelineBytes != nil { pipelinedPixels = pixels }
         try checkReader(reader)
         // Find the marker after the scan (skipping any extraneous bytes, as libjpeg does).
         return try nextMarker(from: reader.position)
+    }
+
+    /// The RGB byte count when a streamed scan's rows can be converted during the decode: a
+    /// second core, three components that make YCbCr with the markers seen so far (the
+    /// assembler checks the colour model again at the end), a size the image limits allow.
+    func pipelineByteCount(frame: JPEGFrame, scan: JPEGScanHeader) -> Int? {
+        guard JPEGRowPipeline.availableCores > 1, frame.components.count == 3, scan.members.count == 3,
+              frame.width * frame.height >= 400_000,
+              JPEGColorModel.decide(componentCount: 3, componentIDs: frame.components.map(\.id), jfif: sawJFIF,
+                                    adobeTransform: adobeTransform) == .ycbcr else { return nil }
+        return try? ImageBuffer.byteCount(width: frame.width, height: frame.height, format: .rgb8, maxPixels: maxPixels)
     }
 
     /// A reader that ran past the end of the file: there is no EOI (or any marker) after the scan.
@@ -201,14 +262,22 @@ extension JPEGStreamParser {
         // closures), which put a store after every symbol; this one stays in registers.
         var reader = readerInOut
         defer { readerInOut = reader }
-        let s = try reader.decode(dc)
-        predictor = predictor &+ reader.receiveExtend(s)
+        // The DC difference: one lookup when code and extra bits fit the lookahead.
+        let fastDC = reader.fastAC(dc)
+        if fastDC != 0 {
+            predictor = predictor &+ Int(fastDC &>> 16)
+        } else {
+            let s = try reader.decode(dc)
+            predictor = predictor &+ reader.receiveExtend(s)
+        }
         block[0] = Int16(truncatingIfNeeded: predictor)
         var k = 1
         while k < 64 {
             let fast = reader.fastAC(ac)
             if fast != 0 {
-                k &+= Int((fast &>> 8) & 0xFF)
+                let run = Int((fast &>> 8) & 0xFF)
+                if run == JPEGHuffmanDecoder.endOfBlockRun { break }
+                k &+= run
                 block[natural[k]] = Int16(truncatingIfNeeded: fast &>> 16)
                 k &+= 1
                 continue
@@ -234,6 +303,16 @@ extension JPEGStreamParser {
         defer { readerInOut = reader }
         var k = start
         while k <= end {
+            // A code and its extra bits within the lookahead: one table entry (as sequential).
+            let fast = reader.fastAC(ac)
+            if fast != 0 {
+                let run = Int((fast &>> 8) & 0xFF)
+                if run == JPEGHuffmanDecoder.endOfBlockRun { break }   // EOB: a run of one block (this one)
+                k &+= run
+                block[natural[k]] = Int16(truncatingIfNeeded: Int(fast &>> 16) &<< low)
+                k &+= 1
+                continue
+            }
             let rs = try reader.decode(ac)
             let run = rs &>> 4, size = rs & 15
             if size != 0 {
@@ -251,19 +330,41 @@ extension JPEGStreamParser {
         }
     }
 
-    /// AC successive-approximation refinement, in libjpeg's order of operations.
+    /// AC successive-approximation refinement, in libjpeg's order of operations (bits read in
+    /// the same order, the same coefficients changed), walking the block's zig-zag nonzero mask:
+    /// a run of zero-history coefficients is skipped by clearing mask bits, and only the nonzero
+    /// coefficients passed read a correction bit. The mask, taken when the block starts, stays
+    /// exact for the positions still ahead: refined values stay nonzero and a new value is placed
+    /// behind the position reached.
     @inline(__always)
     func decodeACRefine(_ readerInOut: inout JPEGBitReader, ac: JPEGHuffmanLookup, block: UnsafeMutablePointer<Int16>,
-                        start: Int, end: Int, low: Int, eobRun: inout Int, natural: UnsafePointer<Int>) throws {
+                        start: Int, end: Int, low: Int, eobRun: inout Int, natural: UnsafePointer<Int>,
+                        masks: JPEGZigZagMask) throws {
         var reader = readerInOut   // in registers (see `decodeSequentialBlock`)
         defer { readerInOut = reader }
         let p1 = Int16(truncatingIfNeeded: 1 << low)
         let m1 = Int16(truncatingIfNeeded: -1 << low)
+        // Positions start...end (1 ≤ start ≤ end ≤ 63, checked with the scan header).
+        let band = JPEGZigZagMask.below(end &+ 1) & ~JPEGZigZagMask.below(start)
+        let nonzero = masks.nonzero(block) & band
+        /// Reads one correction bit for each nonzero coefficient in `positions` (lowest first).
+        @inline(__always) func refine(_ positions: UInt64, _ reader: inout JPEGBitReader) {
+            var left = positions
+            while left != 0 {
+                let coefficient = block + natural[left.trailingZeroBitCount]
+                left &= left &- 1
+                let current = coefficient.pointee
+                let bit = Int16(truncatingIfNeeded: reader.bit())
+                // bit set and this bit of the value still clear: move away from zero by p1.
+                let apply = (current & p1) == 0 ? 0 &- bit : 0
+                coefficient.pointee = current &+ ((current >= 0 ? p1 : m1) & apply)
+            }
+        }
         var k = start
         if eobRun == 0 {
             while k <= end {
                 let rs = try reader.decode(ac)
-                var run = rs &>> 4
+                let run = rs &>> 4
                 var value: Int16 = 0
                 let size = rs & 15
                 if size != 0 {
@@ -273,20 +374,15 @@ extension JPEGStreamParser {
                     if run != 0 { eobRun &+= reader.bits(run) }
                     break
                 }
-                // Skip `run` zero-history coefficients, refining the nonzero ones passed.
-                repeat {
-                    let coefficient = block + natural[k]
-                    let current = coefficient.pointee
-                    if current != 0 {
-                        if reader.bit() != 0 && (current & p1) == 0 {
-                            coefficient.pointee = current >= 0 ? current &+ p1 : current &+ m1
-                        }
-                    } else {
-                        run &-= 1
-                        if run < 0 { break }
-                    }
-                    k &+= 1
-                } while k <= end
+                // The slot is the (run+1)-th zero-history position from k (end + 1 when the
+                // band runs out first); the nonzero coefficients before it are refined.
+                let ahead = band & ~JPEGZigZagMask.below(k)
+                var zeros = ~nonzero & ahead
+                var skip = run
+                while skip > 0 && zeros != 0 { zeros &= zeros &- 1; skip &-= 1 }
+                let slot = zeros == 0 ? end &+ 1 : zeros.trailingZeroBitCount
+                refine(nonzero & ahead & JPEGZigZagMask.below(slot), &reader)
+                k = slot
                 if value != 0 {
                     block[natural[k]] = value
                 }
@@ -294,16 +390,7 @@ extension JPEGStreamParser {
             }
         }
         if eobRun > 0 {
-            while k <= end {
-                let coefficient = block + natural[k]
-                let current = coefficient.pointee
-                if current != 0 {
-                    if reader.bit() != 0 && (current & p1) == 0 {
-                        coefficient.pointee = current >= 0 ? current &+ p1 : current &+ m1
-                    }
-                }
-                k &+= 1
-            }
+            refine(nonzero & ~JPEGZigZagMask.below(k), &reader)
             eobRun &-= 1
         }
     }

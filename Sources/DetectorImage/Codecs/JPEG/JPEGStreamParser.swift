@@ -13,7 +13,18 @@ final class JPEGStreamParser {
     var dcTables: [JPEGHuffmanDecoder?] = [nil, nil, nil, nil]
     var acTables: [JPEGHuffmanDecoder?] = [nil, nil, nil, nil]
     var frame: JPEGFrame?
+    /// The coefficients of every component: progressive frames from SOF on; sequential frames
+    /// from their first scan that is not streamed.
     var planes: [JPEGCoefficientPlane] = []
+    /// Whether a sequential frame whose first scan holds every component may be streamed:
+    /// each MCU row's blocks go through the IDCT as soon as they are decoded, into
+    /// `streamedSamples`, without whole-image coefficient planes.
+    let allowsStreaming: Bool
+    /// The sample planes of a streamed scan (one per component, `blocksPerRow * 8` bytes per
+    /// row, `blockRows * 8` rows), or empty. Owned here, freed on deinit.
+    var streamedSamples: [UnsafeMutablePointer<UInt8>] = []
+    /// The RGB pixels of a streamed YCbCr scan, converted while it decoded (`JPEGRowPipeline`), or nil.
+    var pipelinedPixels: [UInt8]?
     /// Progressive frames: what the scans so far coded of each component (for smoothing).
     var progress = JPEGCoefficientProgress(componentCount: 0)
     var restartInterval = 0
@@ -22,11 +33,19 @@ final class JPEGStreamParser {
     var exif: [UInt8]?
     var scanCount = 0
 
-    init(data: UnsafePointer<UInt8>, count: Int, maxPixels: Int) {
+    init(data: UnsafePointer<UInt8>, count: Int, maxPixels: Int, allowsStreaming: Bool = true) {
         self.data = data
         self.count = count
         self.maxPixels = maxPixels
+        self.allowsStreaming = allowsStreaming
     }
+
+    deinit { for plane in streamedSamples { plane.deallocate() } }
+
+    /// Thrown when a scan follows a streamed one (a sequential file with more scans than its
+    /// first, all-component scan): the coefficients it would refine are gone, so the file is
+    /// decoded again without streaming. Never leaves `JPEGDecoder`.
+    struct ScanAfterStreamedScan: Error {}
 
     // MARK: byte access (bounds-checked)
 
@@ -273,8 +292,14 @@ final class JPEGStreamParser {
         let newFrame = JPEGFrame(width: width, height: height, progressive: progressive, components: components,
                                  maxH: maxH, maxV: maxV, mcusPerRow: mcusPerRow, mcuRows: mcuRows)
         frame = newFrame
-        planes = components.map { JPEGCoefficientPlane(blocksPerRow: $0.storedBlocksPerRow, blockRows: $0.storedBlockRows) }
+        if progressive { allocatePlanes() }
         progress = JPEGCoefficientProgress(componentCount: components.count)
+    }
+
+    /// Allocates the zeroed coefficient planes of every component (once).
+    func allocatePlanes() {
+        guard planes.isEmpty, let frame else { return }
+        planes = frame.components.map { JPEGCoefficientPlane(blocksPerRow: $0.storedBlocksPerRow, blockRows: $0.storedBlockRows) }
     }
 
     // MARK: scan header

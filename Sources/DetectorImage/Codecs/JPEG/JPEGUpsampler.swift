@@ -35,9 +35,9 @@ struct JPEGUpsampler {
     var rowCapacity: Int { factorH * width }
 
     /// The full-resolution samples of output row `y` (0 ≤ y < image height): either a pointer
-    /// into the plane, or `out` after filling it. `columnSums` needs `width` entries.
+    /// into the plane, or `out` after filling it.
     @inline(__always)
-    func row(_ y: Int, out: UnsafeMutablePointer<UInt8>, columnSums: UnsafeMutablePointer<Int32>) -> UnsafePointer<UInt8> {
+    func row(_ y: Int, out: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8> {
         let w = width
         switch method {
         case .none:
@@ -88,31 +88,8 @@ struct JPEGUpsampler {
             let sy = y >> 1
             let ny = (y & 1) == 0 ? max(sy - 1, 0) : min(sy + 1, height - 1)
             let p = plane + sy * stride, q = plane + ny * stride
-            for x in 0..<w {
-                columnSums[x] = 3 &* Int32(p[x]) &+ Int32(q[x])
-            }
-            // width > 2 here; the first and last columns use edge replication.
-            let cs = columnSums
-            out[0] = UInt8(truncatingIfNeeded: (4 &* cs[0] &+ 8) &>> 4)
-            out[1] = UInt8(truncatingIfNeeded: (3 &* cs[0] &+ cs[1] &+ 7) &>> 4)
-            var x = 1
-            while x &+ 9 <= w {
-                let here = 3 &* UnsafeRawPointer(cs + x).loadUnaligned(as: SIMD8<Int32>.self)
-                let left = UnsafeRawPointer(cs + (x &- 1)).loadUnaligned(as: SIMD8<Int32>.self)
-                let right = UnsafeRawPointer(cs + (x &+ 1)).loadUnaligned(as: SIMD8<Int32>.self)
-                let even = (here &+ left &+ 8) &>> 4
-                let odd = (here &+ right &+ 7) &>> 4
-                UnsafeMutableRawPointer(out + 2 &* x).storeBytes(of: Self.interleave(even, odd), as: SIMD16<UInt8>.self)
-                x &+= 8
-            }
-            while x < w &- 1 {
-                let here = 3 &* cs[x]
-                out[2 &* x] = UInt8(truncatingIfNeeded: (here &+ cs[x &- 1] &+ 8) &>> 4)
-                out[2 &* x &+ 1] = UInt8(truncatingIfNeeded: (here &+ cs[x &+ 1] &+ 7) &>> 4)
-                x &+= 1
-            }
-            out[2 &* w &- 2] = UInt8(truncatingIfNeeded: (3 &* cs[w &- 1] &+ cs[w &- 2] &+ 8) &>> 4)
-            out[2 &* w &- 1] = UInt8(truncatingIfNeeded: (4 &* cs[w &- 1] &+ 7) &>> 4)
+            // width > 2 here; the tier kernel (16-bit lanes) replicates the edge columns.
+            JPEGIDCT.kernels.upsampleH2V2Fancy(p, q, w, out)
         }
         return UnsafePointer(out)
     }

@@ -552,6 +552,12 @@ public final class Interpreter {
 
     /// The kernel-table entries op `k` runs (`PreparedKernel.kernelName`), for profiles; nil
     /// for ops with one implementation, folded ops and out-of-range indices.
+    /// Whether op `k` was evaluated once at prepare (constant folding: all its inputs are
+    /// constants, e.g. DENSIFY and DEQUANTIZE of weights); `invoke()` skips it.
+    package func isFoldedAtPrepare(operator k: Int) -> Bool {
+        k >= 0 && k < foldedOps.count && foldedOps[k]
+    }
+
     package func kernelName(ofOperator k: Int) -> String? {
         guard k >= 0, k < kernels.count else { return nil }
         return kernels[k]?.kernelName

@@ -1,0 +1,139 @@
+import Foundation
+import XCTest
+@testable import DetectorCore
+@testable import DetectorPlatform
+@testable import DetectorZlib
+@testable import DetectorModelFile
+@testable import DetectorImage
+@testable import DetectorInterpreter
+@testable import DetectorPostprocess
+
+/// The sparse-weight models of `Fixtures/sparse` (made by `Tests/Scripts/make_sparse_models.py`):
+/// float16 filters stored with TFLite sparsity, DENSIFY → DEQUANTIZE → CONV_2D / DEPTHWISE_CONV_2D,
+/// in unstructured (CSR) and block form, each with a dense twin holding the same float16 values.
+final class SparseWeightModelTests: XCTestCase {
+    static let forms = ["csr", "block"]
+
+    func model(_ name: String) -> String { SharedData.fixture("sparse/\(name).tflite").path }
+
+    /// The script's fixed input: x[i] = Float((i · 7919) mod 2001 − 1000) / 1000.
+    static let input: [Float] = (0..<(64 * 64 * 32)).map { Float((($0 * 7919) % 2001) - 1000) / Float(1000) }
+
+    func run(_ path: String, threads: Int = 1, tier: InstructionSetTier? = nil) throws -> [Float] {
+        let interpreter = try Interpreter(contentsOfFile: path, options: .init(threadCount: threads, tier: tier))
+        try interpreter.copyInput(Self.input, at: 0)
+        try interpreter.invoke()
+        XCTAssertEqual(interpreter.outputs[0].shape, [1, 32, 32, 12])
+        return try interpreter.outputFloats(at: 0)
+    }
+
+    /// Ours against LiteRT 2.3's output (XNNPACK, recorded by the script). Tolerance, as for the
+    /// float goldens of `../shared`: 1e-4 · max(1, max|expected|). Both sides sum float32 products
+    /// of float16-exact weights, in different orders (and we fuse multiply-adds); four layers
+    /// of at most 288-term sums then differ by a few float32 ulps of the partial sums, i.e. about
+    /// 1e-6 here (LiteRT's own reference kernels differ from its XNNPACK run by 1.4e-6), so
+    /// 1e-4 leaves room for every tier while a wrong or shifted weight moves outputs by far more.
+    func testSparseModelsMatchLiteRT() throws {
+        for form in Self.forms {
+            let name = "conv_f16_\(form)"
+            let expected = try Data(contentsOf: SharedData.fixture("sparse/\(name).expected.f32"))
+                .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            XCTAssertEqual(expected.count, 32 * 32 * 12)
+            let maxAbs = expected.reduce(Float(0)) { max($0, abs($1)) }
+            XCTAssertGreaterThan(maxAbs, 1, "the fixture's output should not be trivially small")
+            let tolerance = 1e-4 * max(1, maxAbs)
+            for threads in [1, 2] {
+                let ours = try run(model(name), threads: threads)
+                guard ours.count == expected.count else { XCTFail("\(name): \(ours.count) values"); continue }
+                var worst: Float = 0, worstIndex = 0
+                for i in ours.indices where !(abs(ours[i] - expected[i]) <= worst) {
+                    worst = abs(ours[i] - expected[i]); worstIndex = i
+                }
+                print("[sparse] \(name) \(threads) thread(s): worst |Δ| vs LiteRT \(worst), tolerance \(tolerance)")
+                XCTAssertLessThanOrEqual(worst, tolerance,
+                                         "\(name), \(threads) threads: value \(worstIndex) is \(ours[worstIndex]), LiteRT \(expected[worstIndex])")
+            }
+        }
+    }
+
+    /// Densified at prepare, the sparse model runs exactly the dense twin's path: identical bits
+    /// at every tier and thread count.
+    func testSparseModelIsBitIdenticalToItsDenseTwin() throws {
+        for form in Self.forms {
+            for tier in TierTesting.tiers {
+                for threads in [1, 2] {
+                    let sparse = try run(model("conv_f16_\(form)"), threads: threads, tier: tier)
+                    let dense = try run(model("conv_f16_\(form)_dense"), threads: threads, tier: tier)
+                    XCTAssertEqual(sparse, dense, "\(form), \(tier), \(threads) threads")
+                }
+            }
+        }
+    }
+
+    /// DENSIFY's result is, byte for byte, the float16 filter the script stored dense in the twin
+    /// (numpy's encoding there, our decoding here).
+    func testDensifiedFiltersEqualTheDenseTwinsBytes() throws {
+        for form in Self.forms {
+            let sparse = try Interpreter(contentsOfFile: model("conv_f16_\(form)"), options: .init(preserveAllTensors: true))
+            let dense = try Interpreter(contentsOfFile: model("conv_f16_\(form)_dense"), options: .init(preserveAllTensors: true))
+            var checked = 0
+            for op in sparse.graph.operators where op.code == .densify {
+                let name = sparse.graph.tensors[op.outputs[0]].name
+                guard let twin = dense.graph.tensors.firstIndex(where: { $0.name == name }) else {
+                    XCTFail("\(form): the dense twin has no tensor '\(name)'"); continue
+                }
+                guard let ours = sparse.tensorBytes(op.outputs[0])?.bytes, let theirs = dense.tensorBytes(twin)?.bytes else {
+                    XCTFail("\(form) '\(name)': no data"); continue
+                }
+                XCTAssertEqual(ours.count, theirs.count, "\(form) '\(name)'")
+                if let i = ours.indices.first(where: { $0 < theirs.count && ours[$0] != theirs[$0] }) {
+                    XCTFail("\(form) '\(name)': byte \(i) is \(ours[i]), the dense twin's \(theirs[i])")
+                }
+                checked += 1
+            }
+            XCTAssertEqual(checked, 4, form)
+        }
+    }
+
+    /// The DENSIFY → DEQUANTIZE chains are folded at prepare: those ops are evaluated once there
+    /// and never by `invoke()`, the multiply-accumulate count per invoke is the convolutions'
+    /// alone, and CONV_2D runs from weights it packed at prepare (overwriting the folded float32
+    /// filters afterwards changes nothing).
+    func testDensifyDequantizeChainIsFoldedAndConvWeightsArePackedOnce() throws {
+        for form in Self.forms {
+            let interpreter = try Interpreter(contentsOfFile: model("conv_f16_\(form)"))
+            let ops = interpreter.graph.operators
+            XCTAssertEqual(ops.filter { $0.code == .densify }.count, 4)
+            for (k, op) in ops.enumerated() {
+                let shouldFold = op.code == .densify || op.code == .dequantize
+                XCTAssertEqual(interpreter.isFoldedAtPrepare(operator: k), shouldFold, "\(form) op \(k) \(op.opName)")
+            }
+            // Convolutions only: 64·64·64·(3·3·32) + 32·32·64·9 + 32·32·128·64 + 32·32·12·128.
+            XCTAssertEqual(interpreter.multiplyAccumulateCount, 75_497_472 + 589_824 + 8_388_608 + 1_572_864)
+
+            try interpreter.copyInput(Self.input, at: 0)
+            interpreter.profile = [Double](repeating: 0, count: ops.count)
+            try interpreter.invoke()
+            let before = try interpreter.outputFloats(at: 0)
+            for (k, op) in ops.enumerated() {
+                if op.code == .densify || op.code == .dequantize {
+                    XCTAssertEqual(interpreter.profile?[k], 0, "\(form): folded op \(k) ran at invoke")
+                } else {
+                    XCTAssertGreaterThan(interpreter.profile?[k] ?? 0, 0, "\(form): op \(k) did not run")
+                }
+            }
+            // Spoil the folded float32 filters of the CONV_2D ops: the packed copies are what runs.
+            var spoiled = 0
+            for op in ops where op.code == .conv2D {
+                guard case .owned(let buffer) = interpreter.storage[op.inputs[1]] else {
+                    XCTFail("\(form): the filter of a CONV_2D is not a folded constant"); continue
+                }
+                buffer.pointer.initializeMemory(as: Float.self, repeating: .nan, count: buffer.byteCount / 4)
+                spoiled += 1
+            }
+            XCTAssertEqual(spoiled, 3)
+            try interpreter.invoke()
+            XCTAssertEqual(try interpreter.outputFloats(at: 0), before, form)
+        }
+    }
+}

@@ -320,12 +320,22 @@ FORMS = {
 }
 ZERO_FRACTION = {"csr": 0.70, "block": 0.65}
 
+# --large (benchmarks only, not committed): a late detector stage, weight-heavy (1.1 M weights)
+# on a 1x20x20x128 input, to time prepare (densify) and the weight-bound layers.
+LARGE_INPUT = (1, 20, 20, 128)
+LARGE_LAYERS = [
+    ("conv1", (512, 3, 3, 128), OP_CONV_2D, conv_options(1, ACT_RELU), 1152),
+    ("dw", (1, 3, 3, 512), OP_DEPTHWISE_CONV_2D, depthwise_options(2, ACT_RELU), 9),
+    ("conv2", (1024, 1, 1, 512), OP_CONV_2D, conv_options(1, ACT_RELU6), 512),
+    ("head", (12, 1, 1, 1024), OP_CONV_2D, conv_options(1, ACT_NONE), 1024),
+]
 
-def weights(form, seed):
+
+def weights(form, seed, layers=LAYERS):
     """float16 filters and float32 biases, pruned for `form`."""
     rng = np.random.default_rng(seed)
     out = {}
-    for name, shape, _, _, fan_in in LAYERS:
+    for name, shape, _, _, fan_in in layers:
         density = 1 - ZERO_FRACTION[form]
         w = rng.normal(0, np.sqrt(2 / fan_in / density), size=shape).astype(np.float32)
         block_map, sizes, _ = FORMS[form][name]
@@ -336,12 +346,12 @@ def weights(form, seed):
     return out
 
 
-def build(form, params, sparse):
+def build(form, params, sparse, layers=LAYERS, input_shape=(1, 64, 64, 32)):
     m = ModelWriter()
-    x = m.tensor("input", (1, 64, 64, 32), FLOAT32)
+    x = m.tensor("input", input_shape, FLOAT32)
     h, stats = x, []
-    spatial = 64
-    for name, shape, code, options, _ in LAYERS:
+    spatial = input_shape[1]
+    for name, shape, code, options, _ in layers:
         w16, bias = params[name]
         if sparse:
             block_map, sizes, formats = FORMS[form][name]
@@ -380,7 +390,19 @@ def run_litert(path, x):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "Fixtures" / "sparse"))
+    ap.add_argument("--large", metavar="DIR", help="instead write the larger benchmark models (conv_f16_*_large*.tflite) to DIR")
     args = ap.parse_args()
+    if args.large:
+        out = Path(args.large)
+        out.mkdir(parents=True, exist_ok=True)
+        for seed, form in enumerate(("csr", "block")):
+            params = weights(form, seed + 127, LARGE_LAYERS)
+            for sparse, suffix in ((True, ""), (False, "_dense")):
+                data, _ = build(form, params, sparse, LARGE_LAYERS, LARGE_INPUT)
+                (out / f"conv_f16_{form}_large{suffix}.tflite").write_bytes(data)
+                run_litert(out / f"conv_f16_{form}_large{suffix}.tflite", fixed_input(LARGE_INPUT))
+                print(f"conv_f16_{form}_large{suffix}: {len(data)} bytes")
+        return
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     x = fixed_input((1, 64, 64, 32))

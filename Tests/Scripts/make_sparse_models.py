@@ -21,13 +21,19 @@ Biases are dense float32.  Written here (no TF converter):
                         along the output channels (block_map [0]) for the 1x1 conv and a 1x16
                         block for the head
   *_dense               the dense twin: the same float16 values stored dense, DEQUANTIZE -> CONV
+  fc_f32_block          FULLY_CONNECTED 256 -> 64 (RELU) on a 1x256 input whose float32 weights are
+                        stored sparse in 1x4 blocks (33 % non-zero) and read directly, without
+                        DENSIFY (what the converter emits for FULLY_CONNECTED); and its dense twin
 
 Indices and segments use the smallest index vector type that holds them (uint8, uint16 or
 int32), as the converter does.  For each sparse model the script runs LiteRT
 (`ai_edge_litert`, default resolver with XNNPACK and the reference kernels) on a fixed input
-and writes its output as little-endian float32 (`NAME.expected.f32`).  The input is
+and writes its output as little-endian float32 (`NAME.expected.f32`): XNNPACK's for the
+conv models (its reference kernels agree within 1.5e-6), the reference kernels' for
+fc_f32_block (LiteRT 2.3's XNNPACK delegate reads its sparse weights as dense and returns NaN).
+The input is
 
-    x[i] = float32((i * 7919) % 2001 - 1000) / float32(1000)     (i = flat NHWC index)
+    x[i] = float32((i * 7919) % 2001 - 1000) / float32(1000)     (i = flat index)
 
 which the Swift tests compute exactly the same way (integer arithmetic, one correctly
 rounded float32 division).
@@ -45,8 +51,8 @@ import numpy as np
 
 # Schema facts (tensorflow/lite/schema/schema.fbs): enum values and table field slots.
 FLOAT32, FLOAT16, INT32, INT8 = 0, 1, 2, 9
-OP_CONV_2D, OP_DEPTHWISE_CONV_2D, OP_DEQUANTIZE, OP_DENSIFY = 3, 4, 6, 124
-OPT_CONV2D, OPT_DEPTHWISE = 1, 2
+OP_CONV_2D, OP_DEPTHWISE_CONV_2D, OP_DEQUANTIZE, OP_FULLY_CONNECTED, OP_DENSIFY = 3, 4, 6, 9, 124
+OPT_CONV2D, OPT_DEPTHWISE, OPT_FULLY_CONNECTED = 1, 2, 8
 ACT_NONE, ACT_RELU, ACT_RELU6 = 0, 1, 3
 PAD_SAME = 0
 DIM_DENSE, DIM_CSR = 0, 1
@@ -375,10 +381,29 @@ def build(form, params, sparse, layers=LAYERS, input_shape=(1, 64, 64, 32)):
     return m.serialize([x], [h]), stats
 
 
+def build_fc(w, bias, sparse):
+    """FULLY_CONNECTED whose float32 weights are stored sparse in 1x4 blocks and read directly
+    (no DENSIFY): what the converter emits for FULLY_CONNECTED, whose LiteRT kernel takes them."""
+    m = ModelWriter()
+    x = m.tensor("input", (1, w.shape[1]), FLOAT32)
+    if sparse:
+        formats = [DIM_DENSE, DIM_CSR, DIM_DENSE]
+        values, meta = encode(w, [1], [4], formats)
+        wt = m.tensor("fc/weights", w.shape, FLOAT32, values.tobytes(), sparsity=([0, 1, 2], [1], meta))
+    else:
+        wt = m.tensor("fc/weights", w.shape, FLOAT32, w.tobytes())
+    b = m.tensor("fc/bias", bias.shape, FLOAT32, bias.tobytes())
+    y = m.tensor("fc/out", (1, w.shape[0]), FLOAT32)
+    # FullyConnectedOptions: fused_activation_function 0.
+    m.op(OP_FULLY_CONNECTED, [x, wt, b], [y], (OPT_FULLY_CONNECTED, [(0, "b", ACT_RELU)]))
+    return m.serialize([x], [y])
+
+
 def run_litert(path, x):
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
     outs = {}
-    for label, resolver in (("xnnpack", OpResolverType.AUTO), ("reference", OpResolverType.BUILTIN_REF)):
+    for label, resolver in (("xnnpack", OpResolverType.AUTO), ("reference", OpResolverType.BUILTIN_REF),
+                            ("builtin", OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)):
         it = Interpreter(model_path=str(path), experimental_op_resolver_type=resolver, num_threads=1)
         it.allocate_tensors()
         it.set_tensor(it.get_input_details()[0]["index"], x)
@@ -426,6 +451,25 @@ def main():
         print(f"{name}: {len(sparse_bytes)} bytes (dense twin {len(dense_bytes)}), {stored} stored values "
               f"of {total} ({nonzero} non-zero, density {nonzero / total:.1%}); "
               + ", ".join(f"{n} {s}/{t}" for n, s, t, _ in stats))
+    make_fc(out)
+
+
+def make_fc(out):
+    rng = np.random.default_rng(1027)
+    w = rng.normal(0, np.sqrt(2 / 256 / 0.35), size=(64, 256)).astype(np.float32)
+    w = prune_blocks(w, [1], [4], 0.65, rng)
+    bias = rng.normal(0, 0.1, size=64).astype(np.float32)
+    sparse, dense = build_fc(w, bias, True), build_fc(w, bias, False)
+    (out / "fc_f32_block.tflite").write_bytes(sparse)
+    (out / "fc_f32_block_dense.tflite").write_bytes(dense)
+    x = fixed_input((1, 256))
+    a, b = run_litert(out / "fc_f32_block.tflite", x), run_litert(out / "fc_f32_block_dense.tflite", x)
+    for label, y in list(a.items()) + [("dense " + k, v) for k, v in b.items()]:
+        print(f"  fc_f32_block {label}: max |y| {np.abs(y).max():.4f}, max |y - dense reference| {np.abs(y - b['reference']).max():.3g}", file=sys.stderr)
+    # LiteRT 2.3's XNNPACK delegate takes this FULLY_CONNECTED and reads the sparse buffer as if
+    # it were dense (NaN or garbage); its built-in kernels densify. Expected: the reference kernels.
+    a["reference"].astype("<f4").tofile(out / "fc_f32_block.expected.f32")
+    print(f"fc_f32_block: {len(sparse)} bytes (dense twin {len(dense)}), density {np.count_nonzero(w) / w.size:.1%}")
 
 
 if __name__ == "__main__":

@@ -169,6 +169,7 @@ public final class Interpreter {
     private func validateGraph() throws {
         let n = graph.tensors.count
         let modelCount = graph.modelBytes.bytes.count
+        let sparseReadDirectly = try sparseConstantsReadDirectly()
         for (i, t) in graph.tensors.enumerated() {
             guard Shape.elementCount(t.shape) != nil else {
                 throw InterpreterError.tensorTooLarge(tensor: i, name: t.name, reason: "shape \(t.shape) is negative or has more than \(Shape.maxElementCount) elements")
@@ -196,6 +197,8 @@ public final class Interpreter {
                 bytes.withUnsafeBytes { b.pointer.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(dummy.pointer), byteCount: bytes.count) }
                 storage[i] = .owned(b)
             }
+            // Sparse weights read by an op other than DENSIFY are made dense here, once.
+            if sparseReadDirectly.contains(i) { try densifyConstant(i) }
             if t.sparsity == nil, let size = t.type.byteSize {
                 let needed = Shape.count(t.shape) * size
                 guard c.byteCount >= needed else {

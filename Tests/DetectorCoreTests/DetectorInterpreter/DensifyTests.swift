@@ -154,4 +154,50 @@ final class DensifyTests: XCTestCase {
         let outsideBlock = Sparsity(traversalOrder: [0, 1, 2], blockMap: [2], dimensions: [.dense(size: 3), .dense(size: 4), .dense(size: 1)])
         assertRejected([1], shape: [3, 4], outsideBlock, mentioning: "distinct dimensions below 2")
     }
+
+    // MARK: - Sparse weights read without DENSIFY
+
+    /// The 2×8 weights of `testOneByFourBlocks`, 1×4 block-sparse, as a FULLY_CONNECTED reads them.
+    func fullyConnectedGraph(_ sp: Sparsity, values: [Float] = [1, 2, 3, 4, 5, 0, 6, 0], alsoDensify: Bool = false) -> GraphBuilder {
+        var g = GraphBuilder()
+        let x = g.input([1, 8])
+        g.tensors.append(GraphTensor(name: "weights", type: .float32, shape: [2, 8],
+                                     constant: .owned(values.withUnsafeBytes { Array($0) }), sparsity: sp))
+        let w = g.tensors.count - 1
+        let bias = g.constant([0.5, -0.5], shape: [2])
+        g.outputs = g.op(.fullyConnected, [x, w, bias])
+        if alsoDensify { g.outputs += g.op(.densify, [w]) }
+        return g
+    }
+
+    let oneByFour = Sparsity(traversalOrder: [0, 1, 2], blockMap: [1],
+                             dimensions: [.dense(size: 2), .sparseCSR(segments: [0, 1, 2], indices: [1, 0]), .dense(size: 4)])
+
+    func testFullyConnectedReadsBlockSparseWeightsDirectly() throws {
+        // W = [[0 0 0 0 1 2 3 4], [5 0 6 0 0 0 0 0]], x = 1…8:
+        // y0 = 1·5 + 2·6 + 3·7 + 4·8 + 0.5 = 70.5, y1 = 5·1 + 6·3 − 0.5 = 22.5.
+        let (v, shape) = try fullyConnectedGraph(oneByFour).run([(1...8).map(Float.init)])
+        XCTAssertEqual(shape, [1, 2])
+        XCTAssertEqual(v, [70.5, 22.5])
+    }
+
+    func testSparseWeightsReadDirectlyWithBadMetadataAreRejected() {
+        let bad = Sparsity(traversalOrder: [0, 1, 2], blockMap: [1],
+                           dimensions: [.dense(size: 2), .sparseCSR(segments: [0, 1, 2], indices: [1, 2]), .dense(size: 4)])
+        XCTAssertThrowsError(try fullyConnectedGraph(bad).run([[Float](repeating: 1, count: 8)])) { error in
+            guard case InterpreterError.invalidModel(let reason) = error else { return XCTFail("expected invalidModel, got \(error)") }
+            XCTAssertTrue(reason.contains("index 2, outside 0..<2"), reason)
+        }
+        XCTAssertThrowsError(try fullyConnectedGraph(oneByFour, values: [1, 2, 3]).run([[Float](repeating: 1, count: 8)])) { error in
+            guard case InterpreterError.invalidModel(let reason) = error else { return XCTFail("expected invalidModel, got \(error)") }
+            XCTAssertTrue(reason.contains("more values than the 3 stored"), reason)
+        }
+    }
+
+    func testSparseTensorReadByDensifyAndAnotherOpIsRejected() {
+        XCTAssertThrowsError(try fullyConnectedGraph(oneByFour, alsoDensify: true).run([[Float](repeating: 1, count: 8)])) { error in
+            guard case InterpreterError.invalidModel(let reason) = error else { return XCTFail("expected invalidModel, got \(error)") }
+            XCTAssertTrue(reason.contains("read both by DENSIFY and by another op"), reason)
+        }
+    }
 }

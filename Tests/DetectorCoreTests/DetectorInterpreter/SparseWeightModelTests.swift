@@ -136,4 +136,31 @@ final class SparseWeightModelTests: XCTestCase {
             XCTAssertEqual(try interpreter.outputFloats(at: 0), before, form)
         }
     }
+
+    /// FULLY_CONNECTED reading 1×4 block-sparse float32 weights directly (no DENSIFY), as the
+    /// converter emits it: densified once at load, so the same as the dense twin bit for bit, and
+    /// within 1e-4 · max(1, max|expected|) of LiteRT's reference kernels (one 256-term sum).
+    func testFullyConnectedWithSparseWeightsMatchesLiteRTAndItsDenseTwin() throws {
+        let input: [Float] = (0..<256).map { Float((($0 * 7919) % 2001) - 1000) / Float(1000) }
+        let expected = try Data(contentsOf: SharedData.fixture("sparse/fc_f32_block.expected.f32"))
+            .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        XCTAssertEqual(expected.count, 64)
+        let tolerance = 1e-4 * max(1, expected.reduce(Float(0)) { max($0, abs($1)) })
+        for threads in [1, 2] {
+            var results: [[Float]] = []
+            for name in ["fc_f32_block", "fc_f32_block_dense"] {
+                let interpreter = try Interpreter(contentsOfFile: model(name), options: .init(threadCount: threads))
+                XCTAssertFalse(interpreter.graph.operators.contains { $0.code == .densify })
+                try interpreter.copyInput(input, at: 0)
+                try interpreter.invoke()
+                results.append(try interpreter.outputFloats(at: 0))
+            }
+            XCTAssertEqual(results[0], results[1], "\(threads) threads: sparse and dense twin differ")
+            XCTAssertEqual(results[0].count, expected.count)
+            for (i, (u, v)) in zip(results[0], expected).enumerated() where !(abs(u - v) <= tolerance) {
+                XCTFail("\(threads) threads: unit \(i) is \(u), LiteRT \(v)")
+                break
+            }
+        }
+    }
 }

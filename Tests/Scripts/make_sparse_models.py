@@ -21,6 +21,11 @@ Biases are dense float32.  Written here (no TF converter):
                         along the output channels (block_map [0]) for the 1x1 conv and a 1x16
                         block for the head
   *_dense               the dense twin: the same float16 values stored dense, DEQUANTIZE -> CONV
+  conv_i8_block         the block model fully quantized: int8 activations (ranges from the float
+                        model), per-channel symmetric int8 filters stored in the same block form and
+                        expanded by DENSIFY (int8) straight into CONV_2D / DEPTHWISE, int32 biases;
+                        input q[i] = (i * 7919) % 255 - 128; expected: the reference kernels' output
+                        (LiteRT's optimized kernels and XNNPACK are one step off in places)
   fc_f32_block          FULLY_CONNECTED 256 -> 64 (RELU) on a 1x256 input whose float32 weights are
                         stored sparse in 1x4 blocks (33 % non-zero) and read directly, without
                         DENSIFY (what the converter emits for FULLY_CONNECTED); and its dense twin
@@ -157,9 +162,10 @@ class ModelWriter:
         self.buffers.append(bytes(data))
         return len(self.buffers) - 1
 
-    def tensor(self, name, shape, ttype, data=None, sparsity=None):
+    def tensor(self, name, shape, ttype, data=None, sparsity=None, quant=None):
+        """`quant`: (scales, zero points, quantized dimension) of an affine-quantized tensor."""
         self.tensors.append(dict(name=name, shape=list(shape), type=ttype,
-                                 buffer=self.buffer(data) if data is not None else 0, sparsity=sparsity))
+                                 buffer=self.buffer(data) if data is not None else 0, sparsity=sparsity, quant=quant))
         return len(self.tensors) - 1
 
     def op(self, code, inputs, outputs, options=None):
@@ -232,11 +238,24 @@ class ModelWriter:
             name = b.CreateString(t["name"])
             shape = self._ints(b, t["shape"])
             sp = self._sparsity(b, t["sparsity"]) if t["sparsity"] else None
+            q = None
+            if t["quant"]:
+                scales, zero_points, axis = t["quant"]
+                scale_vec = b.CreateNumpyVector(np.asarray(scales, dtype=np.float32))
+                zp_vec = b.CreateNumpyVector(np.asarray(zero_points, dtype=np.int64))
+                # QuantizationParameters: scale 2, zero_point 3, quantized_dimension 6.
+                b.StartObject(7)
+                b.PrependUOffsetTRelativeSlot(2, scale_vec, 0)
+                b.PrependUOffsetTRelativeSlot(3, zp_vec, 0)
+                b.PrependInt32Slot(6, axis, 0)
+                q = b.EndObject()
             b.StartObject(7)
             b.PrependUOffsetTRelativeSlot(0, shape, 0)
             b.PrependInt8Slot(1, t["type"], 0)
             b.PrependUint32Slot(2, t["buffer"], 0)
             b.PrependUOffsetTRelativeSlot(3, name, 0)
+            if q is not None:
+                b.PrependUOffsetTRelativeSlot(4, q, 0)
             if sp is not None:
                 b.PrependUOffsetTRelativeSlot(6, sp, 0)
             tensors.append(b.EndObject())
@@ -381,6 +400,105 @@ def build(form, params, sparse, layers=LAYERS, input_shape=(1, 64, 64, 32)):
     return m.serialize([x], [h]), stats
 
 
+def quantize_filters(params):
+    """Per-channel symmetric int8 filters (channel = output channel; depthwise: dimension 3)."""
+    out = {}
+    for name, shape, code, _, _ in LAYERS:
+        w = params[name][0].astype(np.float32)
+        axis = 3 if code == OP_DEPTHWISE_CONV_2D else 0
+        other = tuple(d for d in range(4) if d != axis)
+        scale = np.maximum(np.abs(w).max(axis=other), 1e-8) / 127
+        shaped = scale.reshape([-1 if d == axis else 1 for d in range(4)])
+        q = np.clip(np.round(w / shaped), -127, 127).astype(np.int8)
+        out[name] = (q, scale.astype(np.float32), axis)
+    return out
+
+
+INT8_INPUT_SCALE, INT8_INPUT_ZERO = 2 / 255, 0
+
+
+def int8_input(shape):
+    """The int8 models' fixed input: q[i] = (i * 7919) % 255 - 128."""
+    i = np.arange(int(np.prod(shape)), dtype=np.int64)
+    return (((i * 7919) % 255) - 128).astype(np.int8).reshape(shape)
+
+
+def build_int8(form, params, sparse, ranges):
+    """The conv block fully quantized (int8 activations, per-channel int8 filters through DENSIFY,
+    int32 biases), with the activation ranges `ranges` (from the float model)."""
+    m = ModelWriter()
+    in_scale, in_zero = INT8_INPUT_SCALE, INT8_INPUT_ZERO
+    x = m.tensor("input", (1, 64, 64, 32), INT8, quant=([in_scale], [in_zero], 0))
+    h, spatial = x, 64
+    qf = quantize_filters(params)
+    for name, shape, code, options, _ in LAYERS:
+        q, scales, axis = qf[name]
+        wq = (list(scales), [0] * len(scales), axis)
+        if sparse:
+            block_map, sizes, formats = FORMS[form][name]
+            values, meta = encode(q, block_map, sizes, formats)
+            ws = m.tensor(f"{name}/filter_sparse", shape, INT8, values.tobytes(),
+                          sparsity=(list(range(len(formats))), block_map, meta), quant=wq)
+            wt = m.tensor(f"{name}/filter", shape, INT8, quant=wq)
+            m.op(OP_DENSIFY, [ws], [wt])
+        else:
+            wt = m.tensor(f"{name}/filter", shape, INT8, q.tobytes(), quant=wq)
+        bias = np.round(params[name][1] / (in_scale * scales)).astype(np.int32)
+        b = m.tensor(f"{name}/bias", bias.shape, INT32, bias.tobytes(), quant=(list(in_scale * scales), [0] * len(scales), 0))
+        if name == "dw":
+            spatial //= 2
+        lo, hi = ranges[name]
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
+        out_scale = (hi - lo) / 255
+        out_zero = int(np.clip(np.round(-128 - lo / out_scale), -128, 127))
+        channels = shape[3] if code == OP_DEPTHWISE_CONV_2D else shape[0]
+        y = m.tensor(f"{name}/out", (1, spatial, spatial, channels), INT8, quant=([out_scale], [out_zero], 0))
+        m.op(code, [h, wt, b], [y], options)
+        h, in_scale, in_zero = y, out_scale, out_zero
+    return m.serialize([x], [h])
+
+
+def float_ranges(form, params, out):
+    """Each layer's output range in the float model with the int8 filters' values."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    qf = quantize_filters(params)
+    deq = {n: ((q.astype(np.float32) * s.reshape([-1 if d == a else 1 for d in range(4)])).astype(np.float16), params[n][1])
+           for n, (q, s, a) in qf.items()}
+    data, _ = build(form, deq, sparse=False)
+    path = out / "_float_for_ranges.tflite"
+    path.write_bytes(data)
+    it = Interpreter(model_path=str(path), experimental_op_resolver_type=OpResolverType.BUILTIN_REF,
+                     experimental_preserve_all_tensors=True)
+    it.allocate_tensors()
+    x = (int8_input((1, 64, 64, 32)).astype(np.float32) - INT8_INPUT_ZERO) * INT8_INPUT_SCALE
+    it.set_tensor(it.get_input_details()[0]["index"], x.astype(np.float32))
+    it.invoke()
+    ranges = {}
+    for d in it.get_tensor_details():
+        if d["name"].endswith("/out"):
+            y = it.get_tensor(d["index"])
+            ranges[d["name"].split("/")[0]] = (float(y.min()), float(y.max()))
+    path.unlink()
+    return ranges
+
+
+def make_int8(out):
+    form = "block"
+    params = weights(form, 27 + 1)
+    ranges = float_ranges(form, params, out)
+    sparse, dense = build_int8(form, params, True, ranges), build_int8(form, params, False, ranges)
+    (out / "conv_i8_block.tflite").write_bytes(sparse)
+    (out / "conv_i8_block_dense.tflite").write_bytes(dense)
+    x = int8_input((1, 64, 64, 32))
+    a, b = run_litert(out / "conv_i8_block.tflite", x), run_litert(out / "conv_i8_block_dense.tflite", x)
+    ref = a["reference"].astype(np.int32)
+    for label, y in list(a.items()) + [("dense " + k, v) for k, v in b.items()]:
+        print(f"  conv_i8_block {label}: range [{y.min()}, {y.max()}], max |y - reference| "
+              f"{np.abs(y.astype(np.int32) - ref).max()}", file=sys.stderr)
+    a["reference"].tofile(out / "conv_i8_block.expected.i8")
+    print(f"conv_i8_block: {len(sparse)} bytes (dense twin {len(dense)})")
+
+
 def build_fc(w, bias, sparse):
     """FULLY_CONNECTED whose float32 weights are stored sparse in 1x4 blocks and read directly
     (no DENSIFY): what the converter emits for FULLY_CONNECTED, whose LiteRT kernel takes them."""
@@ -452,6 +570,7 @@ def main():
               f"of {total} ({nonzero} non-zero, density {nonzero / total:.1%}); "
               + ", ".join(f"{n} {s}/{t}" for n, s, t, _ in stats))
     make_fc(out)
+    make_int8(out)
 
 
 def make_fc(out):

@@ -307,6 +307,9 @@ public final class Interpreter {
         var ownedBytes = 0
         var work = 0, invokeWork = 0
         var lastReader = [Int](repeating: -1, count: n)
+        // Tensors an op that runs at invoke reads, and the graph's outputs: folded ones stay.
+        var readAtInvoke = Set<Int>()
+        let outputSet = Set(graph.outputs)
         for (k, op) in graph.operators.enumerated() { for t in op.inputs where t >= 0 && t < n { lastReader[t] = k } }
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             modelBase = raw.baseAddress
@@ -343,6 +346,7 @@ public final class Interpreter {
                 guard foldable else {
                     invokeWork = OperatorWork.add(invokeWork, opWork)
                     releaseConstants(readBy: op, at: k, lastReader: lastReader)
+                    readAtInvoke.formUnion(present)
                     continue
                 }
                 // Evaluate once now; outputs become prepare-time constants.
@@ -365,6 +369,13 @@ public final class Interpreter {
                 for t in op.outputs where t >= 0 { isConstant[t] = true }
                 foldedOps[k] = true
                 releaseConstants(readBy: op, at: k, lastReader: lastReader)
+                // A folded tensor that only folded ops read (DENSIFY's output on its way to
+                // DEQUANTIZE) is not needed once its last reader has run.
+                for t in Set(present) where lastReader[t] == k && isConstant[t] && graph.tensors[t].constant == nil && !readAtInvoke.contains(t)
+                    && !outputSet.contains(t) && !options.preserveAllTensors {
+                    if case .owned(let b) = storage[t] { ownedBytes -= b.byteCount }
+                    storage[t] = .none
+                }
             }
         }
         if !options.preserveAllTensors { aliasCopiedInputs() }

@@ -132,6 +132,12 @@ final class SparseWeightModelTests: XCTestCase {
                 spoiled += 1
             }
             XCTAssertEqual(spoiled, 3)
+            // The float16 DENSIFY outputs are released once DEQUANTIZE has read them: what stays
+            // folded is the float32 filters, 4 bytes × (18432 + 576 + 8192 + 1536) weights.
+            for op in ops where op.code == .densify {
+                XCTAssertNil(interpreter.tensorBytes(op.outputs[0]), "\(form): a DENSIFY output is still held")
+            }
+            XCTAssertEqual(interpreter.foldedByteCount, 4 * 28_736)
             try interpreter.invoke()
             XCTAssertEqual(try interpreter.outputFloats(at: 0), before, form)
         }

@@ -140,6 +140,10 @@ final class DensifyTests: XCTestCase {
         assertRejected([1], shape: [3, 4], hugeBlock, mentioning: "outside 0...0")
     }
 
+    func testScalarIsRejected() {
+        assertRejected([1], shape: [], Sparsity(traversalOrder: [], blockMap: [], dimensions: []), mentioning: "scalar")
+    }
+
     func testInconsistentStructureIsRejected() {
         let notPermutation = Sparsity(traversalOrder: [0, 0], blockMap: [], dimensions: [.dense(size: 3), .dense(size: 4)])
         assertRejected([1], shape: [3, 4], notPermutation, mentioning: "not a permutation")

@@ -41,6 +41,7 @@ package struct SparseTensorLayout: Sendable {
         let n = shape.count, k = sparsity.blockMap.count, total = n + k
         func fail(_ reason: String) -> Failure { Failure(description: reason) }
         guard let count = Shape.elementCount(shape) else { throw fail("the dense shape \(shape) is invalid") }
+        guard n > 0 else { throw fail("a scalar cannot be stored sparse") }
         denseCount = count
         guard sparsity.traversalOrder.count == total, sparsity.dimensions.count == total else {
             throw fail("a rank-\(n) tensor with \(k) block dimensions needs \(total) levels, " +
@@ -88,17 +89,19 @@ package struct SparseTensorLayout: Sendable {
         }
         self.levels = levels
         var placed = 0
-        try walk(level: 0, position: 0, offset: 0) { _ throws(Failure) in
-            placed += 1
+        try walk(level: 0, position: 0, offset: 0) { _, range throws(Failure) in
+            placed += range.count
             guard placed <= storedCount else { throw fail("the metadata places more values than the \(storedCount) stored") }
         }
         valueCount = placed
     }
 
-    /// Visits every dense offset in storage order.
-    private func walk(level l: Int, position: Int, offset: Int, _ leaf: (Int) throws(Failure) -> Void) throws(Failure) {
-        if l == levels.count { try leaf(offset); return }
+    /// Walks the levels in storage order and hands each run of the last level to `run`: the
+    /// dense offset of the run's parent and the run's range (DENSE: `0..<size`; CSR: a range of
+    /// the level's `indices`).
+    private func walk(level l: Int, position: Int, offset: Int, _ run: (Int, Range<Int>) throws(Failure) -> Void) throws(Failure) {
         let level = levels[l]
+        let isLast = l == levels.count - 1
         if let (segments, indices) = level.csr {
             guard position >= 0, position + 1 < segments.count else {
                 throw Failure(description: "level \(l) has \(segments.count) segment bounds, too few for position \(position)")
@@ -107,14 +110,16 @@ package struct SparseTensorLayout: Sendable {
             guard start >= 0, start <= end, end <= indices.count else {
                 throw Failure(description: "level \(l) segment \(position) runs from \(start) to \(end), not an increasing range within its \(indices.count) indices")
             }
+            if isLast { try run(offset, start..<end); return }
             for i in start..<end {
-                try walk(level: l + 1, position: i, offset: offset + indices[i] * level.stride, leaf)
+                try walk(level: l + 1, position: i, offset: offset + indices[i] * level.stride, run)
             }
         } else {
+            if isLast { try run(offset, 0..<level.size); return }
             let (base, overflow) = position.multipliedReportingOverflow(by: level.size)
             guard !overflow else { throw Failure(description: "level \(l) positions overflow") }
             for i in 0..<level.size {
-                try walk(level: l + 1, position: base &+ i, offset: offset + i * level.stride, leaf)
+                try walk(level: l + 1, position: base &+ i, offset: offset + i * level.stride, run)
             }
         }
     }
@@ -123,16 +128,46 @@ package struct SparseTensorLayout: Sendable {
     /// (elements of `elementSize` bytes) at its place in `destination` (`denseCount` elements).
     package func scatter(from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, elementSize: Int) {
         destination.initializeMemory(as: UInt8.self, repeating: 0, count: denseCount * elementSize)
+        switch elementSize {
+        case 4: scatter(UInt32.self, from: source, to: destination)
+        case 2: scatter(UInt16.self, from: source, to: destination)
+        case 1: scatter(UInt8.self, from: source, to: destination)
+        case 8: scatter(UInt64.self, from: source, to: destination)
+        default:
+            var v = 0
+            let last = levels[levels.count - 1]
+            try? walk(level: 0, position: 0, offset: 0) { offset, range throws(Failure) in
+                for i in range {
+                    let at = offset + (last.csr.map { $0.indices[i] } ?? i) * last.stride
+                    (destination + at * elementSize).copyMemory(from: source + v * elementSize, byteCount: elementSize)
+                    v += 1
+                }
+            }
+        }
+    }
+
+    private func scatter<T>(_: T.Type, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
+        let size = MemoryLayout<T>.size
+        let last = levels[levels.count - 1]
         var v = 0
         // The walk cannot fail: init made the same walk.
-        try? walk(level: 0, position: 0, offset: 0) { offset throws(Failure) in
-            switch elementSize {
-            case 4: destination.storeBytes(of: source.loadUnaligned(fromByteOffset: v * 4, as: UInt32.self), toByteOffset: offset * 4, as: UInt32.self)
-            case 2: destination.storeBytes(of: source.loadUnaligned(fromByteOffset: v * 2, as: UInt16.self), toByteOffset: offset * 2, as: UInt16.self)
-            case 1: destination.storeBytes(of: source.load(fromByteOffset: v, as: UInt8.self), toByteOffset: offset, as: UInt8.self)
-            default: (destination + offset * elementSize).copyMemory(from: source + v * elementSize, byteCount: elementSize)
+        try? walk(level: 0, position: 0, offset: 0) { offset, range throws(Failure) in
+            if let (_, indices) = last.csr {
+                for i in range {
+                    destination.storeBytes(of: source.loadUnaligned(fromByteOffset: v * size, as: T.self),
+                                           toByteOffset: (offset + indices[i] * last.stride) * size, as: T.self)
+                    v += 1
+                }
+            } else if last.stride == 1 {
+                (destination + offset * size).copyMemory(from: source + v * size, byteCount: range.count * size)
+                v += range.count
+            } else {
+                for i in range {
+                    destination.storeBytes(of: source.loadUnaligned(fromByteOffset: v * size, as: T.self),
+                                           toByteOffset: (offset + i * last.stride) * size, as: T.self)
+                    v += 1
+                }
             }
-            v += 1
         }
     }
 }

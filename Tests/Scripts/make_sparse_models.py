@@ -26,6 +26,9 @@ Biases are dense float32.  Written here (no TF converter):
                         expanded by DENSIFY (int8) straight into CONV_2D / DEPTHWISE, int32 biases;
                         input q[i] = (i * 7919) % 255 - 128; expected: the reference kernels' output
                         (LiteRT's optimized kernels and XNNPACK are one step off in places)
+  hybrid_i8_block       the same int8 filters (block form, DENSIFY) in hybrid convolutions: float
+                        activations and biases (dynamic-range quantization); expected: the reference
+                        kernels' output (LiteRT 2.3's XNNPACK delegate fails to prepare this model)
   fc_f32_block          FULLY_CONNECTED 256 -> 64 (RELU) on a 1x256 input whose float32 weights are
                         stored sparse in 1x4 blocks (33 % non-zero) and read directly, without
                         DENSIFY (what the converter emits for FULLY_CONNECTED); and its dense twin
@@ -458,6 +461,53 @@ def build_int8(form, params, sparse, ranges):
     return m.serialize([x], [h])
 
 
+def build_hybrid(form, params):
+    """The block with float activations and int8 filters (per-channel, symmetric) through DENSIFY
+    into hybrid CONV_2D / DEPTHWISE_CONV_2D (dynamic-range quantization), float32 biases."""
+    m = ModelWriter()
+    x = m.tensor("input", (1, 64, 64, 32), FLOAT32)
+    h, spatial = x, 64
+    qf = quantize_filters(params)
+    for name, shape, code, options, _ in LAYERS:
+        q, scales, axis = qf[name]
+        wq = (list(scales), [0] * len(scales), axis)
+        block_map, sizes, formats = FORMS[form][name]
+        values, meta = encode(q, block_map, sizes, formats)
+        ws = m.tensor(f"{name}/filter_sparse", shape, INT8, values.tobytes(),
+                      sparsity=(list(range(len(formats))), block_map, meta), quant=wq)
+        wt = m.tensor(f"{name}/filter", shape, INT8, quant=wq)
+        m.op(OP_DENSIFY, [ws], [wt])
+        b = m.tensor(f"{name}/bias", (len(scales),), FLOAT32, params[name][1].tobytes())
+        if name == "dw":
+            spatial //= 2
+        channels = shape[3] if code == OP_DEPTHWISE_CONV_2D else shape[0]
+        y = m.tensor(f"{name}/out", (1, spatial, spatial, channels), FLOAT32)
+        m.op(code, [h, wt, b], [y], options)
+        h = y
+    return m.serialize([x], [h])
+
+
+def make_hybrid(out):
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    data = build_hybrid("block", weights("block", 27 + 1))
+    path = out / "hybrid_i8_block.tflite"
+    path.write_bytes(data)
+    x = fixed_input((1, 64, 64, 32))
+    outs = {}
+    # LiteRT 2.3's XNNPACK delegate fails to prepare this model ("failed to delegate CONV_2D"):
+    # the built-in kernels run it.
+    for label, resolver in (("reference", OpResolverType.BUILTIN_REF), ("builtin", OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)):
+        it = Interpreter(model_path=str(path), experimental_op_resolver_type=resolver, num_threads=1)
+        it.allocate_tensors()
+        it.set_tensor(it.get_input_details()[0]["index"], x)
+        it.invoke()
+        outs[label] = it.get_tensor(it.get_output_details()[0]["index"]).copy()
+    spread = float(np.abs(outs["reference"] - outs["builtin"]).max())
+    print(f"  hybrid_i8_block: max |y| {np.abs(outs['reference']).max():.4f}, builtin vs reference {spread:.3g}", file=sys.stderr)
+    outs["reference"].astype("<f4").tofile(out / "hybrid_i8_block.expected.f32")
+    print(f"hybrid_i8_block: {len(data)} bytes")
+
+
 def float_ranges(form, params, out):
     """Each layer's output range in the float model with the int8 filters' values."""
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
@@ -571,6 +621,7 @@ def main():
               + ", ".join(f"{n} {s}/{t}" for n, s, t, _ in stats))
     make_fc(out)
     make_int8(out)
+    make_hybrid(out)
 
 
 def make_fc(out):

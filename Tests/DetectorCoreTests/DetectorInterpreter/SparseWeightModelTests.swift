@@ -201,4 +201,28 @@ final class SparseWeightModelTests: XCTestCase {
             XCTAssertLessThanOrEqual(Double(differing), 0.001 * Double(expected.count))
         }
     }
+
+    /// The same int8 block filters in hybrid convolutions (float activations, the int8 weights
+    /// through DENSIFY): against LiteRT's reference kernels within 1e-4 · max(1, max|expected|)
+    /// (the hybrid kernels quantize each layer's input as the reference does, so the integer sums
+    /// agree and only the float rescale differs; LiteRT's optimized kernels are 5e-7 away). LiteRT's
+    /// XNNPACK delegate fails to prepare this model.
+    func testHybridModelWithSparseFiltersMatchesLiteRT() throws {
+        let expected = try Data(contentsOf: SharedData.fixture("sparse/hybrid_i8_block.expected.f32"))
+            .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let tolerance = 1e-4 * max(1, expected.reduce(Float(0)) { max($0, abs($1)) })
+        for threads in [1, 2] {
+            let interpreter = try Interpreter(contentsOfFile: model("hybrid_i8_block"), options: .init(threadCount: threads))
+            for (k, op) in interpreter.graph.operators.enumerated() {
+                XCTAssertEqual(interpreter.isFoldedAtPrepare(operator: k), op.code == .densify)
+            }
+            try interpreter.copyInput(Self.input, at: 0)
+            try interpreter.invoke()
+            let ours = try interpreter.outputFloats(at: 0)
+            XCTAssertEqual(ours.count, expected.count)
+            let worst = zip(ours, expected).map { abs($0 - $1) }.max() ?? .infinity
+            print("[sparse] hybrid_i8_block \(threads) thread(s): worst |Δ| vs LiteRT \(worst), tolerance \(tolerance)")
+            XCTAssertLessThanOrEqual(worst, tolerance)
+        }
+    }
 }

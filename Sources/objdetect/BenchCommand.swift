@@ -120,6 +120,11 @@ enum BenchCommand {
         for (name, entry) in byType.sorted(by: { $0.value.ms > $1.value.ms }) {
             try writeLine(String(format: "type %-20@ %8.3f ms  (%d ops)", name, entry.ms / Double(runs), entry.count))
         }
+        var folded: [String: Int] = [:]
+        for k in ops.indices where interpreter.isFoldedAtPrepare(operator: k) { folded[ops[k].opName, default: 0] += 1 }
+        if !folded.isEmpty {
+            try writeLine("folded at prepare (no work per invoke): " + folded.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+        }
     }
 
     static func decodeBench(_ path: String, runs: Int, warmup: Int, encode: Bool, json: Bool) throws {

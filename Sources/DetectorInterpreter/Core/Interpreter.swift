@@ -169,6 +169,7 @@ public final class Interpreter {
     private func validateGraph() throws {
         let n = graph.tensors.count
         let modelCount = graph.modelBytes.bytes.count
+        let sparseReadDirectly = try sparseConstantsReadDirectly()
         for (i, t) in graph.tensors.enumerated() {
             guard Shape.elementCount(t.shape) != nil else {
                 throw InterpreterError.tensorTooLarge(tensor: i, name: t.name, reason: "shape \(t.shape) is negative or has more than \(Shape.maxElementCount) elements")
@@ -196,6 +197,8 @@ public final class Interpreter {
                 bytes.withUnsafeBytes { b.pointer.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(dummy.pointer), byteCount: bytes.count) }
                 storage[i] = .owned(b)
             }
+            // Sparse weights read by an op other than DENSIFY are made dense here, once.
+            if sparseReadDirectly.contains(i) { try densifyConstant(i) }
             if t.sparsity == nil, let size = t.type.byteSize {
                 let needed = Shape.count(t.shape) * size
                 guard c.byteCount >= needed else {
@@ -304,6 +307,9 @@ public final class Interpreter {
         var ownedBytes = 0
         var work = 0, invokeWork = 0
         var lastReader = [Int](repeating: -1, count: n)
+        // Tensors an op that runs at invoke reads, and the graph's outputs: folded ones stay.
+        var readAtInvoke = Set<Int>()
+        let outputSet = Set(graph.outputs)
         for (k, op) in graph.operators.enumerated() { for t in op.inputs where t >= 0 && t < n { lastReader[t] = k } }
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             modelBase = raw.baseAddress
@@ -340,6 +346,7 @@ public final class Interpreter {
                 guard foldable else {
                     invokeWork = OperatorWork.add(invokeWork, opWork)
                     releaseConstants(readBy: op, at: k, lastReader: lastReader)
+                    readAtInvoke.formUnion(present)
                     continue
                 }
                 // Evaluate once now; outputs become prepare-time constants.
@@ -362,6 +369,13 @@ public final class Interpreter {
                 for t in op.outputs where t >= 0 { isConstant[t] = true }
                 foldedOps[k] = true
                 releaseConstants(readBy: op, at: k, lastReader: lastReader)
+                // A folded tensor that only folded ops read (DENSIFY's output on its way to
+                // DEQUANTIZE) is not needed once its last reader has run.
+                for t in Set(present) where lastReader[t] == k && isConstant[t] && graph.tensors[t].constant == nil && !readAtInvoke.contains(t)
+                    && !outputSet.contains(t) && !options.preserveAllTensors {
+                    if case .owned(let b) = storage[t] { ownedBytes -= b.byteCount }
+                    storage[t] = .none
+                }
             }
         }
         if !options.preserveAllTensors { aliasCopiedInputs() }
@@ -552,6 +566,12 @@ public final class Interpreter {
 
     /// The kernel-table entries op `k` runs (`PreparedKernel.kernelName`), for profiles; nil
     /// for ops with one implementation, folded ops and out-of-range indices.
+    /// Whether op `k` was evaluated once at prepare (constant folding: all its inputs are
+    /// constants, e.g. DENSIFY and DEQUANTIZE of weights); `invoke()` skips it.
+    package func isFoldedAtPrepare(operator k: Int) -> Bool {
+        k >= 0 && k < foldedOps.count && foldedOps[k]
+    }
+
     package func kernelName(ofOperator k: Int) -> String? {
         guard k >= 0, k < kernels.count else { return nil }
         return kernels[k]?.kernelName

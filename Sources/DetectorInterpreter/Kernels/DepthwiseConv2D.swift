@@ -8,6 +8,9 @@ import DetectorPlatform
 /// the kernel table has a depthwise entry (AVX2, AVX-512: the tier modules' `TierDepthwise`,
 /// 16 channels per step, FMA unless reference rounding is kept) the interior pixels of each
 /// row run there.
+/// Hybrid with multiplier 1 runs the same float path on the quantized input (`fastHybrid`): the
+/// products of 8-bit values and their sums over at most 512 taps are integers below 2^24, exact
+/// in float32 in any order, so the result is `referenceHybrid`'s bit for bit.
 /// `referenceFloat` / `referenceHybrid` are the plain loops.
 final class DepthwiseConv2DKernel: PreparedKernel {
     let input: Int, filter: Int, bias: Int?, output: Int
@@ -19,13 +22,31 @@ final class DepthwiseConv2DKernel: PreparedKernel {
     let hybrid: (weights: [Int8], scales: [Float])?
     /// The kernel table's depthwise interior (nil: the loops here), and whether it may fuse multiply-adds.
     let interior: FloatDepthwiseKernel?, fused: Bool
+    /// Hybrid on the float path (`fastHybrid`): the int8 filter as floats, and where the quantized
+    /// input (int8) and its float copy live in the shared scratch.
+    let hybridFloatFilter: [Float]?
+    let quantizedOffset: Int, floatInputOffset: Int
+    let scratch: SharedScratch?
+    /// The kernel table's input quantization (the same values at every tier).
+    let hybridKernels: HybridKernels
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, multiplier: Int,
          act: (min: Float, max: Float), threads: Int, hybrid: (weights: [Int8], scales: [Float])?,
-         table: KernelTable = .baseline, fused: Bool = false) {
+         table: KernelTable = .baseline, fused: Bool = false, scratch: SharedScratch? = nil) {
         self.input = input; self.filter = filter; self.bias = bias; self.output = output
         self.g = g; self.multiplier = multiplier; self.act = act; self.threads = threads; self.hybrid = hybrid
         interior = table.depthwise; self.fused = fused && table.hasFusedMultiplyAdd
+        hybridKernels = table.hybrid
+        if let hybrid, let scratch, multiplier == 1, g.kH * g.kW <= 512 {
+            hybridFloatFilter = hybrid.weights.map { Float($0) }
+            let count = g.batch * g.inH * g.inW * g.inC
+            let layout = SharedScratch.layout([count, count * 4])
+            quantizedOffset = layout.offsets[0]; floatInputOffset = layout.offsets[1]
+            scratch.reserve(layout.total)
+            self.scratch = scratch
+        } else {
+            hybridFloatFilter = nil; quantizedOffset = 0; floatInputOffset = 0; self.scratch = nil
+        }
     }
 
     @Sendable static func prepare(_ c: PrepareContext) throws -> any PreparedKernel {
@@ -53,10 +74,14 @@ final class DepthwiseConv2DKernel: PreparedKernel {
         }
         return DepthwiseConv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: try c.output(0).index, g: g,
                                      multiplier: outC / x.shape[3], act: KernelSupport.activationRange(p.activation),
-                                     threads: c.threadCount, hybrid: hybrid, table: c.kernelTable, fused: c.fusesMultiplyAdd)
+                                     threads: c.threadCount, hybrid: hybrid, table: c.kernelTable, fused: c.fusesMultiplyAdd,
+                                     scratch: c.scratch)
     }
 
     var kernelName: String? {
+        if hybrid != nil, hybridFloatFilter != nil {
+            return "hybrid as exact float: " + (interior.map { $0.name + " + 8-wide borders" } ?? "depthwise 8-wide")
+        }
         if hybrid != nil || multiplier != 1 { return "reference loops" }
         return interior.map { $0.name + " + 8-wide borders" } ?? "depthwise 8-wide"
     }
@@ -64,11 +89,13 @@ final class DepthwiseConv2DKernel: PreparedKernel {
     func eval(_ e: EvalContext) throws {
         let src = UnsafePointer(e.floats(input)), dst = e.floats(output)
         let biasPtr = bias.map { UnsafePointer(e.floats($0)) }
-        if let hybrid {
+        if let hybrid, let floatFilter = hybridFloatFilter, let scratch {
+            fastHybrid(src: src, filter: floatFilter, scales: hybrid.scales, bias: biasPtr, dst: dst, scratch: scratch.pointer)
+        } else if let hybrid {
             DepthwiseConv2DKernel.referenceHybrid(g: g, multiplier: multiplier, input: src, filter: hybrid.weights,
                                                   scales: hybrid.scales, bias: biasPtr, output: dst, act: act)
         } else if multiplier == 1 {
-            fast(src: src, filter: UnsafePointer(e.floats(filter)), bias: biasPtr, dst: dst)
+            fast(src: src, filter: UnsafePointer(e.floats(filter)), bias: biasPtr, dst: dst, act: act)
         } else {
             DepthwiseConv2DKernel.referenceFloat(g: g, multiplier: multiplier, input: src, filter: UnsafePointer(e.floats(filter)),
                                                  bias: biasPtr, output: dst, act: act)
@@ -89,8 +116,52 @@ final class DepthwiseConv2DKernel: PreparedKernel {
     @inline(__always)
     private static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }
 
-    private func fast(src: UnsafePointer<Float>, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, dst: UnsafeMutablePointer<Float>) {
+    /// Hybrid, multiplier 1: each batch quantized as `referenceHybrid` does, the quantized values
+    /// minus the zero point as floats through `fast` (sums exact, see the type's note), then
+    /// `acc · (scale[c] · inputScale) + bias[c]`, clamped: the reference's operations in its order.
+    private func fastHybrid(src: UnsafePointer<Float>, filter: [Float], scales: [Float], bias: UnsafePointer<Float>?,
+                            dst: UnsafeMutablePointer<Float>, scratch: UnsafeMutableRawPointer) {
         let g = self.g, act = self.act
+        let batchSize = g.inH * g.inW * g.inC, outBatch = g.outH * g.outW * g.outC
+        let q = (scratch + quantizedOffset).assumingMemoryBound(to: Int8.self)
+        let xf = (scratch + floatInputOffset).assumingMemoryBound(to: Float.self)
+        var inputScales: [Float] = []
+        for b in 0..<g.batch {
+            let r = HybridQuantization.asymmetric(src + b * batchSize, count: batchSize, into: q + b * batchSize,
+                                                  kernels: hybridKernels, threads: threads)
+            inputScales.append(r.scale)
+            let qb = q + b * batchSize, xb = xf + b * batchSize
+            KernelSupport.parallelChunks(batchSize, parts: batchSize >= 1 << 16 ? threads : 1) { range in
+                for i in range { xb[i] = Float(Int32(qb[i]) &- r.offset) }
+            }
+        }
+        filter.withUnsafeBufferPointer { fp in
+            guard let f = fp.baseAddress else { return }
+            fast(src: UnsafePointer(xf), filter: f, bias: nil, dst: dst, act: (-.infinity, .infinity))
+        }
+        var multipliers = [Float](repeating: 0, count: g.outC)
+        for b in 0..<g.batch {
+            for c in 0..<g.outC { multipliers[c] = scales[c] * inputScales[b] }
+            let base = dst + b * outBatch
+            multipliers.withUnsafeBufferPointer { mp in
+                guard let m = mp.baseAddress else { return }
+                KernelSupport.parallelChunks(g.outH * g.outW, parts: outBatch >= 1 << 16 ? threads : 1) { pixels in
+                    for p in pixels {
+                        let o = base + p * g.outC
+                        for c in 0..<g.outC {
+                            var v = o[c] * m[c]
+                            if let bias { v += bias[c] }
+                            o[c] = min(max(v, act.min), act.max)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func fast(src: UnsafePointer<Float>, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?, dst: UnsafeMutablePointer<Float>,
+                      act: (min: Float, max: Float)) {
+        let g = self.g
         let rows = g.batch * g.outH
         let C = g.outC, vecEnd = C - C % 8
         let work = g.outputPixels * C * g.kH * g.kW

@@ -41,18 +41,33 @@ final class WinogradConvolution {
         // About 192 KiB of transformed input and products per block.
         let perTile = 16 * (inC + outC) * 4
         blockTiles = max(6, min(120, (192 * 1024 / perTile) / 6 * 6))
-        // U = G g Gᵀ for every (output, input) channel pair, position-major.
-        let gm: [[Double]] = [[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]]
+        // U = G g Gᵀ for every (output, input) channel pair, position-major. Plain locals (no
+        // arrays per pair) and input channels outer, so a pair's 16 results land one `outC` row
+        // apart: the sums and their order are the same as the textbook triple loop.
+        let gm: [Double] = [1, 0, 0, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0, 0, 1]
         var u = [Float](repeating: 0, count: 16 * inC * outC)
-        for oc in 0..<outC {
-            for ic in 0..<inC {
-                var w = [[Double]](repeating: [0, 0, 0], count: 3)
-                for ky in 0..<3 { for kx in 0..<3 { w[ky][kx] = Double(weights[((oc * 3 + ky) * 3 + kx) * inC + ic]) } }
-                for i in 0..<4 {
-                    for j in 0..<4 {
-                        var s = 0.0
-                        for ky in 0..<3 { for kx in 0..<3 { s += gm[i][ky] * w[ky][kx] * gm[j][kx] } }
-                        u[((i * 4 + j) * inC + ic) * outC + oc] = Float(s)
+        u.withUnsafeMutableBufferPointer { ub in
+            gm.withUnsafeBufferPointer { gp in
+                guard let out = ub.baseAddress, let gmat = gp.baseAddress else { return }
+                var w = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+                for ic in 0..<inC {
+                    for oc in 0..<outC {
+                        let base = weights + oc * 9 * inC + ic
+                        w = (Double(base[0]), Double(base[inC]), Double(base[2 * inC]),
+                             Double(base[3 * inC]), Double(base[4 * inC]), Double(base[5 * inC]),
+                             Double(base[6 * inC]), Double(base[7 * inC]), Double(base[8 * inC]))
+                        withUnsafeBytes(of: &w) { raw in
+                            let wk = raw.bindMemory(to: Double.self)
+                            for i in 0..<4 {
+                                for j in 0..<4 {
+                                    var s = 0.0
+                                    for ky in 0..<3 {
+                                        for kx in 0..<3 { s += gmat[i * 3 + ky] * wk[ky * 3 + kx] * gmat[j * 3 + kx] }
+                                    }
+                                    out[((i * 4 + j) * inC + ic) * outC + oc] = Float(s)
+                                }
+                            }
+                        }
                     }
                 }
             }

@@ -2,6 +2,8 @@ import _Builtin_intrinsics.intel
 
 /// `LaneMath`'s lanes in this module.
 typealias MathLanes = SIMD16<Float>
+/// `TierDepthwise`'s channels per vector in this module.
+typealias DepthwiseLanes = SIMD16<Float>
 
 /// The AVX2 + FMA tier (x86-64-v3): this module is compiled with `-march=x86-64-v3`, and
 /// holds the shared wide-tier kernels of `Sources/TierKernels/` at that instruction set.
@@ -9,6 +11,11 @@ typealias MathLanes = SIMD16<Float>
 package enum Tier {
     /// The name `InstructionSetTier` and `OBJDETECT_ISA` use for this tier.
     package static let name = "avx2"
+    /// Whether the tier has fused multiply-add (`Fused`).
+    static let hasFusedMultiplyAdd = true
+    /// Whether a partial vector load is one masked load (cheap inside a kernel's inner loop);
+    /// without, kernels keep partial loads out of their loops over whole vectors.
+    static let hasMaskedLoads = false
     /// Rows of the float GEMM register tile: 6 × 16 columns = 12 ymm accumulators.
     static let floatTileRows = 6
     /// Rows of the integer GEMM register tile (× 16 channels).

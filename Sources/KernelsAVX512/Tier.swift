@@ -2,6 +2,8 @@ import _Builtin_intrinsics.intel
 
 /// `LaneMath`'s lanes in this module.
 typealias MathLanes = SIMD16<Float>
+/// `TierDepthwise`'s channels per vector in this module.
+typealias DepthwiseLanes = SIMD16<Float>
 
 /// The AVX-512 tier (x86-64-v4: AVX-512 F/BW/CD/DQ/VL, plus VNNI): this module is compiled
 /// with `-march=x86-64-v4 -mavx512vnni`, and holds the shared wide-tier kernels of
@@ -9,6 +11,11 @@ typealias MathLanes = SIMD16<Float>
 package enum Tier {
     /// The name `InstructionSetTier` and `OBJDETECT_ISA` use for this tier.
     package static let name = "avx512"
+    /// Whether the tier has fused multiply-add (`Fused`).
+    static let hasFusedMultiplyAdd = true
+    /// Whether a partial vector load is one masked load (cheap inside a kernel's inner loop);
+    /// without, kernels keep partial loads out of their loops over whole vectors.
+    static let hasMaskedLoads = true
     /// Rows of the float GEMM register tile: 8 × 16 columns = 8 zmm accumulators.
     static let floatTileRows = 8
     /// Rows of the integer GEMM register tile (× 16 channels).

@@ -4,17 +4,19 @@ import _Builtin_intrinsics.intel
 
 /// `LaneMath`'s lanes in this module.
 typealias MathLanes = SIMD16<Float>
+/// `TierDepthwise`'s channels per vector in this module.
+typealias DepthwiseLanes = SIMD8<Float>
 
 /// The baseline tier (SSE2 on x86-64, NEON on arm64): this module is compiled with no
 /// instruction-set flags, so it runs on every CPU of its architecture, and holds the shared
 /// kernels of `Sources/TierKernels/` at that instruction set. `SIMD16<Float>` is four xmm (or
 /// NEON q) registers here, and there is no fused multiply-add.
 ///
-/// It links every shared kernel of the interpreter's table but the float GEMM and the float
-/// depthwise interior: at 16 lanes on SSE2's 16 two-operand xmm registers their register tiles
-/// spill or shrink, and they measured 1.4–4× slower per layer than the interpreter's own 8-lane
-/// SSE2 kernels (`FloatGEMM`'s 6×8 / pre-broadcast 5×8 tiles, `DepthwiseConv2DKernel`), which
-/// the baseline kernel table keeps for those two entries. `TierJPEG` is not here either: the
+/// It links every shared kernel of the interpreter's table but the float GEMM: at 16 lanes on
+/// SSE2's 16 two-operand xmm registers its register tile shrinks, and it measured 1.4× slower
+/// per layer than the interpreter's own 8-lane SSE2 kernel (`FloatGEMM`'s 6×8 / pre-broadcast
+/// 5×8 tiles), which the baseline kernel table keeps for that entry. The float depthwise runs
+/// here at 8 lanes (`DepthwiseLanes`; at 16 an 8-channel layer ran 4× slower). `TierJPEG` is not here either: the
 /// image layer compiles it itself as its baseline (`JPEGTierKernels.swift`), because its
 /// upsampler and block smoothing inline TierJPEG's lane helpers, which stayed calls across
 /// the module boundary (decoding measured 3% slower).
@@ -30,6 +32,12 @@ package enum Tier {
     #else
     package static let name = "neon"
     #endif
+    /// Whether the tier has fused multiply-add (`Fused`): not at the baseline (its table never
+    /// asks for fused kernels, on arm64 either).
+    static let hasFusedMultiplyAdd = false
+    /// Whether a partial vector load is one masked load (cheap inside a kernel's inner loop);
+    /// without, kernels keep partial loads out of their loops over whole vectors.
+    static let hasMaskedLoads = false
     #if arch(arm64)
     /// Rows of the integer GEMM register tile (× 16 channels): 16 of the 32 q registers.
     static let integerTileRows = 4

@@ -162,19 +162,3 @@ package enum TierFloatGEMM {
         store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
     }
 }
-
-/// How a product joins its sum: rounded first (`Separate`, the reference kernels'
-/// arithmetic) or unrounded (`Fused`, one `vfmadd`).
-protocol MultiplyAdd {
-    static func add(_ acc: SIMD16<Float>, _ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float>
-}
-
-enum Separate: MultiplyAdd {
-    @inline(__always)
-    static func add(_ acc: SIMD16<Float>, _ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { acc + a * b }
-}
-
-enum Fused: MultiplyAdd {
-    @inline(__always)
-    static func add(_ acc: SIMD16<Float>, _ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { acc.addingProduct(a, b) }
-}

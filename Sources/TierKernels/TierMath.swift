@@ -24,6 +24,38 @@ enum TierMath {
 }
 
 extension TierMath {
+    // The same at 8 lanes, for a kernel whose module sets 8 lanes (`DepthwiseLanes` at the
+    // baseline): through the tier's 16-lane primitives, whose unused upper lanes the compiler drops.
+    // `load(_:count:as:)` names the lanes, so a kernel written over its module's lane type picks
+    // the 8- or the 16-lane load.
+
+    @inline(__always)
+    static func load(_ p: UnsafePointer<Float>, count: Int, as _: SIMD16<Float>.Type) -> SIMD16<Float> {
+        load(p, count: count)
+    }
+
+    /// `count` (≤ 8) floats from `p`, the other lanes 0.
+    @inline(__always)
+    static func load(_ p: UnsafePointer<Float>, count: Int, as _: SIMD8<Float>.Type) -> SIMD8<Float> {
+        if count >= 8 { return UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+        return Tier.load(p, count: count).lowHalf
+    }
+
+    /// Stores the first `count` (≤ 8) lanes of `v` at `p`.
+    @inline(__always)
+    static func store(_ v: SIMD8<Float>, to p: UnsafeMutablePointer<Float>, count: Int) {
+        if count >= 8 { UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self); return }
+        Tier.store(SIMD16(lowHalf: v, highHalf: v), to: p, count: count)
+    }
+
+    /// `min(max(v, lo), hi)` lane by lane, NaN kept.
+    @inline(__always)
+    static func clamp(_ v: SIMD8<Float>, lo: SIMD8<Float>, hi: SIMD8<Float>) -> SIMD8<Float> {
+        Tier.clamp(SIMD16(lowHalf: v, highHalf: v), lo: SIMD16(lowHalf: lo, highHalf: lo), hi: SIMD16(lowHalf: hi, highHalf: hi)).lowHalf
+    }
+}
+
+extension TierMath {
     /// `round(clamp(v, lo, hi)) + shift` per lane, rounding half away from zero, NaN → `shift`
     /// (the hybrid input quantization's step: `Tier.quantum` at the tiers that have no cheaper
     /// rounding conversion; `lo`, `hi` integers with |·| < 2²²), with exact float steps: the
@@ -46,5 +78,31 @@ extension TierMath {
         let rounded = unsafeBitCast(unsafeBitCast(r, to: SIMD16<Int32>.self) | (c & signBit), to: SIMD16<Float>.self)
         let integer = unsafeBitCast(rounded + magic, to: SIMD16<Int32>.self) &- SIMD16(repeating: 0x4B40_0000)
         return ((integer &+ shift) & number) | (shift & ~number)
+    }
+}
+
+/// How a product joins its sum: rounded first (`Separate`, the reference kernels'
+/// arithmetic) or unrounded (`Fused`, one `vfmadd`; a tier without FMA never asks for it, and
+/// its `Fused` is `Separate`, so no `fmaf` call is compiled there).
+protocol MultiplyAdd {
+    static func add(_ acc: SIMD16<Float>, _ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float>
+    static func add(_ acc: SIMD8<Float>, _ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float>
+}
+
+enum Separate: MultiplyAdd {
+    @inline(__always)
+    static func add(_ acc: SIMD16<Float>, _ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> { acc + a * b }
+    @inline(__always)
+    static func add(_ acc: SIMD8<Float>, _ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { acc + a * b }
+}
+
+enum Fused: MultiplyAdd {
+    @inline(__always)
+    static func add(_ acc: SIMD16<Float>, _ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> {
+        Tier.hasFusedMultiplyAdd ? acc.addingProduct(a, b) : acc + a * b
+    }
+    @inline(__always)
+    static func add(_ acc: SIMD8<Float>, _ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        Tier.hasFusedMultiplyAdd ? acc.addingProduct(a, b) : acc + a * b
     }
 }

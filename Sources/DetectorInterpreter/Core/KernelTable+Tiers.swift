@@ -27,10 +27,10 @@ extension KernelTable {
     package static let best = KernelTable.for(InstructionSetTier.best)
 
     /// SSE2 on x86-64, NEON on arm64: `KernelsBaseline` (the shared kernels with no
-    /// instruction-set flags, no fused multiply-add), except the float GEMM and the float
-    /// depthwise interior, which stay the interpreter's 8-lane kernels (`FloatGEMM`'s 6×8 and
-    /// pre-broadcast 5×8 tiles; `DepthwiseConv2DKernel`'s loops): at 16 lanes on SSE2 those
-    /// measured 1.4–4× slower per layer (see `KernelsBaseline.Tier`). No byte GEMM (the exact
+    /// instruction-set flags, no fused multiply-add; the float depthwise at 8 lanes), except the
+    /// float GEMM, which stays the interpreter's 8-lane kernel (`FloatGEMM`'s 6×8 and
+    /// pre-broadcast 5×8 tiles): at 16 lanes on SSE2 it measured 1.4× slower per layer (see
+    /// `KernelsBaseline.Tier`). No byte GEMM (the exact
     /// byte products are AVX-512 VNNI's) and no byte table kernel (one lookup per byte).
     static let baseline = baselineTable(isa: InstructionSetTier.baseline.description)
 
@@ -39,7 +39,8 @@ extension KernelTable {
             name: isa, tier: .baseline, hasFusedMultiplyAdd: false,
             floatGEMM: FloatGEMMKernel(name: "float GEMM 6x8/5x8", panelWidth: FloatGEMM.panelWidth,
                 multiply: FloatGEMM.multiplyBaseline),
-            depthwise: nil,
+            depthwise: FloatDepthwiseKernel(name: "depthwise 8-wide \(isa)",
+                interior: KernelsBaseline.TierDepthwise.interior),
             hybrid: HybridKernels(
                 name: "hybrid 16 lanes \(isa)", range: KernelsBaseline.TierHybrid.range,
                 quantize: KernelsBaseline.TierHybrid.quantize,

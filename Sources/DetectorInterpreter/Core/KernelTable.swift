@@ -26,8 +26,8 @@ package final class KernelTable: Sendable {
     /// rounding is not needed).
     package let hasFusedMultiplyAdd: Bool
     package let floatGEMM: FloatGEMMKernel
-    /// The interior of the float depthwise convolution; nil: the portable loops.
-    package let depthwise: FloatDepthwiseKernel?
+    /// The interior of the float depthwise convolution (every tap inside the image).
+    package let depthwise: FloatDepthwiseKernel
     package let hybrid: HybridKernels
     package let integerGEMM: IntegerGEMMKernel
     /// The unsigned × signed byte GEMM; when present the quantized and hybrid convolutions
@@ -42,7 +42,7 @@ package final class KernelTable: Sendable {
     package let byteTable: ByteTableKernel?
 
     package init(name: String, tier: InstructionSetTier, hasFusedMultiplyAdd: Bool, floatGEMM: FloatGEMMKernel,
-                 depthwise: FloatDepthwiseKernel?, hybrid: HybridKernels, integerGEMM: IntegerGEMMKernel,
+                 depthwise: FloatDepthwiseKernel, hybrid: HybridKernels, integerGEMM: IntegerGEMMKernel,
                  byteGEMM: ByteGEMMKernel?, requantization: RequantizationKernel,
                  quantizedDepthwise: QuantizedDepthwiseKernel, byteTable: ByteTableKernel?) {
         self.name = name; self.tier = tier; self.hasFusedMultiplyAdd = hasFusedMultiplyAdd

@@ -4,10 +4,10 @@ import DetectorPlatform
 /// `DEPTHWISE_CONV_2D` (NHWC input, [1, kH, kW, C·multiplier] filter): float32 with
 /// SAME/VALID padding, strides, dilation, depth multiplier, fused activation; and the hybrid
 /// form (int8 per-channel filter; the runtime's asymmetric per-batch input quantization).
-/// The fast path vectorizes over channels with `SIMD8<Float>` and splits rows over threads; where
-/// the kernel table has a depthwise entry (AVX2, AVX-512: the tier modules' `TierDepthwise`,
-/// 16 channels per step, FMA unless reference rounding is kept) the interior pixels of each
-/// row run there.
+/// The fast path splits rows over threads; the interior pixels of each row (every tap inside
+/// the image) run the kernel table's depthwise entry (`TierDepthwise` of the tier's module: 16
+/// channels per step at AVX2 and AVX-512, FMA unless reference rounding is kept; 8 at the
+/// baseline), the border pixels `SIMD8<Float>` loops here.
 /// Hybrid with multiplier 1 runs the same float path on the quantized input (`fastHybrid`): the
 /// products of 8-bit values and their sums over at most 512 taps are integers below 2^24, exact
 /// in float32 in any order, so the result is `referenceHybrid`'s bit for bit.
@@ -20,8 +20,8 @@ final class DepthwiseConv2DKernel: PreparedKernel {
     let threads: Int
     /// Hybrid: raw int8 weights and per-channel scales.
     let hybrid: (weights: [Int8], scales: [Float])?
-    /// The kernel table's depthwise interior (nil: the loops here), and whether it may fuse multiply-adds.
-    let interior: FloatDepthwiseKernel?, fused: Bool
+    /// The kernel table's depthwise interior, and whether it may fuse multiply-adds.
+    let interior: FloatDepthwiseKernel, fused: Bool
     /// Hybrid on the float path (`fastHybrid`): the int8 filter as floats, and where the quantized
     /// input (int8) and its float copy live in the shared scratch.
     let hybridFloatFilter: [Float]?
@@ -80,10 +80,10 @@ final class DepthwiseConv2DKernel: PreparedKernel {
 
     var kernelName: String? {
         if hybrid != nil, hybridFloatFilter != nil {
-            return "hybrid as exact float: " + (interior.map { $0.name + " + 8-wide borders" } ?? "depthwise 8-wide")
+            return "hybrid as exact float: " + interior.name + " + 8-wide borders"
         }
         if hybrid != nil || multiplier != 1 { return "reference loops" }
-        return interior.map { $0.name + " + 8-wide borders" } ?? "depthwise 8-wide"
+        return interior.name + " + 8-wide borders"
     }
 
     func eval(_ e: EvalContext) throws {
@@ -104,17 +104,6 @@ final class DepthwiseConv2DKernel: PreparedKernel {
 
     @inline(__always)
     private static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
-    /// Same semantics as `KernelSupport.clamp` (NaN passes through), on 4 lanes.
-    @inline(__always)
-    private static func clamp4(_ v: SIMD4<Float>, _ lo: SIMD4<Float>, _ hi: SIMD4<Float>) -> SIMD4<Float> {
-        var r = v
-        r.replace(with: lo, where: r .< lo)
-        r.replace(with: hi, where: r .> hi)
-        return r
-    }
-
-    @inline(__always)
-    private static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }
 
     /// Hybrid, multiplier 1: each batch quantized as `referenceHybrid` does, the quantized values
     /// minus the zero point as floats through `fast` (sums exact, see the type's note), then
@@ -166,7 +155,7 @@ final class DepthwiseConv2DKernel: PreparedKernel {
         let C = g.outC, vecEnd = C - C % 8
         let work = g.outputPixels * C * g.kH * g.kW
         let clamp = act.min > -.greatestFiniteMagnitude || act.max < .greatestFiniteMagnitude
-        let interior = self.interior?.interior, fused = self.fused
+        let interior = self.interior.interior, fused = self.fused
         // The last output column whose taps are all inside the image (-1: none).
         let lastInterior = g.inW - 1 - (g.kW - 1) * g.dilationW + g.padLeft < 0 ? -1
             : min(g.outW - 1, (g.inW - 1 - (g.kW - 1) * g.dilationW + g.padLeft) / g.strideW)
@@ -186,101 +175,15 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                 // (ky, kx ascending from 0, bias last) is the same as below and the reference.
                 let colStep = g.dilationW &* C
                 let pixStep = g.strideW &* C
-                let kxSpan = (g.kW &- 1) &* g.dilationW
                 var ox = 0
                 while ox < g.outW {
                     let x0 = ox &* g.strideW &- g.padLeft
                     let wide = (lastInterior &- ox &+ 1) / 4 * 4
-                    if let interior, x0 >= 0 && wide >= 4 {
+                    if x0 >= 0 && wide >= 4 {
                         let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
                         interior(rowBase + x0 &* C, filter, bias, o, C, wide, kyLo, kyHi, g.kW, rowStep, colStep, pixStep,
                                  act.min, act.max, fused)
                         ox &+= wide
-                        continue
-                    }
-                    if ox &+ 3 < g.outW && x0 >= 0 && x0 &+ 3 &* g.strideW &+ kxSpan < g.inW {
-                        let pixelBase = rowBase + x0 &* C
-                        let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
-                        var c = 0
-                        while c < vecEnd {
-                            var a0 = SIMD8<Float>(repeating: 0), a1 = a0, a2 = a0, a3 = a0
-                            var ky = kyLo
-                            while ky < kyHi {
-                                let ip = pixelBase + (ky &* rowStep &+ c)
-                                let wp = filter + (ky &* g.kW &* C &+ c)
-                                var kx = 0
-                                while kx < g.kW {
-                                    let w = DepthwiseConv2DKernel.load(wp + kx &* C)
-                                    let xp = ip + kx &* colStep
-                                    a0 += DepthwiseConv2DKernel.load(xp) * w
-                                    a1 += DepthwiseConv2DKernel.load(xp + pixStep) * w
-                                    a2 += DepthwiseConv2DKernel.load(xp + 2 &* pixStep) * w
-                                    a3 += DepthwiseConv2DKernel.load(xp + 3 &* pixStep) * w
-                                    kx &+= 1
-                                }
-                                ky &+= 1
-                            }
-                            if let bias {
-                                let bv = DepthwiseConv2DKernel.load(bias + c)
-                                a0 += bv; a1 += bv; a2 += bv; a3 += bv
-                            }
-                            if clamp {
-                                a0 = KernelSupport.clamp(a0, vlo, vhi); a1 = KernelSupport.clamp(a1, vlo, vhi)
-                                a2 = KernelSupport.clamp(a2, vlo, vhi); a3 = KernelSupport.clamp(a3, vlo, vhi)
-                            }
-                            UnsafeMutableRawPointer(o + c).storeBytes(of: a0, as: SIMD8<Float>.self)
-                            UnsafeMutableRawPointer(o + (C &+ c)).storeBytes(of: a1, as: SIMD8<Float>.self)
-                            UnsafeMutableRawPointer(o + (2 &* C &+ c)).storeBytes(of: a2, as: SIMD8<Float>.self)
-                            UnsafeMutableRawPointer(o + (3 &* C &+ c)).storeBytes(of: a3, as: SIMD8<Float>.self)
-                            c &+= 8
-                        }
-                        if c &+ 4 <= C {
-                            var a0 = SIMD4<Float>(repeating: 0), a1 = a0, a2 = a0, a3 = a0
-                            var ky = kyLo
-                            while ky < kyHi {
-                                let ip = pixelBase + (ky &* rowStep &+ c)
-                                let wp = filter + (ky &* g.kW &* C &+ c)
-                                var kx = 0
-                                while kx < g.kW {
-                                    let w = DepthwiseConv2DKernel.load4(wp + kx &* C)
-                                    let xp = ip + kx &* colStep
-                                    a0 += DepthwiseConv2DKernel.load4(xp) * w
-                                    a1 += DepthwiseConv2DKernel.load4(xp + pixStep) * w
-                                    a2 += DepthwiseConv2DKernel.load4(xp + 2 &* pixStep) * w
-                                    a3 += DepthwiseConv2DKernel.load4(xp + 3 &* pixStep) * w
-                                    kx &+= 1
-                                }
-                                ky &+= 1
-                            }
-                            if let bias {
-                                let bv = DepthwiseConv2DKernel.load4(bias + c)
-                                a0 += bv; a1 += bv; a2 += bv; a3 += bv
-                            }
-                            let lo4 = SIMD4<Float>(repeating: act.min), hi4 = SIMD4<Float>(repeating: act.max)
-                            if clamp {
-                                a0 = DepthwiseConv2DKernel.clamp4(a0, lo4, hi4); a1 = DepthwiseConv2DKernel.clamp4(a1, lo4, hi4)
-                                a2 = DepthwiseConv2DKernel.clamp4(a2, lo4, hi4); a3 = DepthwiseConv2DKernel.clamp4(a3, lo4, hi4)
-                            }
-                            UnsafeMutableRawPointer(o + c).storeBytes(of: a0, as: SIMD4<Float>.self)
-                            UnsafeMutableRawPointer(o + (C &+ c)).storeBytes(of: a1, as: SIMD4<Float>.self)
-                            UnsafeMutableRawPointer(o + (2 &* C &+ c)).storeBytes(of: a2, as: SIMD4<Float>.self)
-                            UnsafeMutableRawPointer(o + (3 &* C &+ c)).storeBytes(of: a3, as: SIMD4<Float>.self)
-                            c &+= 4
-                        }
-                        while c < C {
-                            for px in 0..<4 {
-                                var acc: Float = 0
-                                for ky in kyLo..<kyHi {
-                                    for kx in 0..<g.kW {
-                                        acc += pixelBase[px &* pixStep &+ ky &* rowStep &+ kx &* colStep &+ c] * filter[(ky &* g.kW &+ kx) &* C &+ c]
-                                    }
-                                }
-                                if let bias { acc += bias[c] }
-                                o[px &* C &+ c] = min(max(acc, act.min), act.max)
-                            }
-                            c &+= 1
-                        }
-                        ox &+= 4
                         continue
                     }
                     var kxLo = 0, kxHi = g.kW

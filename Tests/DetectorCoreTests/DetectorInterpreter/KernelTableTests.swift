@@ -9,14 +9,14 @@ final class KernelTableTests: XCTestCase {
         XCTAssertEqual(table.tier, .baseline)
         XCTAssertFalse(table.hasFusedMultiplyAdd)
         // The shared kernels of Sources/TierKernels at the baseline instruction set (the same
-        // packing width as the wide tiers), but the float GEMM and depthwise: the interpreter's
-        // 8-lane SSE2 kernels.
+        // packing width as the wide tiers; the depthwise at 8 lanes), but the float GEMM: the
+        // interpreter's 8-lane SSE2 kernel.
         XCTAssertEqual(table.floatGEMM.panelWidth, 8)
-        XCTAssertNil(table.depthwise)
         XCTAssertEqual(table.integerGEMM.panelWidth, 16)
         XCTAssertNil(table.byteGEMM, "the baseline packs convolution weights as Int16, never as bytes")
         XCTAssertNil(table.byteTable)
-        for name in [table.integerGEMM.name, table.hybrid.name, table.requantization.name, table.quantizedDepthwise.name] {
+        for name in [table.depthwise.name, table.integerGEMM.name, table.hybrid.name, table.requantization.name,
+                     table.quantizedDepthwise.name] {
             XCTAssertTrue(name.hasSuffix(InstructionSetTier.baseline.description), name)
         }
     }
@@ -28,7 +28,6 @@ final class KernelTableTests: XCTestCase {
         XCTAssertTrue(avx2.hasFusedMultiplyAdd)
         XCTAssertEqual(avx2.floatGEMM.panelWidth, 16)
         XCTAssertEqual(avx2.integerGEMM.panelWidth, 16)
-        XCTAssertNotNil(avx2.depthwise)
         XCTAssertNil(avx2.byteGEMM, "only AVX-512 VNNI has the byte GEMM")
         XCTAssertNil(avx2.byteTable)
         guard InstructionSetTier.supported == .avx512 else { return }

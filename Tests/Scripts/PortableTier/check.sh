@@ -14,10 +14,11 @@ import sys
 root, work = sys.argv[1], sys.argv[2]
 src = open(f'{root}/Sources/KernelsBaseline/Tier.swift').read()
 math = open(f'{root}/Sources/TierKernels/TierMath.swift').read()
-i = math.index('    /// `round(clamp(v, lo, hi)) + shift` per lane'); j = math.index('    /// e^x with the reference', i)
+i = math.index('    /// `round(clamp(v, lo, hi)) + shift` per lane'); j = math.index('\n    }\n', i) + len('\n    }\n')
 quantum = math[i:j]
 def variant(name, portable):
     s = src.replace('package ', '').replace('enum Tier {', f'enum {name} {{')
+    s = s.replace('typealias MathLanes', f'typealias MathLanes{name}').replace('typealias DepthwiseLanes', f'typealias DepthwiseLanes{name}')
     if portable:
         s = s.replace('#if arch(x86_64)\nimport _Builtin_intrinsics.intel\n#endif', 'import _Builtin_intrinsics.intel')
         s = s.replace('#if arch(x86_64)', '#if false').replace('#if arch(arm64)', '#if true')

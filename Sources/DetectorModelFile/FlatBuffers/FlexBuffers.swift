@@ -203,10 +203,12 @@ package enum FlexBuffers {
                 guard start >= 3 * width else {
                     throw FlatBufferError.outOfBounds(what: "FlexBuffers map header", offset: start, length: 3 * width, bufferSize: size)
                 }
-                let keysWidth = Int(try readUInt(start - 2 * width, width))
-                guard [1, 2, 4, 8].contains(keysWidth) else {
-                    throw FlatBufferError.invalidValue(what: "FlexBuffers map keys width", offset: start - 2 * width, reason: "\(keysWidth) is not 1, 2, 4 or 8")
+                // Checked as stored (UInt64): a huge value must not reach an `Int` conversion.
+                let storedKeysWidth = try readUInt(start - 2 * width, width)
+                guard [1, 2, 4, 8].contains(storedKeysWidth) else {
+                    throw FlatBufferError.invalidValue(what: "FlexBuffers map keys width", offset: start - 2 * width, reason: "\(storedKeysWidth) is not 1, 2, 4 or 8")
                 }
+                let keysWidth = Int(storedKeysWidth)
                 let keysStart = try indirect(start - 3 * width, width)
                 let keyCount = try count(before: keysStart, width: keysWidth)
                 guard keyCount == n else {

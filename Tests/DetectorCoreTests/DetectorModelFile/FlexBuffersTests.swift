@@ -68,4 +68,16 @@ final class FlexBuffersTests: XCTestCase {
         // Unknown type 50.
         XCTAssertThrowsError(try FlexBuffers.decode([0, 50 << 2, 1]))
     }
+
+    /// A map whose keys-width slot holds 2⁶⁴ − 1 (found by the `tflite` fuzz target, kept in
+    /// `Tests/Fuzz/Regressions/tflite/`): it used to trap converting that to `Int`. Width-8 map
+    /// with no values: [keys offset, keys width, count 0] then the root slot (offset 0 back to
+    /// the map), the packed type MAP with width 8, root width 8.
+    func testMapWithHugeKeysWidthThrows() {
+        let bytes: [UInt8] = [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xFF, count: 8)
+            + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0, count: 8) + [9 << 2 | 3, 8]
+        XCTAssertThrowsError(try FlexBuffers.decode(bytes)) { error in
+            XCTAssertTrue("\(error)".contains("keys width"), "\(error)")
+        }
+    }
 }

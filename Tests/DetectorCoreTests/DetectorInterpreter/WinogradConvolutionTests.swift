@@ -112,25 +112,32 @@ final class WinogradConvolutionTests: XCTestCase {
     }
 
     /// The Winograd path only where its transforms cost less than the multiplications they save:
-    /// `inC·outC ≥ 24·(inC + outC)` (measured on the AMD EPYC Zen 4: 16 → 16 channels on 160×160
-    /// ran 4× slower than the GEMM, 32 → 32 about 10% slower, 64 → 64 1.7× faster).
+    /// `inC·outC ≥ b·(inC + outC)`, b = 24 at AVX2 and AVX-512 (measured on the AMD EPYC Zen 4:
+    /// 16 → 16 channels on 160×160 4× slower than the GEMM, 32 → 32 about 10% slower, 64 → 64 1.7×
+    /// faster), 12 at the baseline, whose 8-lane GEMM is slower against the transforms.
     func testWinogradOnlyWithEnoughChannels() throws {
-        func takesWinograd(_ inC: Int, _ outC: Int) throws -> Bool {
+        func takesWinograd(_ inC: Int, _ outC: Int, _ tier: InstructionSetTier) throws -> Bool {
             var g = GraphBuilder()
             let x = g.input([1, 6, 6, inC])
             let w = g.constant([Float](repeating: 0.5, count: outC * 9 * inC), shape: [outC, 3, 3, inC])
             g.outputs = g.op(.conv2D, [x, w]) { $0.padding = .same }
-            let interpreter = try Interpreter(graph: g.build())
+            let interpreter = try Interpreter(graph: g.build(), options: .init(tier: tier))
             let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
             if case .winograd = kernel.mode { return true }
             return false
         }
-        XCTAssertFalse(try takesWinograd(16, 16))
-        XCTAssertFalse(try takesWinograd(32, 32))
-        XCTAssertFalse(try takesWinograd(16, 256))   // 4096 < 24 · 272
-        XCTAssertTrue(try takesWinograd(48, 48))     // 2304 = 24 · 96
-        XCTAssertTrue(try takesWinograd(64, 64))
-        XCTAssertTrue(try takesWinograd(32, 128))    // 4096 ≥ 24 · 160
+        for tier in TierTesting.tiers where tier != .baseline {
+            XCTAssertFalse(try takesWinograd(16, 16, tier))
+            XCTAssertFalse(try takesWinograd(32, 32, tier))
+            XCTAssertFalse(try takesWinograd(16, 256, tier))   // 4096 < 24 · 272
+            XCTAssertTrue(try takesWinograd(48, 48, tier))     // 2304 = 24 · 96
+            XCTAssertTrue(try takesWinograd(64, 64, tier))
+            XCTAssertTrue(try takesWinograd(32, 128, tier))    // 4096 ≥ 24 · 160
+        }
+        XCTAssertFalse(try takesWinograd(16, 16, .baseline))    // 256 < 12 · 32
+        XCTAssertFalse(try takesWinograd(12, 16, .baseline))
+        XCTAssertTrue(try takesWinograd(24, 24, .baseline))     // 576 = 12 · 48
+        XCTAssertTrue(try takesWinograd(32, 32, .baseline))
     }
 
     /// In a graph with hybrid kernels a float 3×3 convolution keeps the GEMM (reference

@@ -172,6 +172,46 @@ final class ConvolutionKernelTests: XCTestCase {
         XCTAssertEqual(try resize("RESIZE_BILINEAR", x, [1, 1, 2, 1], to: [1, 4]) { $0.halfPixelCenters = true }, [0, 2.5, 7.5, 10])
     }
 
+    /// A large output (split over 2 threads) with 21 channels (8-lane steps and a scalar tail):
+    /// equal to the reference kernel's per-value expression, written out here, in every mode.
+    func testResizeBilinearWideOutputMatchesThePlainExpression() throws {
+        var rng = Rng(state: 31)
+        let (inH, inW, depth, outH, outW) = (9, 11, 21, 129, 131)
+        let x = rng.floats(inH * inW * depth)
+        for mode in 0..<3 {
+            let configure: (inout OperatorParameters) -> Void = { $0.alignCorners = mode == 1; $0.halfPixelCenters = mode == 2 }
+            func source(_ v: Int, _ input: Int, _ output: Int) -> (Int, Int, Float) {
+                let scale = mode == 1 ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
+                let scaled = mode == 2 ? (Float(v) + 0.5) * scale - 0.5 : Float(v) * scale
+                let lower = max(Int(scaled.rounded(.down)), 0)
+                return (lower, min(Int(scaled.rounded(.up)), input - 1), scaled - Float(lower))
+            }
+            var expected = [Float](repeating: 0, count: outH * outW * depth)
+            for oy in 0..<outH {
+                let (y0, y1, dy) = source(oy, inH, outH)
+                for ox in 0..<outW {
+                    let (x0, x1, dx) = source(ox, inW, outW)
+                    for c in 0..<depth {
+                        let a = x[(y0 * inW + x0) * depth + c] * (1 - dy) * (1 - dx)
+                        let b = x[(y1 * inW + x0) * depth + c] * dy * (1 - dx)
+                        let cc = x[(y0 * inW + x1) * depth + c] * (1 - dy) * dx
+                        let d = x[(y1 * inW + x1) * depth + c] * dy * dx
+                        expected[(oy * outW + ox) * depth + c] = a + b + cc + d
+                    }
+                }
+            }
+            for threads in [1, 2] {
+                var g = GraphBuilder()
+                let input = g.input([1, inH, inW, depth])
+                let size = g.intConstant([Int32(outH), Int32(outW)], shape: [2])
+                g.outputs = g.op(.resizeBilinear, [input, size], configure)
+                let (values, shape) = try g.run([x], threads: threads)
+                XCTAssertEqual(shape, [1, outH, outW, depth])
+                XCTAssertEqual(values, expected, "mode \(mode) threads \(threads)")
+            }
+        }
+    }
+
     func testResizeNearestModes() throws {
         let x: [Float] = [1, 2, 3]
         // 3 → 5, scale 0.6: floor(0, .6, 1.2, 1.8, 2.4) = 0 0 1 1 2

@@ -18,7 +18,8 @@ import DetectorPlatform
 /// Those are the baseline entry of the kernel table (`multiplyBaseline`); a wider tier's table
 /// entry (`KernelTable.floatGEMM`, the tier modules' `TierFloatGEMM` at AVX2 and AVX-512) runs
 /// instead when the matrix was packed for it: 16-column panels, `6 × 16` / `8 × 16` tiles over
-/// the whole depth, fused multiply-adds unless reference rounding is kept (`PackedMatrix.fused`).
+/// the whole depth (a last panel of at most 8 columns on `12 × 8` tiles of 8-lane vectors), fused
+/// multiply-adds unless reference rounding is kept (`PackedMatrix.fused`).
 /// `reference` is the plain triple loop kept as the test oracle.
 enum FloatGEMM {
     static let panelWidth = 8

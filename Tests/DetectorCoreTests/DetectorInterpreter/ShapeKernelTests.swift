@@ -79,6 +79,56 @@ final class ShapeKernelTests: XCTestCase {
         XCTAssertEqual(v, [0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11])
     }
 
+    /// Every permutation of rank 3 and 4 shapes with size-1 dimensions, edges that are not
+    /// multiples of the 16-element tile, and detector-head shapes (80 × 80 × 144 → NCHW, the
+    /// 16 × 33600 DFL transpose): the reduced and tiled copy against the element-by-element
+    /// oracle, on one and three threads.
+    func testTransposeMatchesTheOracleForEveryPermutation() throws {
+        func permutations(_ n: Int) -> [[Int]] {
+            n == 0 ? [[]] : permutations(n - 1).flatMap { p in (0...p.count).map { i in var q = p; q.insert(n - 1, at: i); return q } }
+        }
+        let shapes: [[Int]] = [[3, 17, 5], [1, 20, 33], [2, 1, 18, 7], [1, 80, 80, 144], [1, 16, 4, 8400], [4, 3, 1, 2]]
+        for shape in shapes {
+            let count = Shape.count(shape)
+            let values = (0..<count).map { Float($0) }
+            for perm in permutations(shape.count) where count < 100_000 || perm == [0, 3, 1, 2] || perm == [0, 2, 3, 1] {
+                var g = GraphBuilder()
+                let a = g.input(shape)
+                let p = g.intConstant(perm.map(Int32.init), shape: [perm.count])
+                g.outputs = g.op(.transpose, [a, p])
+                let (v, s) = try run(g, [values])
+                XCTAssertEqual(s, perm.map { shape[$0] }, "\(shape) \(perm)")
+                var expected = [Float](repeating: -1, count: count)
+                values.withUnsafeBytes { i in expected.withUnsafeMutableBytes { o in
+                    TransposeKernel.reference(input: i.baseAddress!, inShape: shape, permutation: perm, output: o.baseAddress!, elementSize: 4)
+                } }
+                XCTAssertEqual(v, expected, "\(shape) \(perm)")
+                XCTAssertEqual(try g.run([values], threads: 3).values, expected, "\(shape) \(perm) on 3 threads")
+            }
+        }
+        // The oracle itself, by hand: out[k][i][j] = in[i][j][k].
+        let input: [Float] = (0..<12).map(Float.init)
+        var out = [Float](repeating: 0, count: 12)
+        input.withUnsafeBytes { i in out.withUnsafeMutableBytes { o in
+            TransposeKernel.reference(input: i.baseAddress!, inShape: [2, 3, 2], permutation: [2, 0, 1], output: o.baseAddress!, elementSize: 4)
+        } }
+        XCTAssertEqual(out, [0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11])
+    }
+
+    /// The reduction: size-1 dimensions go, neighbours that stay in order merge.
+    func testTransposeReductionMergesNeighbours() {
+        let nchw = TransposeKernel.reduce(inShape: [1, 80, 80, 144], permutation: [0, 3, 1, 2])
+        XCTAssertEqual(nchw.shape, [144, 6400]); XCTAssertEqual(nchw.strides, [1, 144])
+        let same = TransposeKernel.reduce(inShape: [2, 3, 4], permutation: [0, 1, 2])
+        XCTAssertEqual(same.shape, [24]); XCTAssertEqual(same.strides, [1])
+        let swapOuter = TransposeKernel.reduce(inShape: [4, 16, 8400], permutation: [1, 0, 2])
+        XCTAssertEqual(swapOuter.shape, [16, 4, 8400]); XCTAssertEqual(swapOuter.strides, [8400, 134400, 1])
+        XCTAssertNil(TransposeKernel.tiledForm(outShape: swapOuter.shape, strides: swapOuter.strides))
+        let t = TransposeKernel.tiledForm(outShape: nchw.shape, strides: nchw.strides)
+        XCTAssertEqual(t?.rows, 144); XCTAssertEqual(t?.cols, 6400); XCTAssertEqual(t?.colInStride, 144)
+        XCTAssertEqual(t?.rowOutStride, 6400)
+    }
+
     func stridedSlice(_ shape: [Int], begin: [Int32], end: [Int32], strides: [Int32],
                       _ configure: @escaping (inout OperatorParameters) -> Void) throws -> ([Float], [Int]) {
         var g = GraphBuilder()

@@ -26,26 +26,24 @@ enum FloatVectorMath {
     @inline(__always)
     static func silu(_ x: SIMD8<Float>) -> SIMD8<Float> { LaneMath.silu(x) }
 
-    /// Logistic with the reference cut-offs (1 above 16.619…, e^x below -9) from one
-    /// `expOfNegated` e = e^-|x|: 1 / (1 + e) for x ≥ 0, e / (1 + e) below. Within 4e-7
-    /// relative of `logistic`, not bit-faithful to it.
+    /// `LaneMath.fastLogistic`: within 4e-7 relative of `logistic`, not bit-faithful to it.
     @inline(__always)
-    static func fastLogistic(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
-        let e = expOfNegated(unsafeBitCast(bits & SIMD8(repeating: 0x7FFF_FFFF), to: SIMD8<Float>.self))
-        let one = SIMD8<Float>(repeating: 1)
-        let r = one / (one + e)
-        var y = LaneMath.select(bits &>> 31, e * r, r)
-        y = LaneMath.select(LaneMath.negativeMask(x + SIMD8(repeating: 9)), e, y)
-        y = LaneMath.select(LaneMath.negativeMask(SIMD8(repeating: 16.619047164916992188) - x), one, y)
-        return y
-    }
+    static func fastLogistic(_ x: SIMD8<Float>) -> SIMD8<Float> { LaneMath.fastLogistic(x) }
 
     /// x · logistic(x) with LOGISTIC's and MUL's roundings (`logistic`, then the product).
     @inline(__always)
     static func logisticProduct(_ x: SIMD8<Float>) -> SIMD8<Float> {
         x * logistic(x)
     }
+
+    /// The baseline table's element-wise entries: these functions at 8 lanes (the tier
+    /// modules' 16-lane `TierElementwise` spills on SSE2's 16 registers), the same bits.
+    static let elementwise = FloatElementwiseKernels(
+        name: "logistic 8 lanes",
+        logistic: { map($0, to: $1, range: 0..<$2, logistic) },
+        fastLogistic: { map($0, to: $1, range: 0..<$2, fastLogistic) },
+        logisticProduct: { map($0, to: $1, range: 0..<$2, logisticProduct) },
+        silu: { map($0, to: $1, range: 0..<$2, silu) })
 
     /// Replaces `count` floats at `p` by their `silu` (the faithful form, LOGISTIC's and MUL's
     /// roundings, is the kernel table's `HybridKernels.faithfulSiLU`).

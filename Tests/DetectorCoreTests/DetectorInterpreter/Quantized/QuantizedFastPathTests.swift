@@ -395,10 +395,10 @@ extension QuantizedKernelTests {
     /// scales where large differences fall below `diffMin`.
     func testSoftmaxTableMatchesReference() {
         var rng = TestRandom(seed: 22)
-        func check<T: QuantizedElement>(_: T.Type) {
+        func check<T: QuantizedElement>(_: T.Type, depths: ClosedRange<Int> = 1...40) {
             let p = QuantizedSoftmaxParams(beta: [1, 0.5, 2][rng.below(3)], inputScale: Float(pow(10, Double(rng.int(-3000...500)) / 1000)))
             let table = QuantizedSoftmaxTable(p)
-            let depth = rng.int(1...40), outer = rng.int(1...30)
+            let depth = rng.int(depths), outer = rng.int(1...30)
             let spread = [2, 16, 256][rng.below(3)]
             let base = rng.int(0...255)
             let input = (0..<(depth * outer)).map { _ in T(truncatingIfNeeded: UInt8(truncatingIfNeeded: base + rng.below(spread))) }
@@ -408,6 +408,9 @@ extension QuantizedKernelTests {
             XCTAssertEqual(fast, expected, "\(p) depth \(depth)")
         }
         for _ in 0..<60 { check(Int8.self); check(UInt8.self) }
+        // Long rows: sums past 2³¹ / 2¹² (RoundingDivideByPOT's exponent clamp at 31) and
+        // wrapped sums (a negative reciprocal), which the reference also computes.
+        for _ in 0..<12 { check(Int8.self, depths: 3000...9000); check(UInt8.self, depths: 3000...9000) }
     }
 
     /// The inline small copy moves exactly `count` bytes for every size and misalignment.

@@ -48,16 +48,23 @@ final class ResizeBilinearKernel: PreparedKernel {
 
     func eval(_ e: EvalContext) throws {
         let src = e.floats(input), dst = e.floats(output)
-        guard inH > 0, inW > 0 else { return }
-        var o = dst
-        for b in 0..<batch {
-            for (y0, y1, dy) in ys {
+        guard inH > 0, inW > 0, outH > 0 else { return }
+        let (inH, inW, depth, outH, outW, ys, xs) = (self.inH, self.inW, self.depth, self.outH, self.outW, self.ys, self.xs)
+        // Output rows (of every batch) split over the threads; a value's arithmetic does not
+        // depend on the split.
+        let rows = batch * outH
+        KernelSupport.parallelChunks(rows, parts: rows * outW * depth >= 1 << 15 ? e.threadCount : 1) { part in
+            for row in part {
+                let b = row / outH
+                let (y0, y1, dy) = ys[row - b * outH]
+                var o = dst + row * outW * depth
+                let ny = 1 - dy
                 for (x0, x1, dx) in xs {
                     let p00 = src + ((b * inH + y0) * inW + x0) * depth
                     let p10 = src + ((b * inH + y1) * inW + x0) * depth
                     let p01 = src + ((b * inH + y0) * inW + x1) * depth
                     let p11 = src + ((b * inH + y1) * inW + x1) * depth
-                    let ny = 1 - dy, nx = 1 - dx
+                    let nx = 1 - dx
                     for ch in 0..<depth {
                         // The reference kernel's exact expression and evaluation order.
                         let a = p00[ch] * ny * nx

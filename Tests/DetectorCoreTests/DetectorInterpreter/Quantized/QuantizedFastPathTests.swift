@@ -220,6 +220,31 @@ extension QuantizedKernelTests {
         }
     }
 
+    /// The row-summing average against the per-channel reference, on random geometries (clipped
+    /// windows, strides, same padding, any clamp) and a global 7 × 7 × 1280 pool.
+    func checkAveragePoolRows<T: QuantizedElement & SIMDScalar>(_: T.Type, seed: UInt64) {
+        var rng = TestRandom(seed: seed)
+        for trial in 0..<80 {
+            let global = trial == 0
+            let h = global ? 7 : rng.int(1...9), w = global ? 7 : rng.int(1...9), depth = global ? 1280 : rng.int(1...50)
+            guard let g = WindowGeometry(batches: global ? 1 : rng.int(1...2), inputHeight: h, inputWidth: w,
+                                         filterHeight: global ? 7 : rng.int(1...5), filterWidth: global ? 7 : rng.int(1...5),
+                                         strideHeight: rng.int(1...3), strideWidth: rng.int(1...3),
+                                         samePadding: !global && rng.below(2) == 0) else { continue }
+            let q = Self.randomQuantization(&rng, T.self)
+            let (lo, hi) = quantizedActivationRange(Self.randomActivation(&rng), output: q, as: T.self)
+            let input = Self.randomValues(&rng, g.batches * h * w * depth, T.self)
+            let count = g.batches * g.outputHeight * g.outputWidth * depth
+            var expected = [T](repeating: 0, count: count), fast = expected
+            QuantizedPooling.average(g, depth: depth, activationMin: lo, activationMax: hi, input: input, output: &expected)
+            QuantizedPooling.averageRows(g, depth: depth, activationMin: lo, activationMax: hi, input: input, output: &fast)
+            XCTAssertEqual(fast, expected, "\(g) depth \(depth) clamp \(lo)...\(hi)")
+        }
+    }
+
+    func testAveragePoolRowsMatchesReferenceInt8() { checkAveragePoolRows(Int8.self, seed: 18) }
+    func testAveragePoolRowsMatchesReferenceUInt8() { checkAveragePoolRows(UInt8.self, seed: 19) }
+
     func testMaxPoolVectorizedMatchesReferenceInt8() { checkMaxPoolVectorized(Int8.self, seed: 16) }
     func testMaxPoolVectorizedMatchesReferenceUInt8() { checkMaxPoolVectorized(UInt8.self, seed: 17) }
 

@@ -104,8 +104,8 @@ package struct HybridKernels: Sendable {
     package let faithfulSiLU: SiLU
 }
 
-/// Element-wise float functions, `(src, dst, count)` with `src` allowed to equal `dst`; every
-/// tier gives the same bits (`LaneMath`'s arithmetic on every value).
+/// Element-wise float functions, `(src, dst, count)` with `src` allowed to equal `dst`, and
+/// SOFTMAX's rows; every tier gives the same bits (`LaneMath`'s arithmetic on every value).
 package struct FloatElementwiseKernels: Sendable {
     package typealias Map = @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int) -> Void
     package let name: String
@@ -117,6 +117,8 @@ package struct FloatElementwiseKernels: Sendable {
     package let logisticProduct: Map
     /// SiLU within 4e-7 relative (`LaneMath.silu`).
     package let silu: Map
+    /// SOFTMAX over rows: (src, dst, rows, depth, beta) (`TierElementwise.softmax`).
+    package let softmax: @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int, Int, Float) -> Void
 }
 
 /// `C = A · Bᵀ` on `Int16` operands in exact `Int32`, B packed by `IntegerGemm.packB` in panels

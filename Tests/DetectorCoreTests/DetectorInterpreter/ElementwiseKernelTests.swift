@@ -166,12 +166,12 @@ final class ElementwiseKernelTests: XCTestCase {
         XCTAssertEqual(v[2], 0.5); XCTAssertEqual(v[3], 0.5)
     }
 
-    /// Rows of every length class of the 8-lane loop (shorter than a vector, whole vectors,
+    /// Rows of every length class of the 16-lane loop (shorter than a vector, whole vectors,
     /// vectors plus a tail), against softmax in Double and against the scalar oracle; one and
-    /// three threads give the same bits.
+    /// three threads and every tier give the same bits.
     func testSoftmaxRowsOfEveryLengthMatchDoubleAndTheScalarOracle() throws {
         var rng = SplitMix64(seed: 29)
-        for depth in [1, 3, 8, 16, 21, 64] {
+        for depth in [1, 3, 8, 16, 21, 37, 64] {
             let rows = 1100 // enough values for the row split across threads at depth ≥ 16
             let values = (0..<(rows * depth)).map { _ in Float(Double(rng.next() >> 11) / Double(1 << 53) * 24 - 12) }
             var g = GraphBuilder()
@@ -179,6 +179,9 @@ final class ElementwiseKernelTests: XCTestCase {
             g.outputs = g.op(.softmax, [a]) { $0.beta = 0.75 }
             let one = try g.run([values]).values
             XCTAssertEqual(try g.run([values], threads: 3).values, one, "depth \(depth)")
+            for tier in TierTesting.tiers {
+                XCTAssertEqual(try g.run([values], tier: tier).values, one, "depth \(depth) at \(tier)")
+            }
             var oracle = [Float](repeating: 0, count: values.count)
             values.withUnsafeBufferPointer { s in oracle.withUnsafeMutableBufferPointer { d in
                 for r in 0..<rows { SoftmaxKernel.reference(s.baseAddress! + r * depth, d.baseAddress! + r * depth, depth: depth, beta: 0.75) }

@@ -36,15 +36,6 @@ enum FloatVectorMath {
         x * logistic(x)
     }
 
-    /// The baseline table's element-wise entries: these functions at 8 lanes (the tier
-    /// modules' 16-lane `TierElementwise` spills on SSE2's 16 registers), the same bits.
-    static let elementwise = FloatElementwiseKernels(
-        name: "logistic 8 lanes",
-        logistic: { map($0, to: $1, range: 0..<$2, logistic) },
-        fastLogistic: { map($0, to: $1, range: 0..<$2, fastLogistic) },
-        logisticProduct: { map($0, to: $1, range: 0..<$2, logisticProduct) },
-        silu: { map($0, to: $1, range: 0..<$2, silu) })
-
     /// Replaces `count` floats at `p` by their `silu` (the faithful form, LOGISTIC's and MUL's
     /// roundings, is the kernel table's `HybridKernels.faithfulSiLU`).
     static func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int) {

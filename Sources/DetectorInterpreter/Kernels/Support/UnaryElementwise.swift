@@ -5,7 +5,7 @@ import Foundation
 /// Element-wise float32 kernel shared by the activation ops (RELU, RELU6, RELU_N1_TO_1,
 /// LEAKY_RELU, LOGISTIC, TANH, HARD_SWISH). The clamping activations run as 8-lane SIMD loops;
 /// LOGISTIC and the folded SiLU through the kernel table's `elementwise` entries (16 lanes at
-/// AVX2 and AVX-512; `LaneMath`'s arithmetic on every value, within 2 ulp of the scalar
+/// every tier; `LaneMath`'s arithmetic on every value, within 2 ulp of the scalar
 /// `FloatActivations` form, the same bits at every tier and thread count).
 final class UnaryFloatKernel: PreparedKernel {
     enum Function {

@@ -115,6 +115,38 @@ final class ShapeKernelTests: XCTestCase {
         XCTAssertEqual(out, [0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11])
     }
 
+    /// Byte tensors (the 8 × 8 word transpose inside whole 16 × 16 tiles, scalar edges) against
+    /// the oracle: NHWC → NCHW with edges that are not multiples of 16, the DFL transpose, and
+    /// a 3-D permutation; one and three threads. And one 8 × 8 block by hand.
+    func testByteTransposeMatchesTheOracle() throws {
+        let cases: [([Int], [Int])] = [([1, 40, 37, 144], [0, 3, 1, 2]), ([1, 16, 4, 8400], [0, 2, 3, 1]),
+                                       ([33, 5, 18], [2, 0, 1]), ([1, 19, 16, 24], [0, 3, 1, 2])]
+        for (shape, perm) in cases {
+            let count = Shape.count(shape)
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+            var g = QuantizedGraph()
+            let x = g.input(shape, .int8, QuantizedGraph.q(0.5, 0))
+            let p = g.constant(perm.map(Int32.init), shape: [perm.count], .int32)
+            let o = g.output(.int8, QuantizedGraph.q(0.5, 0))
+            g.op(.transpose, [x, p], [o])
+            var expected = [UInt8](repeating: 0, count: count)
+            bytes.withUnsafeBytes { i in expected.withUnsafeMutableBytes { out in
+                TransposeKernel.reference(input: i.baseAddress!, inShape: shape, permutation: perm, output: out.baseAddress!, elementSize: 1)
+            } }
+            let one = try g.run([bytes])
+            XCTAssertEqual(one.shape, perm.map { shape[$0] })
+            XCTAssertEqual(one.bytes, expected, "\(shape) \(perm)")
+            XCTAssertEqual(try g.run([bytes], threads: 3).bytes, expected, "\(shape) \(perm), 3 threads")
+        }
+        // Line k = [8k, 8k+1, …, 8k+7] → output line j = [j, 8+j, 16+j, …].
+        let block = (0..<64).map(UInt8.init)
+        var out = [UInt8](repeating: 0, count: 64)
+        block.withUnsafeBytes { s in out.withUnsafeMutableBytes { d in
+            TransposeKernel.transposeBytes8x8(s.baseAddress!, 8, d.baseAddress!, 8)
+        } }
+        XCTAssertEqual(out, (0..<8).flatMap { j in (0..<8).map { k in UInt8(8 * k + j) } })
+    }
+
     /// The reduction: size-1 dimensions go, neighbours that stay in order merge.
     func testTransposeReductionMergesNeighbours() {
         let nchw = TransposeKernel.reduce(inShape: [1, 80, 80, 144], permutation: [0, 3, 1, 2])

@@ -245,6 +245,49 @@ extension QuantizedKernelTests {
     func testAveragePoolRowsMatchesReferenceInt8() { checkAveragePoolRows(Int8.self, seed: 18) }
     func testAveragePoolRowsMatchesReferenceUInt8() { checkAveragePoolRows(UInt8.self, seed: 19) }
 
+    /// CONCATENATION with per-input requantization tables (one lookup per byte, and the
+    /// `vpermi2b` lookups where this CPU has them) against the per-element formula, on random
+    /// shapes, scales (one input sharing the output's, so copied) and thread counts.
+    func checkConcatenationTables<T: QuantizedElement>(_: T.Type, seed: UInt64) {
+        var rng = TestRandom(seed: seed)
+        let kernels: [ByteTableKernel?] = [nil] + TierTesting.tiers.map { KernelTable.for($0).byteTable }.filter { $0 != nil }
+        for _ in 0..<40 {
+            let outer = rng.int(1...7), n = rng.int(1...4)
+            let qo = Self.randomQuantization(&rng, T.self)
+            let sizes = (0..<n).map { _ in rng.int(1...150) }
+            let qs = (0..<n).map { k in k == 0 ? qo : Self.randomQuantization(&rng, T.self) }
+            let data = sizes.map { Self.randomValues(&rng, outer * $0, T.self) }
+            let total = outer * sizes.reduce(0, +)
+            var expected = [T](repeating: 0, count: total)
+            withPointers(data) { pointers in
+                QuantizedConcatenation.run(outerCount: outer, inputs: (0..<n).map { (pointers[$0], sizes[$0], qs[$0]) },
+                                           output: &expected, outputQuantization: qo)
+                let tables = qs.map { QuantizedConcatenation.requantizationTable(T.self, input: $0, output: qo) }
+                XCTAssertNil(tables[0])
+                for kernel in kernels {
+                    for threads in [1, 3] {
+                        var fast = [T](repeating: 0, count: total)
+                        QuantizedConcatenation.run(outerCount: outer, inputs: (0..<n).map { (pointers[$0], sizes[$0]) },
+                                                   tables: tables, output: &fast, threads: threads, byteTable: kernel)
+                        XCTAssertEqual(fast, expected, "\(qs) → \(qo), \(kernel?.name ?? "scalar"), \(threads) threads")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with stable pointers to each array's elements.
+    private func withPointers<T>(_ arrays: [[T]], _ body: ([UnsafePointer<T>]) -> Void) {
+        func step(_ k: Int, _ acc: [UnsafePointer<T>]) {
+            if k == arrays.count { body(acc); return }
+            arrays[k].withUnsafeBufferPointer { step(k + 1, acc + [$0.baseAddress!]) }
+        }
+        step(0, [])
+    }
+
+    func testConcatenationTablesMatchTheFormulaUInt8() { checkConcatenationTables(UInt8.self, seed: 20) }
+    func testConcatenationTablesMatchTheFormulaInt8() { checkConcatenationTables(Int8.self, seed: 21) }
+
     func testMaxPoolVectorizedMatchesReferenceInt8() { checkMaxPoolVectorized(Int8.self, seed: 16) }
     func testMaxPoolVectorizedMatchesReferenceUInt8() { checkMaxPoolVectorized(UInt8.self, seed: 17) }
 

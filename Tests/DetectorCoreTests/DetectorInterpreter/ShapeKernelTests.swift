@@ -297,6 +297,51 @@ final class ShapeKernelTests: XCTestCase {
         XCTAssertEqual(try interpreter.outputFloats(at: 1), x)
     }
 
+    /// DEPTH_TO_SPACE on two batches of 13 × 17 pixels, blocks 2 and 3, against the DCR
+    /// formula out[b, h·s+dy, w·s+dx, c] = in[b, h, w, (dy·s+dx)·C' + c]; one and three threads.
+    func testDepthToSpaceMatchesTheFormulaOnAnyThreadCount() throws {
+        for (s, c) in [(2, 3), (3, 5), (2, 64)] {
+            let (b, h, w) = (2, 13, 17)
+            let inShape = [b, h, w, s * s * c]
+            let x = (0..<Shape.count(inShape)).map { Float($0) }
+            var g = GraphBuilder()
+            let a = g.input(inShape)
+            g.outputs = g.op(.depthToSpace, [a]) { $0.blockSize = s }
+            var expected: [Float] = []
+            for bb in 0..<b { for oy in 0..<(h * s) { for ox in 0..<(w * s) { for cc in 0..<c {
+                let (hh, dy, ww, dx) = (oy / s, oy % s, ox / s, ox % s)
+                expected.append(x[((bb * h + hh) * w + ww) * s * s * c + (dy * s + dx) * c + cc])
+            } } } }
+            let one = try g.run([x])
+            XCTAssertEqual(one.shape, [b, h * s, w * s, c])
+            XCTAssertEqual(one.values, expected, "block \(s), \(c) channels")
+            XCTAssertEqual(try g.run([x], threads: 3).values, expected, "block \(s), \(c) channels, 3 threads")
+        }
+    }
+
+    /// RESIZE_NEAREST_NEIGHBOR upscaling 2 batches (repeated rows copied from the row above)
+    /// and downscaling, against the reference index rule per value; one and three threads.
+    func testResizeNearestMatchesTheIndexRuleOnAnyThreadCount() throws {
+        for (h, w, c, oh, ow, half) in [(20, 20, 64, 40, 40, false), (13, 9, 3, 31, 20, true), (40, 40, 8, 17, 23, false)] {
+            let x = (0..<(2 * h * w * c)).map { Float($0) }
+            var g = GraphBuilder()
+            let a = g.input([2, h, w, c])
+            let size = g.intConstant([Int32(oh), Int32(ow)], shape: [2])
+            g.outputs = g.op(.resizeNearestNeighbor, [a, size]) { $0.halfPixelCenters = half }
+            var expected: [Float] = []
+            for b in 0..<2 { for oy in 0..<oh { for ox in 0..<ow {
+                func index(_ v: Int, _ input: Int, _ output: Int) -> Int {
+                    let scaled = (Float(v) + (half ? 0.5 : 0)) * (Float(input) / Float(output))
+                    return max(0, min(Int(scaled.rounded(.down)), input - 1))
+                }
+                let (iy, ix) = (index(oy, h, oh), index(ox, w, ow))
+                for cc in 0..<c { expected.append(x[((b * h + iy) * w + ix) * c + cc]) }
+            } } }
+            XCTAssertEqual(try g.run([x]).values, expected, "\(h)x\(w) → \(oh)x\(ow)")
+            XCTAssertEqual(try g.run([x], threads: 3).values, expected, "\(h)x\(w) → \(oh)x\(ow), 3 threads")
+        }
+    }
+
     func testMeanKeepDimsAndNegativeAxes() throws {
         var g = GraphBuilder()
         let a = g.input([1, 2, 2, 3])

@@ -152,19 +152,22 @@ final class ByteGemmTests: XCTestCase {
     /// One random convolution at every tier against the reference kernel; at AVX-512 it must take the byte path.
     private func convCase<T: QuantizedElement, W: QuantizedElement>(
         _ rng: inout TestRandom, _: T.Type, _: W.Type, pointwise: Bool, inputZeroPoint: Int32, filterZeroPoints: [Int32], trial: Int,
-        rowsInPlace: Bool = false
+        rowsInPlace: Bool = false, oddRows: Bool = false
     ) throws {
-        let h = rng.int(1...(rowsInPlace ? 13 : 9)), w = rng.int(1...(rowsInPlace ? 13 : 9)), cout = rng.int(1...35)
-        // rowsInPlace: dilation 1 and filter rows of a multiple of 4 bytes (the padded-rows path).
-        let cin = rowsInPlace ? [2, 4, 8, 12, 20][rng.below(5)] : (pointwise && trial % 2 == 0 ? 4 * rng.int(1...24) : rng.int(1...21))
-        let fh = pointwise ? 1 : rng.int(1...3)
-        let fw = pointwise ? 1 : (rowsInPlace && cin == 2 ? 2 : rng.int(1...3))
-        let s = pointwise ? 1 : rng.int(1...2), d = pointwise || rowsInPlace ? 1 : rng.int(1...2)
-        let same = rowsInPlace ? trial % 2 == 0 : !pointwise
+        let h = rng.int(1...(rowsInPlace || oddRows ? 13 : 9)), w = rng.int(1...(rowsInPlace || oddRows ? 13 : 9)), cout = rng.int(1...35)
+        // rowsInPlace: dilation 1 and filter rows of a multiple of 4 bytes (the padded-rows path);
+        // oddRows: dilation 1 and rows of other lengths (3-channel first layers, 6×6 filters).
+        let cin = rowsInPlace ? [2, 4, 8, 12, 20][rng.below(5)]
+            : oddRows ? [1, 3, 3, 5, 6, 7, 13][rng.below(7)]
+            : (pointwise && trial % 2 == 0 ? 4 * rng.int(1...24) : rng.int(1...21))
+        let fh = pointwise ? 1 : rng.int(1...(oddRows ? 6 : 3))
+        let fw = pointwise ? 1 : (rowsInPlace && cin == 2 ? 2 : rng.int(1...(oddRows ? 6 : 3)))
+        let s = pointwise ? 1 : rng.int(1...2), d = pointwise || rowsInPlace || oddRows ? 1 : rng.int(1...2)
+        let same = rowsInPlace || oddRows ? trial % 2 == 0 : !pointwise
         guard let g = WindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
                                               filterHeight: fh, filterWidth: fw, strideHeight: s, strideWidth: s,
                                               dilationHeight: d, dilationWidth: d, samePadding: same) else {
-            XCTAssertTrue(rowsInPlace && !same, "only a VALID window larger than the input has no geometry")
+            XCTAssertTrue((rowsInPlace || oddRows) && !same, "only a VALID window larger than the input has no geometry")
             return
         }
         let input = (0..<g.batches * h * w * cin).map { _ in T(truncatingIfNeeded: rng.int(Int(T.quantizedMin)...Int(T.quantizedMax))) }
@@ -195,6 +198,14 @@ final class ByteGemmTests: XCTestCase {
             XCTAssertEqual(p.gemmWeights.isEmpty, bytePath, "one packed weight copy")
             if rowsInPlace {
                 XCTAssertEqual(QuantizedConv2D.paddedRowGeometry(p) != nil, bytePath && !QuantizedConv2D.isPointwise(g), "padded rows at AVX-512")
+            }
+            if oddRows {
+                // Rows of a multiple of 4 bytes always; others padded to one, without row sums, when
+                // that adds at most half the im2col depth (by hand: 4 ⌈row / 4⌉ · fh ≤ 1.5 · 4 ⌈K / 4⌉).
+                let row = fw * cin, k = fh * row
+                let padded = row % 4 == 0 || (!needsRowSums && 2 * fh * ((row + 3) / 4 * 4) <= 3 * ((k + 3) / 4 * 4))
+                XCTAssertEqual(QuantizedConv2D.paddedRowGeometry(p) != nil, bytePath && padded,
+                               "padded rows at AVX-512: \(fh)x\(fw)x\(cin)")
             }
             var fast = [T](repeating: 1, count: count), ref = [T](repeating: 2, count: count)
             input.withUnsafeBufferPointer { x in
@@ -233,6 +244,23 @@ final class ByteGemmTests: XCTestCase {
             let zw8: [Int32] = trial % 2 == 0 ? [0] : [-128, 127, 3, 0, -7]
             try convCase(&rng, Int8.self, Int8.self, pointwise: false, inputZeroPoint: zx8, filterZeroPoints: zw8, trial: trial,
                          rowsInPlace: true)
+        }
+    }
+
+    /// Filter rows that are not a multiple of 4 bytes (3 or 5 channels, 6×6 filters), strides
+    /// 1 and 2, SAME and VALID: at AVX-512 int8 weights without row sums read each row in place
+    /// padded to 4 bytes, the bytes past its end meeting zero weights.
+    func testConvPaddedOddRowsMatchReferenceAtEveryTier() throws {
+        var rng = TestRandom(seed: 79)
+        for trial in 0..<36 {
+            let zx8 = Int32([-128, 127, 0, rng.int(-127...126)][trial % 4])
+            let zw8: [Int32] = trial % 3 == 2 ? [-128, 127, 3, 0, -7] : [0]
+            try convCase(&rng, Int8.self, Int8.self, pointwise: false, inputZeroPoint: zx8, filterZeroPoints: zw8, trial: trial,
+                         oddRows: true)
+            // uint8 weights with zero point 128 (w' = w − 128, no row sums) and others (row sums).
+            let zx = Int32([0, 255, 128, rng.int(1...254)][trial % 4]), zw = Int32(trial % 2 == 0 ? 128 : rng.int(0...255))
+            try convCase(&rng, UInt8.self, UInt8.self, pointwise: false, inputZeroPoint: zx, filterZeroPoints: [zw], trial: trial,
+                         oddRows: true)
         }
     }
 }

@@ -38,6 +38,34 @@ package enum TierByteGemm {
         }
     }
 
+    /// `multiply` with the requantization fused into the register tile (`TierRequantization`'s
+    /// arithmetic): each sum `+ bias[j]`, × the channel's multiplier and shift, `+ outputZeroPoint`,
+    /// clamped, its low byte stored at `output[i * ldo + j]` (uint8 and int8 alike). The sums never
+    /// go to memory, and the per-channel constants are loaded once per 8 rows. `bias`,
+    /// `doubledMultiplier` and `rightShift` hold whole panels of 16.
+    package static func multiplyRequantized(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>,
+                                            m: Int, n: Int, kPadded kp: Int, runs: Int, runStride: Int,
+                                            rowWeights: UnsafePointer<Int32>?, bias: UnsafePointer<Int32>,
+                                            doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
+                                            outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
+                                            output: UnsafeMutableRawPointer, ldo: Int) {
+        let panels = (n + 15) / 16
+        let runs = max(1, runs)
+        for panel in 0..<panels {
+            let j0 = panel * 16
+            var i = 0
+            while i < m {
+                let rows = min(8, m - i)
+                tile8Requantized(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs,
+                                 runStride: runStride, rowWeights: rowWeights.map { $0 + j0 }, bias: bias + j0,
+                                 doubledMultiplier: doubledMultiplier + j0, rightShift: rightShift + j0,
+                                 outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax,
+                                 output: output + i * ldo + j0, ldo: ldo, width: min(16, n - j0))
+                i += rows
+            }
+        }
+    }
+
     /// `acc + Σ_{t<4} quad.byte[t] · w[4j + t]` per channel j: one `vpdpbusd`.
     @inline(__always)
     private static func addQuadProducts(_ acc: __m512i, _ row: UnsafePointer<UInt8>, _ q: Int, _ w: __m512i) -> __m512i {
@@ -64,11 +92,11 @@ package enum TierByteGemm {
         _mm512_mask_storeu_epi32(c + r * ldc, __mmask16(truncatingIfNeeded: (1 << width) - 1), v)
     }
 
-    /// 8 rows × 16 channels; rows ≥ `rows` re-read row 0 and are not stored.
-    @inline(never)
-    private static func tile8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
-                              runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
-                              ldc: Int, width: Int) {
+    /// The 8 rows × 16 channels sums of one register tile; rows ≥ `rows` re-read row 0.
+    @inline(__always)
+    private static func accumulate8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                                    runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?)
+        -> (__m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i) {
         @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r * lda : a }
         var a0 = a, a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
         var c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
@@ -98,9 +126,41 @@ package enum TierByteGemm {
             a0 += runStride; a1 += runStride; a2 += runStride; a3 += runStride
             a4 += runStride; a5 += runStride; a6 += runStride; a7 += runStride
         }
+        return (c0, c1, c2, c3, c4, c5, c6, c7)
+    }
+
+    /// 8 rows × 16 channels of sums; rows ≥ `rows` are not stored.
+    @inline(never)
+    private static func tile8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                              runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
+                              ldc: Int, width: Int) {
+        let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
+                                                           runStride: runStride, rowWeights: rowWeights)
         store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
         store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
         store(c4, 4, rows: rows, c: c, ldc: ldc, width: width); store(c5, 5, rows: rows, c: c, ldc: ldc, width: width)
         store(c6, 6, rows: rows, c: c, ldc: ldc, width: width); store(c7, 7, rows: rows, c: c, ldc: ldc, width: width)
+    }
+
+    /// 8 rows × 16 channels requantized to bytes (`multiplyRequantized`); rows ≥ `rows` are not stored.
+    @inline(never)
+    private static func tile8Requantized(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                                         runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, bias: UnsafePointer<Int32>,
+                                         doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
+                                         outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
+                                         output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
+        let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
+                                                           runStride: runStride, rowWeights: rowWeights)
+        let b = UnsafeRawPointer(bias).loadUnaligned(as: SIMD16<Int32>.self)
+        let m = UnsafeRawPointer(doubledMultiplier).loadUnaligned(as: SIMD16<UInt32>.self)
+        let shift = UnsafeRawPointer(rightShift).loadUnaligned(as: SIMD16<UInt32>.self)
+        let zp = SIMD16<Int32>(repeating: outputZeroPoint)
+        let lo = SIMD16<Int32>(repeating: activationMin), hi = SIMD16<Int32>(repeating: activationMax)
+        @inline(__always) func put(_ v: __m512i, _ r: Int) {
+            guard r < rows else { return }
+            let q = TierRequantization.requantize(unsafeBitCast(v, to: SIMD16<Int32>.self) &+ b, doubledMultiplier: m, shift: shift) &+ zp
+            Tier.storeLowBytes(Tier.clamp(q, lo: lo, hi: hi), to: output + r &* ldo, count: width)
+        }
+        put(c0, 0); put(c1, 1); put(c2, 2); put(c3, 3); put(c4, 4); put(c5, 5); put(c6, 6); put(c7, 7)
     }
 }

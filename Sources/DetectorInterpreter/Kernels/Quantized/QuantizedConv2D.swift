@@ -228,8 +228,14 @@ package enum QuantizedConv2D {
                     } else {
                         a = x + first * kp
                     }
-                    IntegerGemm.multiplyBytes(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp,
-                                              rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
+                    let rw = bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress
+                    if let requantization, p.byteGEMM != nil {
+                        IntegerGemm.multiplyBytesRequantized(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, rowWeights: rw,
+                                                             requantization: requantization, output: output + first * n, ldo: n,
+                                                             kernel: p.byteGEMM)
+                        continue
+                    }
+                    IntegerGemm.multiplyBytes(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, rowWeights: rw,
                                               c: acc, ldc: n, kernel: p.byteGEMM)
                     requantizeRows(p, requantization, acc: acc, rows: rows, output: output + first * n)
                 }
@@ -297,7 +303,13 @@ package enum QuantizedConv2D {
         (bytes.weightZeroPoints ?? []).withUnsafeBufferPointer { rowWeights in
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
-            driver.run(input: UnsafePointer(x), panels: w, rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
+            let rw = bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress
+            if let requantization, p.byteGEMM != nil {
+                driver.runRequantized(input: UnsafePointer(x), panels: w, rowWeights: rw, kernel: p.byteGEMM, parts: threads,
+                                      requantization: requantization, output: output)
+                return
+            }
+            driver.run(input: UnsafePointer(x), panels: w, rowWeights: rw,
                        kernel: p.byteGEMM, parts: threads,
                        sums: { (scratch + layout.sums($0)).assumingMemoryBound(to: Int32.self) }) { acc, row, _ in
                 requantizeRows(p, requantization, acc: acc, rows: g.outputWidth, output: output + row * g.outputWidth * n)

@@ -88,6 +88,55 @@ final class ByteGemmTests: XCTestCase {
         }
     }
 
+    /// The byte GEMM with the requantization in its registers (`multiplyBytesRequantized`) against
+    /// the plain sums requantized one by one with TFLite's `MultiplyByQuantizedMultiplier`
+    /// (`QuantizedMultiplier.apply`): rows not a multiple of 8, channels across panels of 16,
+    /// filter-row runs, row weights, an output stride wider than a row (the gap left untouched).
+    func testByteGemmRequantizedMatchesPlainSumsThenRequantization() throws {
+        var rng = TestRandom(seed: 517)
+        for trial in 0..<40 {
+            let m = rng.int(1...19), n = trial % 3 == 0 ? rng.int(1...15) : rng.int(1...40)
+            let runs = rng.int(1...3), length = 4 * rng.int(1...6), k = runs * length
+            let lda = length + 4 * rng.int(0...2), runStride = lda * m + rng.int(0...5)
+            let image = (0..<(runStride * runs + lda * m + length)).map { _ in UInt8(rng.int(0...255)) }
+            let rows = (0..<m).flatMap { i in (0..<k).map { q in image[i * lda + (q / length) * runStride + q % length] } }
+            let b = (0..<n * k).map { _ in Int8(rng.int(-128...127)) }
+            let weights = trial % 2 == 1
+            let r = (0..<n).map { _ in Int32(rng.int(-128...127)) } + [Int32](repeating: 0, count: (n + 15) / 16 * 16 - n)
+            var sums = GemmTestSupport.reference(rows, b, m: m, n: n, k: k)
+            if weights {
+                for e in 0..<m * n { sums[e] = sums[e] &- r[e % n] &* rows[(e / n) * k..<(e / n + 1) * k].reduce(Int32(0)) { $0 &+ Int32($1) } }
+            }
+            let multipliers = (0..<n).map { _ in QuantizedMultiplier(Double(rng.int(1...1000)) * 1e-6) }
+            let bias = (0..<n).map { _ in Int32(rng.int(-50000...50000)) }
+            let zp = Int32(rng.int(-20...20)), lo = Int32(trial % 4 == 0 ? -128 : -100), hi = Int32(trial % 4 == 0 ? 127 : 90)
+            let expected = (0..<m * n).map { e in
+                Int8(min(max(multipliers[e % n].apply(sums[e] &+ bias[e % n]) &+ zp, lo), hi))
+            }
+            let panels = b.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
+            for tier in TierTesting.tiers {
+                let vr = try XCTUnwrap(VectorRequantization(multipliers: multipliers, bias: bias, outputZeroPoint: zp,
+                                                            activationMin: lo, activationMax: hi, tier: tier))
+                let ldo = n + 3
+                var out = [Int8](repeating: 77, count: m * ldo)
+                VectorRequantization.withRows(vr) { rq in
+                    image.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in r.withUnsafeBufferPointer { rp in
+                        out.withUnsafeMutableBufferPointer { op in
+                            IntegerGemm.multiplyBytesRequantized(a: ap.baseAddress!, lda: lda, packedB: bp.baseAddress!, m: m, n: n,
+                                                                 kPadded: k, runs: runs, runStride: runStride,
+                                                                 rowWeights: weights ? rp.baseAddress : nil, requantization: rq!,
+                                                                 output: op.baseAddress!, ldo: ldo,
+                                                                 kernel: KernelTable.for(tier).byteGEMM)
+                        }
+                    } } }
+                }
+                XCTAssertEqual((0..<m).flatMap { out[$0 * ldo..<$0 * ldo + n] }, expected, "m=\(m) n=\(n) runs=\(runs)x\(length) \(tier)")
+                XCTAssertEqual((0..<m).flatMap { out[$0 * ldo + n..<$0 * ldo + ldo] }, [Int8](repeating: 77, count: 3 * m), "gap \(tier)")
+                if m * n >= 40 { XCTAssertGreaterThan(Set(expected).count, 3, "trial \(trial) degenerate") }
+            }
+        }
+    }
+
     func testByteGemmExtremesAndLongDepth() {
         for (k, bValue) in [(4099, Int8(-128)), (3001, Int8(127))] {
             let m = 9, n = 17

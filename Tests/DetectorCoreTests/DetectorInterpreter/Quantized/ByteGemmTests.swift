@@ -137,6 +137,49 @@ final class ByteGemmTests: XCTestCase {
         }
     }
 
+    /// Sums just below, at and above the points where the requantized value steps (TFLite's
+    /// double rounding puts them at |x|·M / 2^(31+r) + ½ + 2^−(r+1) ∈ ℤ), for shifts 0 to 30, both
+    /// signs: the byte GEMM's requantization (at AVX-512 a float form that falls back to the exact
+    /// one near such points) must give `QuantizedMultiplier.apply`'s value on every one.
+    func testByteGemmRequantizedAtRoundingSteps() throws {
+        var rng = TestRandom(seed: 8128)
+        let n = 48, m = 8, k = 4
+        // Row i sums to i in every channel: A row i = [i, 0, 0, 0], B channel j = [1, 0, 0, 0].
+        let a: [UInt8] = (0..<m).flatMap { i -> [UInt8] in [UInt8(i), 0, 0, 0] }
+        let b: [Int8] = (0..<n).flatMap { _ -> [Int8] in [1, 0, 0, 0] }
+        let panels = b.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
+        for trial in 0..<30 {
+            var multipliers: [QuantizedMultiplier] = [], bias: [Int32] = []
+            while multipliers.count < n {
+                // Real multipliers from 2^−31 to 1 (shifts 0…30).
+                let q = QuantizedMultiplier(pow(2, -Double(rng.int(0...30)) - Double(rng.int(0...999)) / 1000))
+                let r = Int(-q.shift), mult = Double(q.multiplier)
+                guard q.multiplier > 0, r >= 0 else { continue }
+                let half = r > 0 ? 0.5 + pow(2, -Double(r + 1)) : 0.5
+                let target = Double(rng.int(1...140)) - half   // |V| where the value steps up
+                let x = (target * pow(2, Double(31 + r)) / mult).rounded()
+                guard x < 2_147_000_000 else { continue }
+                multipliers.append(q)
+                // Rows add 0…7: start 3 below the step (and mirrored for negative sums).
+                bias.append(trial % 2 == 0 || multipliers.count % 3 == 0 ? Int32(x) - 3 : -Int32(x) - 3)
+            }
+            let expected = (0..<m * n).map { e in Int8(min(max(multipliers[e % n].apply(bias[e % n] &+ Int32(e / n)), -128), 127)) }
+            for tier in TierTesting.tiers {
+                let vr = try XCTUnwrap(VectorRequantization(multipliers: multipliers, bias: bias, outputZeroPoint: 0,
+                                                            activationMin: -128, activationMax: 127, tier: tier))
+                var out = [Int8](repeating: 0, count: m * n)
+                VectorRequantization.withRows(vr) { rq in
+                    a.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in out.withUnsafeMutableBufferPointer { op in
+                        IntegerGemm.multiplyBytesRequantized(a: ap.baseAddress!, lda: k, packedB: bp.baseAddress!, m: m, n: n, kPadded: k,
+                                                             requantization: rq!, output: op.baseAddress!, ldo: n,
+                                                             kernel: KernelTable.for(tier).byteGEMM)
+                    } } }
+                }
+                XCTAssertEqual(out, expected, "trial \(trial) \(tier)")
+            }
+        }
+    }
+
     func testByteGemmExtremesAndLongDepth() {
         for (k, bValue) in [(4099, Int8(-128)), (3001, Int8(127))] {
             let m = 9, n = 17

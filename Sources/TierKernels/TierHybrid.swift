@@ -21,16 +21,12 @@ package enum TierHybrid {
         var c = 0
         while c < count {
             let width = min(16, count &- c)
-            // (v · channel scale) · input scale per channel, else (v · input scale) · 1, the same
-            // value: one expression, since a select between the two forms was compiled into
-            // lane-by-lane shuffles (AVX-512).
-            let first = perChannel ? TierMath.load(scales + c, count: width) : sf
-            let second = perChannel ? sf : SIMD16<Float>(repeating: 1)
+            let scale = perChannel ? TierMath.load(scales + c, count: width) : sf
             let shift = correction.map { Tier.load($0 + c, count: width) } ?? SIMD16<Int32>()
             let offset = bias.map { TierMath.load($0 + c, count: width) } ?? SIMD16<Float>()
             @inline(__always) func value(_ r: Int) -> SIMD16<Float> {
                 var v = Tier.toFloat(Tier.load(acc + (r &* count &+ c), count: width) &- shift)
-                v = v * first * second
+                v = perChannel ? v * scale * sf : v * sf
                 if bias != nil { v += offset }
                 v = TierMath.clamp(v, lo: lo, hi: hi)
                 if silu { v = v * LaneMath.logistic(v) }

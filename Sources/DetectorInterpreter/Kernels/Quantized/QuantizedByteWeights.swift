@@ -45,6 +45,9 @@ package struct QuantizedByteWeights: Sendable {
     package var filterRows: Int
     /// The packed depth, the GEMM's `kPadded`: `filterRows` × (`K / filterRows` rounded up to 4).
     package var packedDepth: Int
+    /// Set when the weights were built for an input widened to this many channels (the extra
+    /// ones `zx'`, so they add 0; `QuantizedConv2D.padsChannels`); nil for the input's own depth.
+    package var paddedChannels: Int?
 
     /// The smallest patch size for which the convolution takes the byte path when it needs row
     /// sums (uint8 weights): below it the row sums cost more than the halved GEMM saves

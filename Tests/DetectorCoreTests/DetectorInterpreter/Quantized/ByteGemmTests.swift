@@ -285,7 +285,10 @@ final class ByteGemmTests: XCTestCase {
             // Weight zero points other than 128 (uint8) or 0 (int8) need row sums, worth it only
             // from `minimumDepthWithRowSums` on.
             let needsRowSums = zps.contains { $0 != 128 + W.quantizedMin }
-            let bytePath = tier == .avx512 && (!needsRowSums || fh * fw * cin >= QuantizedByteWeights.minimumDepthWithRowSums)
+            // 1 to 3 channels with row sums and rows not a multiple of 4: the input widened to 4 channels.
+            let widened = needsRowSums && cin < 4 && (fw * cin) % 4 != 0 && !QuantizedConv2D.isPointwise(g) && d == 1
+            let bytePath = tier == .avx512 && (!needsRowSums || fh * fw * cin >= QuantizedByteWeights.minimumDepthWithRowSums || widened)
+            XCTAssertEqual(p.byteWeights?.paddedChannels, tier == .avx512 && widened ? 4 : nil, "widened input at AVX-512")
             XCTAssertEqual(p.byteWeights != nil, bytePath, "byte path at AVX-512, K = \(fh * fw * cin)")
             XCTAssertEqual(p.gemmWeights.isEmpty, bytePath, "one packed weight copy")
             if rowsInPlace {
@@ -295,7 +298,7 @@ final class ByteGemmTests: XCTestCase {
                 // Rows of a multiple of 4 bytes always; others padded to one, without row sums, when
                 // that adds at most half the im2col depth (by hand: 4 ⌈row / 4⌉ · fh ≤ 1.5 · 4 ⌈K / 4⌉).
                 let row = fw * cin, k = fh * row
-                let padded = row % 4 == 0 || (!needsRowSums && 2 * fh * ((row + 3) / 4 * 4) <= 3 * ((k + 3) / 4 * 4))
+                let padded = row % 4 == 0 || (!needsRowSums && 2 * fh * ((row + 3) / 4 * 4) <= 3 * ((k + 3) / 4 * 4)) || widened
                 XCTAssertEqual(QuantizedConv2D.paddedRowGeometry(p) != nil, bytePath && padded,
                                "padded rows at AVX-512: \(fh)x\(fw)x\(cin)")
             }

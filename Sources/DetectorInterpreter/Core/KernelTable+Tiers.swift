@@ -118,7 +118,8 @@ extension KernelTable {
             integerGEMM: IntegerGEMMKernel(name: "int16 GEMM 16-wide vpdpwssd", panelWidth: 16,
                 multiply: KernelsAVX512.TierIntegerGemm.multiply),
             byteGEMM: ByteGEMMKernel(name: "byte GEMM vpdpbusd",
-                multiply: KernelsAVX512.TierByteGemm.multiply),
+                multiply: KernelsAVX512.TierByteGemm.multiply,
+                multiplyRequantized: KernelsAVX512.TierByteGemm.multiplyRequantized),
             requantization: RequantizationKernel(name: "requantize 16 lanes avx512",
                 apply: KernelsAVX512.TierRequantization.apply(
                 _:rows:count:bias:doubledMultiplier:rightShift:outputZeroPoint:activationMin:activationMax:output:)),

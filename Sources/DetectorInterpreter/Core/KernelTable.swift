@@ -132,12 +132,19 @@ package struct IntegerGEMMKernel: Sendable {
 }
 
 /// `C = A · Bᵀ` with A unsigned and B signed bytes (`IntegerGemm.multiplyBytes`). Arguments:
-/// a, lda, packedB, m, n, kPadded, runs, runStride, rowWeights, c, ldc.
+/// a, lda, packedB, m, n, kPadded, runs, runStride, rowWeights, c, ldc. `multiplyRequantized`
+/// requantizes the sums in registers instead (`IntegerGemm.multiplyBytesRequantized`): a, lda,
+/// packedB, m, n, kPadded, runs, runStride, rowWeights, bias, doubledMultiplier, rightShift,
+/// outputZeroPoint, activationMin, activationMax, output, ldo.
 package struct ByteGEMMKernel: Sendable {
     package typealias Multiply = @Sendable (UnsafePointer<UInt8>, Int, UnsafePointer<Int8>, Int, Int, Int, Int, Int,
                                             UnsafePointer<Int32>?, UnsafeMutablePointer<Int32>, Int) -> Void
+    package typealias MultiplyRequantized = @Sendable (UnsafePointer<UInt8>, Int, UnsafePointer<Int8>, Int, Int, Int, Int, Int,
+                                                       UnsafePointer<Int32>?, UnsafePointer<Int32>, UnsafePointer<UInt32>,
+                                                       UnsafePointer<UInt32>, Int32, Int32, Int32, UnsafeMutableRawPointer, Int) -> Void
     package let name: String
     package let multiply: Multiply
+    package let multiplyRequantized: MultiplyRequantized
 }
 
 /// Rows of Int32 sums requantized to 8 bits (`VectorRequantization.Rows.apply`). Arguments:

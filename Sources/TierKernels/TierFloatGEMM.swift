@@ -5,7 +5,11 @@
 /// own `-march`; `Tier.swift` of the module sets the register tile (`Tier.floatTileRows`).
 /// A panel of B is 16 columns (`SIMD16<Float>`: two ymm registers at AVX2, one zmm at
 /// AVX-512), so the tile is `floatTileRows × 16` accumulators over the whole depth, stored
-/// once with the bias and activation (or SiLU) applied.
+/// once with the bias and activation (or SiLU) applied. A last panel of at most 8 columns
+/// (n = 8, 21, 24, 40, …) runs on a 12 × 8 tile of 8-lane vectors instead, whose multiply-adds
+/// carry no padding lanes (measured on the AMD EPYC Zen 4: n = 8 1.4× faster at AVX-512, 2.4×
+/// at AVX2; n = 24 1.2× / 1.4×). Tried and not kept: two panels per AVX-512 tile (8 × 32, 0.625
+/// loads per multiply-add): no faster on Zen 4, up to 7% slower at depths of 32.
 ///
 /// Every output is summed over k in increasing order from 0, bias last: with `fused` false
 /// (`acc + a·b`) the results are bit-identical to the reference loops, with `fused` true
@@ -52,11 +56,16 @@ package enum TierFloatGEMM {
                                             packed: UnsafePointer<Float>, n: Int, bias: UnsafePointer<Float>?,
                                             c: UnsafeMutablePointer<Float>, ldc: Int, lo: Float, hi: Float, mode: Int) {
         let panels = (n + 15) / 16
+        // A last panel of at most 8 columns runs on the narrow tile (8-lane vectors, more rows):
+        // with 16 lanes half of every multiply-add would be padding.
+        let narrow = n % 16 != 0 && n % 16 <= 8
+        let wide = narrow ? panels - 1 : panels
         let tileRows = Tier.floatTileRows
         var m = 0
         while m < rows {
             let mr = min(tileRows, rows - m)
-            for p in 0..<panels {
+            var p = 0
+            while p < wide {
                 let cols = min(16, n - p * 16)
                 let biasVector = bias.map { TierMath.load($0 + p * 16, count: cols) } ?? SIMD16()
                 if tileRows == 8 {
@@ -68,7 +77,20 @@ package enum TierFloatGEMM {
                           panel: packed + p * k * 16, c: c + m * ldc + p * 16, ldc: ldc, cols: cols, bias: biasVector,
                           lo: lo, hi: hi, mode: mode)
                 }
+                p += 1
             }
+            m += mr
+        }
+        guard narrow else { return }
+        let p = panels - 1, cols = n - p * 16
+        let biasVector = bias.map { TierMath.load($0 + p * 16, count: cols) } ?? SIMD16()
+        let bias8 = SIMD16(lowHalf: biasVector.lowHalf, highHalf: biasVector.lowHalf)
+        m = 0
+        while m < rows {
+            let mr = min(12, rows - m)
+            tile12x8(M.self, mr: mr, a: a + m * lda, lda: lda, runCount: runCount, runLength: runLength, runStride: runStride,
+                     panel: packed + p * k * 16, c: c + m * ldc + p * 16, ldc: ldc, cols: cols, bias: bias8,
+                     lo: lo, hi: hi, mode: mode)
             m += mr
         }
     }
@@ -160,5 +182,60 @@ package enum TierFloatGEMM {
         store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
         store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
         store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+    }
+
+    /// Two finished 8-column rows `r`, `r + 1` (one 16-lane `finish`, `bias` = the 8 biases twice).
+    @inline(__always)
+    private static func storePair(_ u: SIMD8<Float>, _ v: SIMD8<Float>, _ r: Int, mr: Int, c: UnsafeMutablePointer<Float>,
+                                  ldc: Int, cols: Int, bias: SIMD16<Float>, lo: Float, hi: Float, mode: Int) {
+        guard r < mr else { return }
+        let f = finish(SIMD16(lowHalf: u, highHalf: v), bias: bias, lo: lo, hi: hi, mode: mode)
+        TierMath.store(f.lowHalf, to: c + r * ldc, count: cols)
+        if r + 1 < mr { TierMath.store(f.highHalf, to: c + (r + 1) * ldc, count: cols) }
+    }
+
+    /// 12 rows × 8 columns: a last panel of at most 8 columns (its first 8 lanes read, 16 apart),
+    /// 12 8-lane accumulators (ymm; 14 registers with B and the broadcast at AVX2).
+    @inline(never)
+    private static func tile12x8<M: MultiplyAdd>(_: M.Type, mr: Int, a: UnsafePointer<Float>, lda: Int,
+                                                 runCount: Int, runLength: Int, runStride: Int,
+                                                 panel: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>, ldc: Int,
+                                                 cols: Int, bias: SIMD16<Float>, lo: Float, hi: Float, mode: Int) {
+        var c0 = SIMD8<Float>(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
+        var c8 = c0, c9 = c0, c10 = c0, c11 = c0
+        let a0 = a, a1 = rowPointer(a, 1, mr, lda), a2 = rowPointer(a, 2, mr, lda), a3 = rowPointer(a, 3, mr, lda)
+        let a4 = rowPointer(a, 4, mr, lda), a5 = rowPointer(a, 5, mr, lda), a6 = rowPointer(a, 6, mr, lda)
+        let a7 = rowPointer(a, 7, mr, lda), a8 = rowPointer(a, 8, mr, lda), a9 = rowPointer(a, 9, mr, lda)
+        let a10 = rowPointer(a, 10, mr, lda), a11 = rowPointer(a, 11, mr, lda)
+        var pb = panel
+        var offset = 0
+        for _ in 0..<runCount {
+            var kk = offset
+            let end = offset &+ runLength
+            while kk < end {
+                let b = UnsafeRawPointer(pb).loadUnaligned(as: SIMD8<Float>.self)
+                c0 = M.add(c0, SIMD8(repeating: a0[kk]), b)
+                c1 = M.add(c1, SIMD8(repeating: a1[kk]), b)
+                c2 = M.add(c2, SIMD8(repeating: a2[kk]), b)
+                c3 = M.add(c3, SIMD8(repeating: a3[kk]), b)
+                c4 = M.add(c4, SIMD8(repeating: a4[kk]), b)
+                c5 = M.add(c5, SIMD8(repeating: a5[kk]), b)
+                c6 = M.add(c6, SIMD8(repeating: a6[kk]), b)
+                c7 = M.add(c7, SIMD8(repeating: a7[kk]), b)
+                c8 = M.add(c8, SIMD8(repeating: a8[kk]), b)
+                c9 = M.add(c9, SIMD8(repeating: a9[kk]), b)
+                c10 = M.add(c10, SIMD8(repeating: a10[kk]), b)
+                c11 = M.add(c11, SIMD8(repeating: a11[kk]), b)
+                pb += 16
+                kk &+= 1
+            }
+            offset &+= runStride
+        }
+        storePair(c0, c1, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        storePair(c2, c3, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        storePair(c4, c5, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        storePair(c6, c7, 6, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        storePair(c8, c9, 8, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        storePair(c10, c11, 10, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
     }
 }

@@ -38,7 +38,7 @@ extension KernelTable {
         KernelTable(
             name: isa, tier: .baseline, hasFusedMultiplyAdd: false,
             floatGEMM: FloatGEMMKernel(name: "float GEMM 6x8/5x8", panelWidth: FloatGEMM.panelWidth,
-                multiply: FloatGEMM.multiplyBaseline),
+                multiply: FloatGEMM.multiplyBaseline, winogradBalance: 12),
             depthwise: FloatDepthwiseKernel(name: "depthwise 8-wide \(isa)",
                 interior: KernelsBaseline.TierDepthwise.interior),
             hybrid: HybridKernels(
@@ -68,7 +68,7 @@ extension KernelTable {
     static let avx2 = KernelTable(
         name: InstructionSetTier.avx2.description, tier: .avx2, hasFusedMultiplyAdd: true,
         floatGEMM: FloatGEMMKernel(name: "float GEMM 16-wide avx2", panelWidth: 16,
-            multiply: KernelsAVX2.TierFloatGEMM.multiply),
+            multiply: KernelsAVX2.TierFloatGEMM.multiply, winogradBalance: 24),
         depthwise: FloatDepthwiseKernel(name: "depthwise 16-wide avx2",
             interior: KernelsAVX2.TierDepthwise.interior),
         hybrid: HybridKernels(
@@ -103,7 +103,7 @@ extension KernelTable {
         KernelTable(
             name: name, tier: .avx512, hasFusedMultiplyAdd: true,
             floatGEMM: FloatGEMMKernel(name: "float GEMM 16-wide avx512", panelWidth: 16,
-                multiply: KernelsAVX512.TierFloatGEMM.multiply),
+                multiply: KernelsAVX512.TierFloatGEMM.multiply, winogradBalance: 24),
             depthwise: FloatDepthwiseKernel(name: "depthwise 16-wide avx512",
                 interior: KernelsAVX512.TierDepthwise.interior),
             hybrid: HybridKernels(

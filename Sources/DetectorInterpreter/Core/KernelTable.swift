@@ -67,6 +67,14 @@ package struct FloatGEMMKernel: Sendable {
     /// Columns per packed panel of B.
     package let panelWidth: Int
     package let multiply: Multiply
+    /// A 3×3 stride-1 convolution takes the Winograd path (`WinogradConvolution.applies`) when
+    /// `inC·outC ≥ winogradBalance·(inC + outC)`: the faster this GEMM against the transforms,
+    /// the more channels the transforms need to pay off.
+    package let winogradBalance: Int
+
+    package init(name: String, panelWidth: Int, multiply: @escaping Multiply, winogradBalance: Int) {
+        self.name = name; self.panelWidth = panelWidth; self.multiply = multiply; self.winogradBalance = winogradBalance
+    }
 }
 
 /// The interior pixels of a float depthwise row (every tap inside the image), 4 pixels a step.

@@ -209,7 +209,7 @@ final class Conv2DKernel: PreparedKernel {
             }
         } else if groups == 1, let bytes = c.constantData(input: 1) {
             let wf = bytes.bindMemory(to: Float.self)
-            if !c.roundsLikeReference, WinogradConvolution.applies(to: g, groups: groups), let base = wf.baseAddress {
+            if !c.roundsLikeReference, WinogradConvolution.applies(to: g, groups: groups, table: c.kernelTable), let base = wf.baseAddress {
                 mode = .winograd(WinogradConvolution(g: g, weights: base, table: c.kernelTable, fused: c.fusesMultiplyAdd))
             } else {
                 mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC, table: c.kernelTable, fused: c.fusesMultiplyAdd) { kk, n in wf[n * k + kk] })

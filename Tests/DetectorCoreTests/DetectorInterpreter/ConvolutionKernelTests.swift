@@ -253,6 +253,37 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
+    /// The wide tiers' tile choices: pairs of 16-column panels (AVX-512, the second one partial
+    /// or whole), a last panel of at most 8 columns on the 12-row narrow tile, short row tiles,
+    /// rows laid out as runs (`RowLayout`, the in-place convolution's A): bit-identical to the
+    /// reference without fused multiply-adds, within rounding with them.
+    func testGEMMTileShapesMatchReference() {
+        var rng = Rng(state: 5)
+        // (m, n, k, runs): n = 8 and 5 (narrow only), 24 and 40 (whole panels + narrow), 21 (+ 5),
+        // 30 and 47 (pair with a partial second panel), 64 (two pairs), 80 (pair + single), 255.
+        let shapes = [(25, 8, 27, 3), (13, 5, 9, 1), (12, 24, 16, 2), (30, 40, 33, 3), (1, 21, 7, 1), (17, 30, 12, 4),
+                      (9, 47, 50, 1), (8, 64, 8, 2), (23, 80, 20, 4), (7, 255, 3, 1), (36, 16, 6, 2), (11, 96, 1, 1)]
+        for (m, n, k, runs) in shapes {
+            // A row: `runs` runs of k / runs values, 3 values apart more than their length (a gap between them).
+            let length = k / runs, gap = 3, stride = length + gap, lda = runs * stride + 1
+            let a = rng.floats(m * lda), b = rng.floats(k * n), bias = rng.floats(n)
+            // The dense A the runs stand for.
+            var dense = [Float](repeating: 0, count: m * k)
+            for r in 0..<m { for s in 0..<runs { for j in 0..<length { dense[r * k + s * length + j] = a[r * lda + s * stride + j] } } }
+            for tier in TierTesting.tiers { for fused in tier == .baseline ? [false] : [false, true] {
+                let packed = FloatGEMM.PackedMatrix(k: k, n: n, tier: tier, fused: fused) { kk, j in b[kk * n + j] }
+                var c = [Float](repeating: .nan, count: m * n)
+                a.withUnsafeBufferPointer { ap in bias.withUnsafeBufferPointer { bp in c.withUnsafeMutableBufferPointer { cp in
+                    FloatGEMM.multiply(rows: 0..<m, a: ap.baseAddress!, lda: lda, b: packed, bias: bp.baseAddress!, c: cp.baseAddress!,
+                                       ldc: n, clampMin: -0.5, clampMax: 3,
+                                       layout: FloatGEMM.RowLayout(count: runs, length: length, stride: stride))
+                } } }
+                TierTesting.assertMatches(c, FloatGEMM.reference(m: m, n: n, k: k, a: dense, b: b, bias: bias, clampMin: -0.5, clampMax: 3),
+                                          exact: !fused, "\(tier) fused \(fused) m \(m) n \(n) k \(k) runs \(runs)")
+            } }
+        }
+    }
+
     func testConvFastPathMatchesReferenceOnRandomShapes() throws {
         var rng = Rng(state: 7)
         for trial in 0..<20 {
@@ -287,7 +318,7 @@ final class ConvolutionKernelTests: XCTestCase {
                 } } }
                 // Winograd regroups the sums (WinogradConvolutionTests) and the wide tiers fuse
                 // multiply-adds; the baseline GEMM is bit-identical.
-                TierTesting.assertMatches(fast, expected, exact: tier == .baseline && !WinogradConvolution.applies(to: g, groups: 1),
+                TierTesting.assertMatches(fast, expected, exact: tier == .baseline && !WinogradConvolution.applies(to: g, groups: 1, table: KernelTable.for(tier)),
                                           "trial \(trial) \(tier)")
             }
         }
@@ -320,7 +351,7 @@ final class ConvolutionKernelTests: XCTestCase {
                                                 output: op.baseAddress!, act: (0, .greatestFiniteMagnitude))
                 }
             } } }
-            TierTesting.assertMatches(fast, expected, exact: tier == .baseline && !WinogradConvolution.applies(to: g, groups: 1),
+            TierTesting.assertMatches(fast, expected, exact: tier == .baseline && !WinogradConvolution.applies(to: g, groups: 1, table: KernelTable.for(tier)),
                                       "k \(k) stride \(stride) c \(c) oc \(oc) \(tier)")
             }
         }
@@ -389,13 +420,15 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
-    /// Wide rows reach the 4-pixel interior path; channel counts cover the 8-lane blocks, the
-    /// 4-lane tail and the scalar tail; RELU6 covers the fused clamp there.
+    /// Wide rows reach the interior path (AVX-512: 8-pixel blocks, then 4); channel counts cover
+    /// the 8-lane blocks, the 4-lane tail and the scalar tail, and at AVX-512 the 16-lane blocks
+    /// with a last block of at most 8 channels (20, 24, 40) on 8-lane vectors; RELU6 covers the
+    /// fused clamp there.
     func testDepthwiseInteriorBlocksMatchReferenceOnWideRows() throws {
         var rng = Rng(state: 23)
-        let channels = [3, 4, 8, 12, 13, 32, 16, 20, 40]
+        let channels = [3, 4, 8, 12, 13, 32, 16, 20, 40, 24]
         var clampedLow = 0, clampedHigh = 0
-        for trial in 0..<18 {
+        for trial in 0..<20 {
             let h = 6 + rng.int(6), w = 9 + rng.int(20), c = channels[trial % channels.count]
             let k = [3, 5][trial % 2], stride = 1 + rng.int(2), dil = trial % 5 == 4 ? 2 : 1
             let padding: OperatorParameters.Padding = trial % 3 == 2 ? .valid : .same

@@ -52,7 +52,7 @@ final class WinogradConvolutionTests: XCTestCase {
         for trial in 0..<40 {
             let same = rng.int(3) != 0
             let h = (same ? 2 : 4) + rng.int(15), w = (same ? 2 : 4) + rng.int(15)
-            let c = 8 + rng.int(40), oc = 8 + rng.int(40), batch = 1 + rng.int(2)
+            let c = 48 + rng.int(40), oc = 48 + rng.int(40), batch = 1 + rng.int(2)
             let activation: OperatorParameters.Activation = [.none, .relu, .relu6][rng.int(3)]
             let shape = [batch, h, w, c]
             let input = rng.floats(batch * h * w * c), filter = rng.floats(oc * 9 * c), bias = rng.floats(oc)
@@ -62,7 +62,7 @@ final class WinogradConvolutionTests: XCTestCase {
             let expected = reference(input: input, shape: shape, filter: filter, outC: oc, bias: bias, same: same,
                                      act: KernelSupport.activationRange(activation))
             XCTAssertEqual(fast.count, expected.count)
-            // Sums of up to 9·47 products of values in [-1, 1]: rounding differences stay far
+            // Sums of up to 9·87 products of values in [-1, 1]: rounding differences stay far
             // below 1e-4; a wrong tap or transform coefficient would be off by ~0.1 or more.
             for (u, v) in zip(fast, expected) {
                 worst = max(worst, abs(u - v) / max(1, abs(v)))
@@ -76,9 +76,10 @@ final class WinogradConvolutionTests: XCTestCase {
     }
 
     func testOneChannelPatternComputedByHand() throws {
-        // 8 channels with the same plane; a filter that is 1 at (0, 0) and 2 at (2, 2) on
-        // channel 0 only, so out[y][x] = in[y-1][x-1] + 2·in[y+1][x+1] (SAME, zeros outside).
-        let h = 3, w = 4, c = 8, oc = 8
+        // 48 channels (the fewest the Winograd path takes, at 48 outputs), the plane on channel 0;
+        // a filter that is 1 at (0, 0) and 2·(o + 1) at (2, 2) on channel 0 only, so
+        // out[y][x] = in[y-1][x-1] + 2·(o + 1)·in[y+1][x+1] (SAME, zeros outside).
+        let h = 3, w = 4, c = 48, oc = 48
         var input = [Float](repeating: 0, count: h * w * c)
         for y in 0..<h { for x in 0..<w { input[(y * w + x) * c] = Float(y * 10 + x) } }
         var filter = [Float](repeating: 0, count: oc * 9 * c)
@@ -108,6 +109,35 @@ final class WinogradConvolutionTests: XCTestCase {
         let interpreter = try Interpreter(graph: g.build())
         let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
         if case .winograd = kernel.mode { XCTFail("4 input channels should not take the Winograd path") }
+    }
+
+    /// The Winograd path only where its transforms cost less than the multiplications they save:
+    /// `inC·outC ≥ b·(inC + outC)`, b = 24 at AVX2 and AVX-512 (measured on the AMD EPYC Zen 4:
+    /// 16 → 16 channels on 160×160 4× slower than the GEMM, 32 → 32 about 10% slower, 64 → 64 1.7×
+    /// faster), 12 at the baseline, whose 8-lane GEMM is slower against the transforms.
+    func testWinogradOnlyWithEnoughChannels() throws {
+        func takesWinograd(_ inC: Int, _ outC: Int, _ tier: InstructionSetTier) throws -> Bool {
+            var g = GraphBuilder()
+            let x = g.input([1, 6, 6, inC])
+            let w = g.constant([Float](repeating: 0.5, count: outC * 9 * inC), shape: [outC, 3, 3, inC])
+            g.outputs = g.op(.conv2D, [x, w]) { $0.padding = .same }
+            let interpreter = try Interpreter(graph: g.build(), options: .init(tier: tier))
+            let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
+            if case .winograd = kernel.mode { return true }
+            return false
+        }
+        for tier in TierTesting.tiers where tier != .baseline {
+            XCTAssertFalse(try takesWinograd(16, 16, tier))
+            XCTAssertFalse(try takesWinograd(32, 32, tier))
+            XCTAssertFalse(try takesWinograd(16, 256, tier))   // 4096 < 24 · 272
+            XCTAssertTrue(try takesWinograd(48, 48, tier))     // 2304 = 24 · 96
+            XCTAssertTrue(try takesWinograd(64, 64, tier))
+            XCTAssertTrue(try takesWinograd(32, 128, tier))    // 4096 ≥ 24 · 160
+        }
+        XCTAssertFalse(try takesWinograd(16, 16, .baseline))    // 256 < 12 · 32
+        XCTAssertFalse(try takesWinograd(12, 16, .baseline))
+        XCTAssertTrue(try takesWinograd(24, 24, .baseline))     // 576 = 12 · 48
+        XCTAssertTrue(try takesWinograd(32, 32, .baseline))
     }
 
     /// In a graph with hybrid kernels a float 3×3 convolution keeps the GEMM (reference

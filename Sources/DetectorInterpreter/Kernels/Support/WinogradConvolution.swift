@@ -25,10 +25,17 @@ final class WinogradConvolution {
     let blockTiles: Int
     let tilesH: Int, tilesW: Int
 
-    /// Whether a convolution can take this path (3×3, stride 1, no dilation, not grouped).
-    static func applies(to g: ConvGeometry, groups: Int) -> Bool {
+    /// Whether a convolution takes this path: 3×3, stride 1, no dilation, not grouped, and
+    /// enough channels that the transforms (per tile, in proportion to `inC + outC`) cost less
+    /// than the multiplications they save (in proportion to `inC · outC`): `inC·outC ≥
+    /// b·(inC + outC)` with `b` the table GEMM's `winogradBalance`. Measured on the AMD EPYC
+    /// (Zen 4) against the GEMM reading the input in place: at AVX2 and AVX-512 (b = 24, 48 → 48
+    /// the smallest square) 16 → 16 channels on 160×160 ran 4× slower (YOLOX nano's second
+    /// layer, 12 → 16, 4.2 ms against 1.0), 32 → 32 about 10% slower, 64 → 64 1.7× faster; at the
+    /// baseline (8-lane GEMM, b = 12) 12 → 16 10% slower, 32 → 32 faster.
+    static func applies(to g: ConvGeometry, groups: Int, table: KernelTable) -> Bool {
         g.kH == 3 && g.kW == 3 && g.strideH == 1 && g.strideW == 1 && g.dilationH == 1 && g.dilationW == 1 &&
-            groups == 1 && g.inC >= 8 && g.outC >= 8 && g.outH >= 2 && g.outW >= 2
+            groups == 1 && g.outH >= 2 && g.outW >= 2 && g.inC * g.outC >= table.floatGEMM.winogradBalance * (g.inC + g.outC)
     }
 
     /// `weights` in OHWI order (outC × 3 × 3 × inC).

@@ -214,6 +214,29 @@ final class ConvolutionKernelTests: XCTestCase {
 
     // MARK: - Fast paths against the reference loops
 
+    /// Packing from memory (rows of B contiguous, or columns contiguous as a filter's OHWI
+    /// layout gives them) lays out exactly what the accessor form does, zero padding included,
+    /// at every tier's panel width.
+    func testPackingFromMemoryEqualsTheAccessorForm() {
+        for tier in TierTesting.tiers {
+            let table = KernelTable.for(tier)
+            for (k, n) in [(1, 1), (5, 7), (27, 16), (9, 33), (64, 40)] {
+                let values = (0..<(k * n)).map { Float($0) * 0.25 - 3 }
+                values.withUnsafeBufferPointer { v in
+                    let accessorRows = FloatGEMM.PackedMatrix(k: k, n: n, table: table) { kk, j in v[kk * n + j] }
+                    let rows = FloatGEMM.PackedMatrix(k: k, n: n, table: table, source: v.baseAddress!, kStride: n, nStride: 1)
+                    let accessorColumns = FloatGEMM.PackedMatrix(k: k, n: n, table: table) { kk, j in v[j * k + kk] }
+                    let columns = FloatGEMM.PackedMatrix(k: k, n: n, table: table, source: v.baseAddress!, kStride: 1, nStride: k)
+                    let count = rows.panels * k * rows.width
+                    XCTAssertEqual(Array(UnsafeBufferPointer(start: rows.storage, count: count)),
+                                   Array(UnsafeBufferPointer(start: accessorRows.storage, count: count)), "\(tier) \(k)x\(n) rows")
+                    XCTAssertEqual(Array(UnsafeBufferPointer(start: columns.storage, count: count)),
+                                   Array(UnsafeBufferPointer(start: accessorColumns.storage, count: count)), "\(tier) \(k)x\(n) columns")
+                }
+            }
+        }
+    }
+
     func testGEMMMatchesReferenceOnRandomShapes() {
         var rng = Rng(state: 1)
         // Random shapes, then column counts whose last panel has exactly 4 columns (vector tail).

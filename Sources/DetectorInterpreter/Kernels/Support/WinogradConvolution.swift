@@ -80,8 +80,14 @@ final class WinogradConvolution {
                 }
             }
         }
-        filters = (0..<16).map { xi in
-            FloatGEMM.PackedMatrix(k: inC, n: outC, table: table, fused: fused) { k, n in u[(xi * inC + k) * outC + n] }
+        filters = u.withUnsafeBufferPointer { ub in
+            (0..<16).map { xi in
+                guard let base = ub.baseAddress, ub.count >= 16 * inC * outC else {
+                    return FloatGEMM.PackedMatrix(k: inC, n: outC, table: table, fused: fused) { _, _ in 0 }
+                }
+                return FloatGEMM.PackedMatrix(k: inC, n: outC, table: table, fused: fused,
+                                              source: base + xi * inC * outC, kStride: outC, nStride: 1)
+            }
         }
     }
 

@@ -31,8 +31,50 @@ package enum TierByteGemm {
             var i = 0
             while i < m {
                 let rows = min(8, m - i)
-                tile8(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs, runStride: runStride,
-                      rowWeights: rowWeights.map { $0 + j0 }, c: c + i * ldc + j0, ldc: ldc, width: min(16, n - j0))
+                // A tail of at most 4 rows (20-pixel output rows: 8 + 8 + 4) on the 4-row tile.
+                if rows <= 4 {
+                    tile4(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs, runStride: runStride,
+                          rowWeights: rowWeights.map { $0 + j0 }, c: c + i * ldc + j0, ldc: ldc, width: min(16, n - j0))
+                } else {
+                    tile8(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs, runStride: runStride,
+                          rowWeights: rowWeights.map { $0 + j0 }, c: c + i * ldc + j0, ldc: ldc, width: min(16, n - j0))
+                }
+                i += rows
+            }
+        }
+    }
+
+    /// `multiply` with the requantization fused into the register tile (`TierRequantization`'s
+    /// arithmetic): each sum `+ bias[j]`, × the channel's multiplier and shift, `+ outputZeroPoint`,
+    /// clamped, its low byte stored at `output[i * ldo + j]` (uint8 and int8 alike). The sums never
+    /// go to memory, and the per-channel constants are loaded once per 8 rows. `bias`,
+    /// `doubledMultiplier` and `rightShift` hold whole panels of 16.
+    package static func multiplyRequantized(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>,
+                                            m: Int, n: Int, kPadded kp: Int, runs: Int, runStride: Int,
+                                            rowWeights: UnsafePointer<Int32>?, bias: UnsafePointer<Int32>,
+                                            doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
+                                            outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
+                                            output: UnsafeMutableRawPointer, ldo: Int) {
+        let panels = (n + 15) / 16
+        let runs = max(1, runs)
+        for panel in 0..<panels {
+            let j0 = panel * 16
+            var i = 0
+            while i < m {
+                let rows = min(8, m - i)
+                if rows <= 4 {
+                    tile4Requantized(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs,
+                                     runStride: runStride, rowWeights: rowWeights.map { $0 + j0 }, bias: bias + j0,
+                                     doubledMultiplier: doubledMultiplier + j0, rightShift: rightShift + j0,
+                                     outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax,
+                                     output: output + i * ldo + j0, ldo: ldo, width: min(16, n - j0))
+                } else {
+                    tile8Requantized(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs,
+                                     runStride: runStride, rowWeights: rowWeights.map { $0 + j0 }, bias: bias + j0,
+                                     doubledMultiplier: doubledMultiplier + j0, rightShift: rightShift + j0,
+                                     outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax,
+                                     output: output + i * ldo + j0, ldo: ldo, width: min(16, n - j0))
+                }
                 i += rows
             }
         }
@@ -44,15 +86,19 @@ package enum TierByteGemm {
         _mm512_dpbusd_epi32(acc, _mm512_set1_epi32(UnsafeRawPointer(row + q).loadUnaligned(as: Int32.self)), w)
     }
 
-    /// `−r · Σ_q row[q]` over `kp` bytes: masked 64-byte loads, `vpsadbw`, one reduction.
+    /// `−r · Σ row` over `runs` pieces of `length` bytes, `runStride` apart: masked 64-byte loads,
+    /// `vpsadbw`, one reduction for the whole row (3 × 3 × 4-channel rows are three 12-byte runs).
     @inline(__always)
-    private static func rowCorrection(_ r: __m512i, _ row: UnsafePointer<UInt8>, _ kp: Int) -> __m512i {
+    private static func rowCorrection(_ r: __m512i, _ row: UnsafePointer<UInt8>, _ length: Int, runs: Int, runStride: Int) -> __m512i {
         var s = _mm512_setzero_si512()
-        var q = 0
-        while q < kp {
-            let mask = kp - q >= 64 ? UInt64.max : (UInt64(1) << UInt64(kp - q)) &- 1
-            s = _mm512_add_epi64(s, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(__mmask64(mask), row + q), _mm512_setzero_si512()))
-            q &+= 64
+        for run in 0..<runs {
+            let piece = row + run &* runStride
+            var q = 0
+            while q < length {
+                let mask = length - q >= 64 ? UInt64.max : (UInt64(1) << UInt64(length - q)) &- 1
+                s = _mm512_add_epi64(s, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(__mmask64(mask), piece + q), _mm512_setzero_si512()))
+                q &+= 64
+            }
         }
         let sum = Int32(truncatingIfNeeded: _mm512_reduce_add_epi64(s))
         return _mm512_mullo_epi32(r, _mm512_set1_epi32(0 &- sum))
@@ -64,24 +110,21 @@ package enum TierByteGemm {
         _mm512_mask_storeu_epi32(c + r * ldc, __mmask16(truncatingIfNeeded: (1 << width) - 1), v)
     }
 
-    /// 8 rows × 16 channels; rows ≥ `rows` re-read row 0 and are not stored.
-    @inline(never)
-    private static func tile8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
-                              runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
-                              ldc: Int, width: Int) {
+    /// The 8 rows × 16 channels sums of one register tile; rows ≥ `rows` re-read row 0.
+    @inline(__always)
+    private static func accumulate8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                                    runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?)
+        -> (__m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i) {
         @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r * lda : a }
         var a0 = a, a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
         var c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
         let length = kp / runs
         if let rowWeights {
             let r = _mm512_loadu_si512(rowWeights)
-            for run in 0..<runs {
-                let o = run &* runStride
-                c0 = _mm512_add_epi32(c0, rowCorrection(r, a0 + o, length)); c1 = _mm512_add_epi32(c1, rowCorrection(r, a1 + o, length))
-                c2 = _mm512_add_epi32(c2, rowCorrection(r, a2 + o, length)); c3 = _mm512_add_epi32(c3, rowCorrection(r, a3 + o, length))
-                c4 = _mm512_add_epi32(c4, rowCorrection(r, a4 + o, length)); c5 = _mm512_add_epi32(c5, rowCorrection(r, a5 + o, length))
-                c6 = _mm512_add_epi32(c6, rowCorrection(r, a6 + o, length)); c7 = _mm512_add_epi32(c7, rowCorrection(r, a7 + o, length))
-            }
+            c0 = rowCorrection(r, a0, length, runs: runs, runStride: runStride); c1 = rowCorrection(r, a1, length, runs: runs, runStride: runStride)
+            c2 = rowCorrection(r, a2, length, runs: runs, runStride: runStride); c3 = rowCorrection(r, a3, length, runs: runs, runStride: runStride)
+            c4 = rowCorrection(r, a4, length, runs: runs, runStride: runStride); c5 = rowCorrection(r, a5, length, runs: runs, runStride: runStride)
+            c6 = rowCorrection(r, a6, length, runs: runs, runStride: runStride); c7 = rowCorrection(r, a7, length, runs: runs, runStride: runStride)
         }
         var w = panel
         for _ in 0..<runs {
@@ -98,9 +141,104 @@ package enum TierByteGemm {
             a0 += runStride; a1 += runStride; a2 += runStride; a3 += runStride
             a4 += runStride; a5 += runStride; a6 += runStride; a7 += runStride
         }
+        return (c0, c1, c2, c3, c4, c5, c6, c7)
+    }
+
+    /// 8 rows × 16 channels of sums; rows ≥ `rows` are not stored.
+    @inline(never)
+    private static func tile8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                              runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
+                              ldc: Int, width: Int) {
+        let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
+                                                           runStride: runStride, rowWeights: rowWeights)
         store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
         store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
         store(c4, 4, rows: rows, c: c, ldc: ldc, width: width); store(c5, 5, rows: rows, c: c, ldc: ldc, width: width)
         store(c6, 6, rows: rows, c: c, ldc: ldc, width: width); store(c7, 7, rows: rows, c: c, ldc: ldc, width: width)
+    }
+
+    /// 8 rows × 16 channels requantized to bytes (`multiplyRequantized`); rows ≥ `rows` are not stored.
+    @inline(never)
+    private static func tile8Requantized(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                                         runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, bias: UnsafePointer<Int32>,
+                                         doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
+                                         outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
+                                         output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
+        let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
+                                                           runStride: runStride, rowWeights: rowWeights)
+        let b = UnsafeRawPointer(bias).loadUnaligned(as: SIMD16<Int32>.self)
+        let m = UnsafeRawPointer(doubledMultiplier).loadUnaligned(as: SIMD16<UInt32>.self)
+        let shift = UnsafeRawPointer(rightShift).loadUnaligned(as: SIMD16<UInt32>.self)
+        let zp = SIMD16<Int32>(repeating: outputZeroPoint)
+        let lo = SIMD16<Int32>(repeating: activationMin), hi = SIMD16<Int32>(repeating: activationMax)
+        @inline(__always) func put(_ v: __m512i, _ r: Int) {
+            guard r < rows else { return }
+            let q = TierRequantization.requantize(unsafeBitCast(v, to: SIMD16<Int32>.self) &+ b, doubledMultiplier: m, shift: shift) &+ zp
+            Tier.storeLowBytes(Tier.clamp(q, lo: lo, hi: hi), to: output + r &* ldo, count: width)
+        }
+        put(c0, 0); put(c1, 1); put(c2, 2); put(c3, 3); put(c4, 4); put(c5, 5); put(c6, 6); put(c7, 7)
+    }
+
+    /// The 4 rows × 16 channels sums of a tail tile (`accumulate8` for at most 4 rows); rows ≥
+    /// `rows` re-read row 0.
+    @inline(__always)
+    private static func accumulate4(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                                    runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?)
+        -> (__m512i, __m512i, __m512i, __m512i) {
+        @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r * lda : a }
+        var a0 = a, a1 = row(1), a2 = row(2), a3 = row(3)
+        var c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0
+        let length = kp / runs
+        if let rowWeights {
+            let r = _mm512_loadu_si512(rowWeights)
+            c0 = rowCorrection(r, a0, length, runs: runs, runStride: runStride); c1 = rowCorrection(r, a1, length, runs: runs, runStride: runStride)
+            c2 = rowCorrection(r, a2, length, runs: runs, runStride: runStride); c3 = rowCorrection(r, a3, length, runs: runs, runStride: runStride)
+        }
+        var w = panel
+        for _ in 0..<runs {
+            var q = 0
+            while q < length {
+                let b = _mm512_loadu_si512(w)
+                c0 = addQuadProducts(c0, a0, q, b); c1 = addQuadProducts(c1, a1, q, b)
+                c2 = addQuadProducts(c2, a2, q, b); c3 = addQuadProducts(c3, a3, q, b)
+                w += 64
+                q &+= 4
+            }
+            a0 += runStride; a1 += runStride; a2 += runStride; a3 += runStride
+        }
+        return (c0, c1, c2, c3)
+    }
+
+    /// 4 rows × 16 channels of sums; rows ≥ `rows` are not stored.
+    @inline(never)
+    private static func tile4(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                              runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
+                              ldc: Int, width: Int) {
+        let (c0, c1, c2, c3) = accumulate4(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
+                                           runStride: runStride, rowWeights: rowWeights)
+        store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
+        store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
+    }
+
+    /// 4 rows × 16 channels requantized to bytes; rows ≥ `rows` are not stored.
+    @inline(never)
+    private static func tile4Requantized(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                                         runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, bias: UnsafePointer<Int32>,
+                                         doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
+                                         outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
+                                         output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
+        let (c0, c1, c2, c3) = accumulate4(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
+                                           runStride: runStride, rowWeights: rowWeights)
+        let b = UnsafeRawPointer(bias).loadUnaligned(as: SIMD16<Int32>.self)
+        let m = UnsafeRawPointer(doubledMultiplier).loadUnaligned(as: SIMD16<UInt32>.self)
+        let shift = UnsafeRawPointer(rightShift).loadUnaligned(as: SIMD16<UInt32>.self)
+        let zp = SIMD16<Int32>(repeating: outputZeroPoint)
+        let lo = SIMD16<Int32>(repeating: activationMin), hi = SIMD16<Int32>(repeating: activationMax)
+        @inline(__always) func put(_ v: __m512i, _ r: Int) {
+            guard r < rows else { return }
+            let q = TierRequantization.requantize(unsafeBitCast(v, to: SIMD16<Int32>.self) &+ b, doubledMultiplier: m, shift: shift) &+ zp
+            Tier.storeLowBytes(Tier.clamp(q, lo: lo, hi: hi), to: output + r &* ldo, count: width)
+        }
+        put(c0, 0); put(c1, 1); put(c2, 2); put(c3, 3)
     }
 }

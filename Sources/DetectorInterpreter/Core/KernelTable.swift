@@ -29,6 +29,8 @@ package final class KernelTable: Sendable {
     /// The interior of the float depthwise convolution (every tap inside the image).
     package let depthwise: FloatDepthwiseKernel
     package let hybrid: HybridKernels
+    /// LOGISTIC and SiLU over float arrays.
+    package let elementwise: FloatElementwiseKernels
     package let integerGEMM: IntegerGEMMKernel
     /// The unsigned × signed byte GEMM; when present the quantized and hybrid convolutions
     /// pack their weights as bytes for it.
@@ -42,11 +44,13 @@ package final class KernelTable: Sendable {
     package let byteTable: ByteTableKernel?
 
     package init(name: String, tier: InstructionSetTier, hasFusedMultiplyAdd: Bool, floatGEMM: FloatGEMMKernel,
-                 depthwise: FloatDepthwiseKernel, hybrid: HybridKernels, integerGEMM: IntegerGEMMKernel,
+                 depthwise: FloatDepthwiseKernel, hybrid: HybridKernels, elementwise: FloatElementwiseKernels,
+                 integerGEMM: IntegerGEMMKernel,
                  byteGEMM: ByteGEMMKernel?, requantization: RequantizationKernel,
                  quantizedDepthwise: QuantizedDepthwiseKernel, byteTable: ByteTableKernel?) {
         self.name = name; self.tier = tier; self.hasFusedMultiplyAdd = hasFusedMultiplyAdd
-        self.floatGEMM = floatGEMM; self.depthwise = depthwise; self.hybrid = hybrid; self.integerGEMM = integerGEMM
+        self.floatGEMM = floatGEMM; self.depthwise = depthwise; self.hybrid = hybrid
+        self.elementwise = elementwise; self.integerGEMM = integerGEMM
         self.byteGEMM = byteGEMM; self.requantization = requantization; self.quantizedDepthwise = quantizedDepthwise
         self.byteTable = byteTable
     }
@@ -108,6 +112,23 @@ package struct HybridKernels: Sendable {
     package let faithfulSiLU: SiLU
 }
 
+/// Element-wise float functions, `(src, dst, count)` with `src` allowed to equal `dst`, and
+/// SOFTMAX's rows; every tier gives the same bits (`LaneMath`'s arithmetic on every value).
+package struct FloatElementwiseKernels: Sendable {
+    package typealias Map = @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int) -> Void
+    package let name: String
+    /// LOGISTIC with the reference formula and cut-offs (`LaneMath.logistic`).
+    package let logistic: Map
+    /// LOGISTIC within 4e-7 relative (`LaneMath.fastLogistic`).
+    package let fastLogistic: Map
+    /// x · logistic(x) with LOGISTIC's and MUL's roundings.
+    package let logisticProduct: Map
+    /// SiLU within 4e-7 relative (`LaneMath.silu`).
+    package let silu: Map
+    /// SOFTMAX over rows: (src, dst, rows, depth, beta) (`TierElementwise.softmax`).
+    package let softmax: @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int, Int, Float) -> Void
+}
+
 /// `C = A · Bᵀ` on `Int16` operands in exact `Int32`, B packed by `IntegerGemm.packB` in panels
 /// of `panelWidth` channels. `multiply`'s arguments: a, lda, packedB, m, n, kPadded, c, ldc.
 package struct IntegerGEMMKernel: Sendable {
@@ -119,12 +140,19 @@ package struct IntegerGEMMKernel: Sendable {
 }
 
 /// `C = A · Bᵀ` with A unsigned and B signed bytes (`IntegerGemm.multiplyBytes`). Arguments:
-/// a, lda, packedB, m, n, kPadded, runs, runStride, rowWeights, c, ldc.
+/// a, lda, packedB, m, n, kPadded, runs, runStride, rowWeights, c, ldc. `multiplyRequantized`
+/// requantizes the sums in registers instead (`IntegerGemm.multiplyBytesRequantized`): a, lda,
+/// packedB, m, n, kPadded, runs, runStride, rowWeights, bias, doubledMultiplier, rightShift,
+/// outputZeroPoint, activationMin, activationMax, output, ldo.
 package struct ByteGEMMKernel: Sendable {
     package typealias Multiply = @Sendable (UnsafePointer<UInt8>, Int, UnsafePointer<Int8>, Int, Int, Int, Int, Int,
                                             UnsafePointer<Int32>?, UnsafeMutablePointer<Int32>, Int) -> Void
+    package typealias MultiplyRequantized = @Sendable (UnsafePointer<UInt8>, Int, UnsafePointer<Int8>, Int, Int, Int, Int, Int,
+                                                       UnsafePointer<Int32>?, UnsafePointer<Int32>, UnsafePointer<UInt32>,
+                                                       UnsafePointer<UInt32>, Int32, Int32, Int32, UnsafeMutableRawPointer, Int) -> Void
     package let name: String
     package let multiply: Multiply
+    package let multiplyRequantized: MultiplyRequantized
 }
 
 /// Rows of Int32 sums requantized to 8 bits (`VectorRequantization.Rows.apply`). Arguments:

@@ -212,7 +212,9 @@ final class Conv2DKernel: PreparedKernel {
             if !c.roundsLikeReference, WinogradConvolution.applies(to: g, groups: groups, table: c.kernelTable), let base = wf.baseAddress {
                 mode = .winograd(WinogradConvolution(g: g, weights: base, table: c.kernelTable, fused: c.fusesMultiplyAdd))
             } else {
-                mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC, table: c.kernelTable, fused: c.fusesMultiplyAdd) { kk, n in wf[n * k + kk] })
+                guard let base = wf.baseAddress, wf.count >= k * outC else { throw c.invalid("its filter holds \(wf.count) values, fewer than \(k * outC)") }
+                mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC, table: c.kernelTable, fused: c.fusesMultiplyAdd,
+                                                    source: base, kStride: 1, nStride: k))
             }
         }
         // The epilogue SiLU where nothing needs reference rounding and a fast path runs.

@@ -24,17 +24,20 @@ final class DepthToSpaceKernel: PreparedKernel {
 
     func eval(_ e: EvalContext) throws {
         let src = e.raw(input), dst = e.raw(output)
-        let outW = inW * block, outH = inH * block
-        for b in 0..<batch {
-            for h in 0..<inH {
-                for w in 0..<inW {
-                    for dy in 0..<block {
-                        for dx in 0..<block {
-                            let from = (((b * inH + h) * inW + w) * block * block + dy * block + dx) * outDepthBytes
-                            let to = ((b * outH + h * block + dy) * outW + w * block + dx) * outDepthBytes
-                            (dst + to).copyMemory(from: src + from, byteCount: outDepthBytes)
-                        }
-                    }
+        let (inH, inW, block, outDepthBytes) = (self.inH, self.inW, self.block, self.outDepthBytes)
+        // For one input row and one dy, the block's dx run (block · C' values) is contiguous in
+        // the input and in the output: one copy per input pixel and dy. Output rows split over
+        // the threads.
+        let run = block * outDepthBytes, outRowBytes = inW * run, rows = batch * inH * block
+        KernelSupport.parallelChunks(rows, parts: rows * outRowBytes >= KernelSupport.parallelCopyBytes ? e.threadCount : 1) { part in
+            for outRow in part {
+                let bh = outRow / block, dy = outRow - bh * block   // bh = b · inH + h
+                var from = src + bh * inW * block * run + dy * run
+                var to = dst + outRow * outRowBytes
+                for _ in 0..<inW {
+                    copyBytes(to, UnsafeRawPointer(from), run)
+                    from += block * run
+                    to += run
                 }
             }
         }

@@ -41,7 +41,9 @@ final class FullyConnectedKernel: PreparedKernel {
                       q.scales.count > 1, c.parameters.asymmetricQuantizeInputs)
         } else if let bytes = c.constantData(input: 1) {
             let wf = bytes.bindMemory(to: Float.self)
-            packed = FloatGEMM.PackedMatrix(k: depth, n: units, table: c.kernelTable, fused: c.fusesMultiplyAdd) { k, n in wf[n * depth + k] }
+            guard let base = wf.baseAddress, wf.count >= depth * units else { throw c.invalid("its weights hold \(wf.count) values, fewer than \(depth * units)") }
+            packed = FloatGEMM.PackedMatrix(k: depth, n: units, table: c.kernelTable, fused: c.fusesMultiplyAdd,
+                                            source: base, kStride: 1, nStride: depth)
         }
         return FullyConnectedKernel(input: x.index, weights: w.index, bias: b?.index, output: try c.output(0).index,
                                     rows: rows, depth: depth, units: units, act: KernelSupport.activationRange(c.parameters.activation),

@@ -47,57 +47,35 @@ final class ResizeBilinearKernel: PreparedKernel {
     }
 
     func eval(_ e: EvalContext) throws {
-        let src = UnsafePointer(e.floats(input)), dst = e.floats(output)
-        guard inH > 0, inW > 0, !ys.isEmpty, !xs.isEmpty else { return }
-        let rows = batch * outH, rowSize = outW * depth
-        // Output rows split over the threads (a large output, like DeepLab's 257×257×21 logits);
-        // every value is computed the same way on any thread count.
-        let parts = rows * rowSize * 4 >= KernelSupport.parallelCopyBytes ? e.threadCount : 1
-        let (inH, inW, depth, outH) = (self.inH, self.inW, self.depth, self.outH)
-        ys.withUnsafeBufferPointer { ys in
-        xs.withUnsafeBufferPointer { xs in
-            KernelSupport.parallelChunks(rows, parts: parts) { range in
-                for row in range {
-                    let b = row / outH, (y0, y1, dy) = ys[row - b * outH]
-                    var o = dst + row * rowSize
-                    let ny = 1 - dy
-                    for (x0, x1, dx) in xs {
-                        let p00 = src + ((b * inH + y0) * inW + x0) * depth
-                        let p10 = src + ((b * inH + y1) * inW + x0) * depth
-                        let p01 = src + ((b * inH + y0) * inW + x1) * depth
-                        let p11 = src + ((b * inH + y1) * inW + x1) * depth
-                        let nx = 1 - dx
-                        // The reference kernel's exact expression and evaluation order, 8 channels
-                        // a step (the same operations per lane), then one at a time.
-                        var ch = 0
-                        if depth >= 8 {
-                            let vny = SIMD8<Float>(repeating: ny), vnx = SIMD8<Float>(repeating: nx)
-                            let vdy = SIMD8<Float>(repeating: dy), vdx = SIMD8<Float>(repeating: dx)
-                            @inline(__always) func at(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
-                                UnsafeRawPointer(p + ch).loadUnaligned(as: SIMD8<Float>.self)
-                            }
-                            while ch + 8 <= depth {
-                                let a = at(p00) * vny * vnx
-                                let b = at(p10) * vdy * vnx
-                                let c = at(p01) * vny * vdx
-                                let d = at(p11) * vdy * vdx
-                                UnsafeMutableRawPointer(o + ch).storeBytes(of: a + b + c + d, as: SIMD8<Float>.self)
-                                ch += 8
-                            }
-                        }
-                        while ch < depth {
-                            let a = p00[ch] * ny * nx
-                            let b = p10[ch] * dy * nx
-                            let c = p01[ch] * ny * dx
-                            let d = p11[ch] * dy * dx
-                            o[ch] = a + b + c + d
-                            ch += 1
-                        }
-                        o += depth
+        let src = e.floats(input), dst = e.floats(output)
+        guard inH > 0, inW > 0, outH > 0 else { return }
+        let (inH, inW, depth, outH, outW, ys, xs) = (self.inH, self.inW, self.depth, self.outH, self.outW, self.ys, self.xs)
+        // Output rows (of every batch) split over the threads; a value's arithmetic does not
+        // depend on the split.
+        let rows = batch * outH
+        KernelSupport.parallelChunks(rows, parts: rows * outW * depth >= 1 << 15 ? e.threadCount : 1) { part in
+            for row in part {
+                let b = row / outH
+                let (y0, y1, dy) = ys[row - b * outH]
+                var o = dst + row * outW * depth
+                let ny = 1 - dy
+                for (x0, x1, dx) in xs {
+                    let p00 = src + ((b * inH + y0) * inW + x0) * depth
+                    let p10 = src + ((b * inH + y1) * inW + x0) * depth
+                    let p01 = src + ((b * inH + y0) * inW + x1) * depth
+                    let p11 = src + ((b * inH + y1) * inW + x1) * depth
+                    let nx = 1 - dx
+                    for ch in 0..<depth {
+                        // The reference kernel's exact expression and evaluation order.
+                        let a = p00[ch] * ny * nx
+                        let b = p10[ch] * dy * nx
+                        let c = p01[ch] * ny * dx
+                        let d = p11[ch] * dy * dx
+                        o[ch] = a + b + c + d
                     }
+                    o += depth
                 }
             }
-        }
         }
     }
 }

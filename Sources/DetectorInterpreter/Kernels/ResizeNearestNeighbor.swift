@@ -37,14 +37,24 @@ final class ResizeNearestNeighborKernel: PreparedKernel {
     }
 
     func eval(_ e: EvalContext) throws {
-        let src = e.raw(input)
-        var o = e.raw(output)
-        guard inH > 0, inW > 0 else { return }
-        for b in 0..<batch {
-            for y in ys {
+        let src = e.raw(input), dst = e.raw(output)
+        guard inH > 0, inW > 0, !ys.isEmpty, !xs.isEmpty else { return }
+        let (inH, inW, depthBytes, ys, xs) = (self.inH, self.inW, self.depthBytes, self.ys, self.xs)
+        let outH = ys.count, rowBytes = xs.count * depthBytes, rows = batch * outH
+        // Output rows split over the threads; a row that repeats the one above is one copy.
+        KernelSupport.parallelChunks(rows, parts: rows * rowBytes >= KernelSupport.parallelCopyBytes ? e.threadCount : 1) { part in
+            for row in part {
+                let b = row / outH, y = ys[row - b * outH]
+                let o = dst + row * rowBytes
+                if row > part.lowerBound, row - b * outH > 0, ys[row - b * outH - 1] == y {
+                    copyBytes(o, UnsafeRawPointer(o - rowBytes), rowBytes)
+                    continue
+                }
+                var out = o
+                let line = src + (b * inH + y) * inW * depthBytes
                 for x in xs {
-                    o.copyMemory(from: src + ((b * inH + y) * inW + x) * depthBytes, byteCount: depthBytes)
-                    o += depthBytes
+                    copyBytes(out, line + x * depthBytes, depthBytes)
+                    out += depthBytes
                 }
             }
         }

@@ -172,44 +172,34 @@ final class ConvolutionKernelTests: XCTestCase {
         XCTAssertEqual(try resize("RESIZE_BILINEAR", x, [1, 1, 2, 1], to: [1, 4]) { $0.halfPixelCenters = true }, [0, 2.5, 7.5, 10])
     }
 
-    /// A large output (split over 2 threads) with 21 channels (8-lane steps and a scalar tail):
-    /// equal to the reference kernel's per-value expression, written out here, in every mode.
-    func testResizeBilinearWideOutputMatchesThePlainExpression() throws {
-        var rng = Rng(state: 31)
-        let (inH, inW, depth, outH, outW) = (9, 11, 21, 129, 131)
-        let x = rng.floats(inH * inW * depth)
-        for mode in 0..<3 {
-            let configure: (inout OperatorParameters) -> Void = { $0.alignCorners = mode == 1; $0.halfPixelCenters = mode == 2 }
-            func source(_ v: Int, _ input: Int, _ output: Int) -> (Int, Int, Float) {
-                let scale = mode == 1 ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
-                let scaled = mode == 2 ? (Float(v) + 0.5) * scale - 0.5 : Float(v) * scale
-                let lower = max(Int(scaled.rounded(.down)), 0)
-                return (lower, min(Int(scaled.rounded(.up)), input - 1), scaled - Float(lower))
-            }
-            var expected = [Float](repeating: 0, count: outH * outW * depth)
-            for oy in 0..<outH {
-                let (y0, y1, dy) = source(oy, inH, outH)
-                for ox in 0..<outW {
-                    let (x0, x1, dx) = source(ox, inW, outW)
-                    for c in 0..<depth {
-                        let a = x[(y0 * inW + x0) * depth + c] * (1 - dy) * (1 - dx)
-                        let b = x[(y1 * inW + x0) * depth + c] * dy * (1 - dx)
-                        let cc = x[(y0 * inW + x1) * depth + c] * (1 - dy) * dx
-                        let d = x[(y1 * inW + x1) * depth + c] * dy * dx
-                        expected[(oy * outW + ox) * depth + c] = a + b + cc + d
+    /// Two batches, 3 channels, 17 × 23 → 40 × 61 (enough for the row split): one and three
+    /// threads give the bits of the reference formula written out here per output value.
+    func testResizeBilinearRowsSplitOverThreadsKeepTheReferenceBits() throws {
+        let (batch, h, w, d, oh, ow) = (2, 17, 23, 3, 40, 61)
+        let input = (0..<(batch * h * w * d)).map { Float(($0 * 7919) % 1000) / 37 - 11 }
+        var g = GraphBuilder()
+        let x = g.input([batch, h, w, d])
+        let s = g.intConstant([Int32(oh), Int32(ow)], shape: [2])
+        g.outputs = g.op(.resizeBilinear, [x, s]) { $0.halfPixelCenters = true }
+        var expected: [Float] = []
+        for b in 0..<batch {
+            for oy in 0..<oh {
+                let sy = (Float(oy) + 0.5) * (Float(h) / Float(oh)) - 0.5
+                let y0 = max(Int(sy.rounded(.down)), 0), y1 = min(Int(sy.rounded(.up)), h - 1), dy = sy - Float(y0)
+                for ox in 0..<ow {
+                    let sx = (Float(ox) + 0.5) * (Float(w) / Float(ow)) - 0.5
+                    let x0 = max(Int(sx.rounded(.down)), 0), x1 = min(Int(sx.rounded(.up)), w - 1), dx = sx - Float(x0)
+                    for c in 0..<d {
+                        func at(_ y: Int, _ x: Int) -> Float { input[((b * h + y) * w + x) * d + c] }
+                        let a = at(y0, x0) * (1 - dy) * (1 - dx), p = at(y1, x0) * dy * (1 - dx)
+                        let q = at(y0, x1) * (1 - dy) * dx, r = at(y1, x1) * dy * dx
+                        expected.append(a + p + q + r)
                     }
                 }
             }
-            for threads in [1, 2] {
-                var g = GraphBuilder()
-                let input = g.input([1, inH, inW, depth])
-                let size = g.intConstant([Int32(outH), Int32(outW)], shape: [2])
-                g.outputs = g.op(.resizeBilinear, [input, size], configure)
-                let (values, shape) = try g.run([x], threads: threads)
-                XCTAssertEqual(shape, [1, outH, outW, depth])
-                XCTAssertEqual(values, expected, "mode \(mode) threads \(threads)")
-            }
         }
+        XCTAssertEqual(try g.run([input]).values, expected)
+        XCTAssertEqual(try g.run([input], threads: 3).values, expected)
     }
 
     func testResizeNearestModes() throws {
@@ -223,6 +213,29 @@ final class ConvolutionKernelTests: XCTestCase {
     }
 
     // MARK: - Fast paths against the reference loops
+
+    /// Packing from memory (rows of B contiguous, or columns contiguous as a filter's OHWI
+    /// layout gives them) lays out exactly what the accessor form does, zero padding included,
+    /// at every tier's panel width.
+    func testPackingFromMemoryEqualsTheAccessorForm() {
+        for tier in TierTesting.tiers {
+            let table = KernelTable.for(tier)
+            for (k, n) in [(1, 1), (5, 7), (27, 16), (9, 33), (64, 40)] {
+                let values = (0..<(k * n)).map { Float($0) * 0.25 - 3 }
+                values.withUnsafeBufferPointer { v in
+                    let accessorRows = FloatGEMM.PackedMatrix(k: k, n: n, table: table) { kk, j in v[kk * n + j] }
+                    let rows = FloatGEMM.PackedMatrix(k: k, n: n, table: table, source: v.baseAddress!, kStride: n, nStride: 1)
+                    let accessorColumns = FloatGEMM.PackedMatrix(k: k, n: n, table: table) { kk, j in v[j * k + kk] }
+                    let columns = FloatGEMM.PackedMatrix(k: k, n: n, table: table, source: v.baseAddress!, kStride: 1, nStride: k)
+                    let count = rows.panels * k * rows.width
+                    XCTAssertEqual(Array(UnsafeBufferPointer(start: rows.storage, count: count)),
+                                   Array(UnsafeBufferPointer(start: accessorRows.storage, count: count)), "\(tier) \(k)x\(n) rows")
+                    XCTAssertEqual(Array(UnsafeBufferPointer(start: columns.storage, count: count)),
+                                   Array(UnsafeBufferPointer(start: accessorColumns.storage, count: count)), "\(tier) \(k)x\(n) columns")
+                }
+            }
+        }
+    }
 
     func testGEMMMatchesReferenceOnRandomShapes() {
         var rng = Rng(state: 1)

@@ -166,6 +166,43 @@ final class ElementwiseKernelTests: XCTestCase {
         XCTAssertEqual(v[2], 0.5); XCTAssertEqual(v[3], 0.5)
     }
 
+    /// Rows of every length class of the 16-lane loop (shorter than a vector, whole vectors,
+    /// vectors plus a tail), against softmax in Double and against the scalar oracle; one and
+    /// three threads and every tier give the same bits.
+    func testSoftmaxRowsOfEveryLengthMatchDoubleAndTheScalarOracle() throws {
+        var rng = SplitMix64(seed: 29)
+        for depth in [1, 3, 8, 16, 21, 37, 64] {
+            let rows = 1100 // enough values for the row split across threads at depth ≥ 16
+            let values = (0..<(rows * depth)).map { _ in Float(Double(rng.next() >> 11) / Double(1 << 53) * 24 - 12) }
+            var g = GraphBuilder()
+            let a = g.input([rows, depth])
+            g.outputs = g.op(.softmax, [a]) { $0.beta = 0.75 }
+            let one = try g.run([values]).values
+            XCTAssertEqual(try g.run([values], threads: 3).values, one, "depth \(depth)")
+            for tier in TierTesting.tiers {
+                XCTAssertEqual(try g.run([values], tier: tier).values, one, "depth \(depth) at \(tier)")
+            }
+            var oracle = [Float](repeating: 0, count: values.count)
+            values.withUnsafeBufferPointer { s in oracle.withUnsafeMutableBufferPointer { d in
+                for r in 0..<rows { SoftmaxKernel.reference(s.baseAddress! + r * depth, d.baseAddress! + r * depth, depth: depth, beta: 0.75) }
+            } }
+            for r in 0..<rows {
+                let row = values[(r * depth)..<((r + 1) * depth)].map(Double.init)
+                let m = row.max()!
+                let exps = row.map { Foundation.exp(($0 - m) * 0.75) }
+                let sum = exps.reduce(0, +)
+                for c in 0..<depth {
+                    // Float rounds the argument (x - max) · beta, which moves e^argument by
+                    // about |argument| · 2⁻²³ relative; the rest is a few ulp.
+                    let k = r * depth + c, exact = exps[c] / sum, argument = abs((row[c] - m) * 0.75)
+                    XCTAssertEqual(Double(one[k]), exact, accuracy: exact * (1e-6 + 2.5e-7 * argument) + 1e-30,
+                                   "depth \(depth) row \(r)")
+                    XCTAssertEqual(one[k], oracle[k], accuracy: oracle[k] * 1e-6, "depth \(depth) row \(r)")
+                }
+            }
+        }
+    }
+
     func testDequantizeFloat16AndPerChannelInt8() throws {
         var g = GraphBuilder()
         let half: [UInt16] = [Float16(1.5).bitPattern, Float16(-2).bitPattern]

@@ -79,6 +79,88 @@ final class ShapeKernelTests: XCTestCase {
         XCTAssertEqual(v, [0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11])
     }
 
+    /// Every permutation of rank 3 and 4 shapes with size-1 dimensions, edges that are not
+    /// multiples of the 16-element tile, and detector-head shapes (80 × 80 × 144 → NCHW, the
+    /// 16 × 33600 DFL transpose): the reduced and tiled copy against the element-by-element
+    /// oracle, on one and three threads.
+    func testTransposeMatchesTheOracleForEveryPermutation() throws {
+        func permutations(_ n: Int) -> [[Int]] {
+            n == 0 ? [[]] : permutations(n - 1).flatMap { p in (0...p.count).map { i in var q = p; q.insert(n - 1, at: i); return q } }
+        }
+        let shapes: [[Int]] = [[3, 17, 5], [1, 20, 33], [2, 1, 18, 7], [1, 80, 80, 144], [1, 16, 4, 8400], [4, 3, 1, 2]]
+        for shape in shapes {
+            let count = Shape.count(shape)
+            let values = (0..<count).map { Float($0) }
+            for perm in permutations(shape.count) where count < 100_000 || perm == [0, 3, 1, 2] || perm == [0, 2, 3, 1] {
+                var g = GraphBuilder()
+                let a = g.input(shape)
+                let p = g.intConstant(perm.map(Int32.init), shape: [perm.count])
+                g.outputs = g.op(.transpose, [a, p])
+                let (v, s) = try run(g, [values])
+                XCTAssertEqual(s, perm.map { shape[$0] }, "\(shape) \(perm)")
+                var expected = [Float](repeating: -1, count: count)
+                values.withUnsafeBytes { i in expected.withUnsafeMutableBytes { o in
+                    TransposeKernel.reference(input: i.baseAddress!, inShape: shape, permutation: perm, output: o.baseAddress!, elementSize: 4)
+                } }
+                XCTAssertEqual(v, expected, "\(shape) \(perm)")
+                XCTAssertEqual(try g.run([values], threads: 3).values, expected, "\(shape) \(perm) on 3 threads")
+            }
+        }
+        // The oracle itself, by hand: out[k][i][j] = in[i][j][k].
+        let input: [Float] = (0..<12).map(Float.init)
+        var out = [Float](repeating: 0, count: 12)
+        input.withUnsafeBytes { i in out.withUnsafeMutableBytes { o in
+            TransposeKernel.reference(input: i.baseAddress!, inShape: [2, 3, 2], permutation: [2, 0, 1], output: o.baseAddress!, elementSize: 4)
+        } }
+        XCTAssertEqual(out, [0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11])
+    }
+
+    /// Byte tensors (the 8 × 8 word transpose inside whole 16 × 16 tiles, scalar edges) against
+    /// the oracle: NHWC → NCHW with edges that are not multiples of 16, the DFL transpose, and
+    /// a 3-D permutation; one and three threads. And one 8 × 8 block by hand.
+    func testByteTransposeMatchesTheOracle() throws {
+        let cases: [([Int], [Int])] = [([1, 40, 37, 144], [0, 3, 1, 2]), ([1, 16, 4, 8400], [0, 2, 3, 1]),
+                                       ([33, 5, 18], [2, 0, 1]), ([1, 19, 16, 24], [0, 3, 1, 2])]
+        for (shape, perm) in cases {
+            let count = Shape.count(shape)
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+            var g = QuantizedGraph()
+            let x = g.input(shape, .int8, QuantizedGraph.q(0.5, 0))
+            let p = g.constant(perm.map(Int32.init), shape: [perm.count], .int32)
+            let o = g.output(.int8, QuantizedGraph.q(0.5, 0))
+            g.op(.transpose, [x, p], [o])
+            var expected = [UInt8](repeating: 0, count: count)
+            bytes.withUnsafeBytes { i in expected.withUnsafeMutableBytes { out in
+                TransposeKernel.reference(input: i.baseAddress!, inShape: shape, permutation: perm, output: out.baseAddress!, elementSize: 1)
+            } }
+            let one = try g.run([bytes])
+            XCTAssertEqual(one.shape, perm.map { shape[$0] })
+            XCTAssertEqual(one.bytes, expected, "\(shape) \(perm)")
+            XCTAssertEqual(try g.run([bytes], threads: 3).bytes, expected, "\(shape) \(perm), 3 threads")
+        }
+        // Line k = [8k, 8k+1, …, 8k+7] → output line j = [j, 8+j, 16+j, …].
+        let block = (0..<64).map(UInt8.init)
+        var out = [UInt8](repeating: 0, count: 64)
+        block.withUnsafeBytes { s in out.withUnsafeMutableBytes { d in
+            TransposeKernel.transposeBytes8x8(s.baseAddress!, 8, d.baseAddress!, 8)
+        } }
+        XCTAssertEqual(out, (0..<8).flatMap { j in (0..<8).map { k in UInt8(8 * k + j) } })
+    }
+
+    /// The reduction: size-1 dimensions go, neighbours that stay in order merge.
+    func testTransposeReductionMergesNeighbours() {
+        let nchw = TransposeKernel.reduce(inShape: [1, 80, 80, 144], permutation: [0, 3, 1, 2])
+        XCTAssertEqual(nchw.shape, [144, 6400]); XCTAssertEqual(nchw.strides, [1, 144])
+        let same = TransposeKernel.reduce(inShape: [2, 3, 4], permutation: [0, 1, 2])
+        XCTAssertEqual(same.shape, [24]); XCTAssertEqual(same.strides, [1])
+        let swapOuter = TransposeKernel.reduce(inShape: [4, 16, 8400], permutation: [1, 0, 2])
+        XCTAssertEqual(swapOuter.shape, [16, 4, 8400]); XCTAssertEqual(swapOuter.strides, [8400, 134400, 1])
+        XCTAssertNil(TransposeKernel.tiledForm(outShape: swapOuter.shape, strides: swapOuter.strides))
+        let t = TransposeKernel.tiledForm(outShape: nchw.shape, strides: nchw.strides)
+        XCTAssertEqual(t?.rows, 144); XCTAssertEqual(t?.cols, 6400); XCTAssertEqual(t?.colInStride, 144)
+        XCTAssertEqual(t?.rowOutStride, 6400)
+    }
+
     func stridedSlice(_ shape: [Int], begin: [Int32], end: [Int32], strides: [Int32],
                       _ configure: @escaping (inout OperatorParameters) -> Void) throws -> ([Float], [Int]) {
         var g = GraphBuilder()
@@ -213,6 +295,51 @@ final class ShapeKernelTests: XCTestCase {
         XCTAssertEqual(interpreter.outputs[0].shape, [1, 2, 2, 2])
         XCTAssertEqual(try interpreter.outputFloats(at: 0), x) // DCR with one input pixel keeps order
         XCTAssertEqual(try interpreter.outputFloats(at: 1), x)
+    }
+
+    /// DEPTH_TO_SPACE on two batches of 13 × 17 pixels, blocks 2 and 3, against the DCR
+    /// formula out[b, h·s+dy, w·s+dx, c] = in[b, h, w, (dy·s+dx)·C' + c]; one and three threads.
+    func testDepthToSpaceMatchesTheFormulaOnAnyThreadCount() throws {
+        for (s, c) in [(2, 3), (3, 5), (2, 64)] {
+            let (b, h, w) = (2, 13, 17)
+            let inShape = [b, h, w, s * s * c]
+            let x = (0..<Shape.count(inShape)).map { Float($0) }
+            var g = GraphBuilder()
+            let a = g.input(inShape)
+            g.outputs = g.op(.depthToSpace, [a]) { $0.blockSize = s }
+            var expected: [Float] = []
+            for bb in 0..<b { for oy in 0..<(h * s) { for ox in 0..<(w * s) { for cc in 0..<c {
+                let (hh, dy, ww, dx) = (oy / s, oy % s, ox / s, ox % s)
+                expected.append(x[((bb * h + hh) * w + ww) * s * s * c + (dy * s + dx) * c + cc])
+            } } } }
+            let one = try g.run([x])
+            XCTAssertEqual(one.shape, [b, h * s, w * s, c])
+            XCTAssertEqual(one.values, expected, "block \(s), \(c) channels")
+            XCTAssertEqual(try g.run([x], threads: 3).values, expected, "block \(s), \(c) channels, 3 threads")
+        }
+    }
+
+    /// RESIZE_NEAREST_NEIGHBOR upscaling 2 batches (repeated rows copied from the row above)
+    /// and downscaling, against the reference index rule per value; one and three threads.
+    func testResizeNearestMatchesTheIndexRuleOnAnyThreadCount() throws {
+        for (h, w, c, oh, ow, half) in [(20, 20, 64, 40, 40, false), (13, 9, 3, 31, 20, true), (40, 40, 8, 17, 23, false)] {
+            let x = (0..<(2 * h * w * c)).map { Float($0) }
+            var g = GraphBuilder()
+            let a = g.input([2, h, w, c])
+            let size = g.intConstant([Int32(oh), Int32(ow)], shape: [2])
+            g.outputs = g.op(.resizeNearestNeighbor, [a, size]) { $0.halfPixelCenters = half }
+            var expected: [Float] = []
+            for b in 0..<2 { for oy in 0..<oh { for ox in 0..<ow {
+                func index(_ v: Int, _ input: Int, _ output: Int) -> Int {
+                    let scaled = (Float(v) + (half ? 0.5 : 0)) * (Float(input) / Float(output))
+                    return max(0, min(Int(scaled.rounded(.down)), input - 1))
+                }
+                let (iy, ix) = (index(oy, h, oh), index(ox, w, ow))
+                for cc in 0..<c { expected.append(x[((b * h + iy) * w + ix) * c + cc]) }
+            } } }
+            XCTAssertEqual(try g.run([x]).values, expected, "\(h)x\(w) → \(oh)x\(ow)")
+            XCTAssertEqual(try g.run([x], threads: 3).values, expected, "\(h)x\(w) → \(oh)x\(ow), 3 threads")
+        }
     }
 
     func testMeanKeepDimsAndNegativeAxes() throws {

@@ -88,4 +88,28 @@ extension IntegerGemm {
             }
         }
     }
+
+    /// `multiplyBytes` with each row's `n` sums requantized (`requantization`: + bias, × multiplier,
+    /// + output zero point, clamp) to 8-bit outputs at `output + i * ldo`: in the byte GEMM's
+    /// registers where the kernel has it (`ByteGEMMKernel.multiplyRequantized`), else through
+    /// Int32 sums and `requantization.apply`, with the same bytes.
+    package static func multiplyBytesRequantized<T: QuantizedElement>(
+        a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>, m: Int, n: Int, kPadded kp: Int, runs: Int = 1,
+        runStride: Int = 0, rowWeights: UnsafePointer<Int32>? = nil, requantization: VectorRequantization.Rows,
+        output: UnsafeMutablePointer<T>, ldo: Int, kernel: ByteGEMMKernel?
+    ) {
+        let r = requantization
+        if let kernel {
+            kernel.multiplyRequantized(a, lda, packedB, m, n, kp, max(1, runs), runStride, rowWeights, r.bias, r.doubledMultiplier,
+                                       r.rightShift, r.outputZeroPoint, r.activationMin, r.activationMax,
+                                       UnsafeMutableRawPointer(output), ldo)
+            return
+        }
+        guard m > 0, n > 0 else { return }
+        let sums = UnsafeMutablePointer<Int32>.allocate(capacity: m * n)
+        defer { sums.deallocate() }
+        multiplyBytes(a: a, lda: lda, packedB: packedB, m: m, n: n, kPadded: kp, runs: runs, runStride: runStride,
+                      rowWeights: rowWeights, c: sums, ldc: n, kernel: nil)
+        for i in 0..<m { r.apply(sums + i * n, count: n, output: output + i * ldo) }
+    }
 }

@@ -77,6 +77,31 @@ package struct QuantizedConvParams: Sendable {
                                    inputZeroPoint: input.zeroPoint, activation: outputType, bias: self.bias)
             : nil
         if byteWeights?.weightZeroPoints != nil, k < QuantizedByteWeights.minimumDepthWithRowSums { byteWeights = nil }
+        if byteWeights != nil, byteWeights?.weightZeroPoints == nil, QuantizedConv2D.padsFilterRows(geometry, inputDepth: inputDepth) {
+            byteWeights = QuantizedByteWeights(filter: filter, patchSize: k, outputDepth: outputDepth, filterZeroPoints: filterZeroPoints,
+                                               inputZeroPoint: input.zeroPoint, activation: outputType, bias: self.bias,
+                                               filterRows: geometry.filterHeight)
+        }
+        if table.byteGEMM != nil, byteWeights == nil || byteWeights?.weightZeroPoints != nil,
+           QuantizedConv2D.padsChannels(geometry, inputDepth: inputDepth) {
+            // Weights that need row sums cannot meet bytes read past a row: the input is widened to
+            // 4 channels instead, the extra one zx' (its taps add (zx' − zx')(…) = 0 to S; the
+            // algebra holds over the widened patch, K' taps and its Σw').
+            let fh = geometry.filterHeight, fw = geometry.filterWidth, k4 = fh * fw * 4
+            var wide = [W](repeating: W(truncatingIfNeeded: 128 + W.quantizedMin), count: outputDepth * k4)
+            for tap in 0..<outputDepth * fh * fw {
+                for ch in 0..<inputDepth { wide[tap * 4 + ch] = filter[tap * inputDepth + ch] }
+            }
+            let bias = self.bias
+            let widened = wide.withUnsafeBufferPointer {
+                QuantizedByteWeights(filter: $0, patchSize: k4, outputDepth: outputDepth, filterZeroPoints: filterZeroPoints,
+                                     inputZeroPoint: input.zeroPoint, activation: outputType, bias: bias)
+            }
+            if var widened {
+                widened.paddedChannels = 4
+                byteWeights = widened
+            }
+        }
         // One packed copy: the byte panels, or the `Int16` panels (built from a temporary `w − zw`).
         gemmWeights = byteWeights != nil ? []
             : Self.weightsWithoutZeroPoint(filter, patchSize: k, outputDepth: outputDepth, filterZeroPoints: filterZeroPoints)
@@ -223,8 +248,14 @@ package enum QuantizedConv2D {
                     } else {
                         a = x + first * kp
                     }
-                    IntegerGemm.multiplyBytes(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp,
-                                              rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
+                    let rw = bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress
+                    if let requantization, p.byteGEMM != nil {
+                        IntegerGemm.multiplyBytesRequantized(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, rowWeights: rw,
+                                                             requantization: requantization, output: output + first * n, ldo: n,
+                                                             kernel: p.byteGEMM)
+                        continue
+                    }
+                    IntegerGemm.multiplyBytes(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, rowWeights: rw,
                                               c: acc, ldc: n, kernel: p.byteGEMM)
                     requantizeRows(p, requantization, acc: acc, rows: rows, output: output + first * n)
                 }
@@ -238,17 +269,40 @@ package enum QuantizedConv2D {
     /// per pixel (`IntegerGemm.multiplyBytes`' `runs`): the copy is the input once, where im2col
     /// rows copied it `filterHeight × filterWidth / strides` times (17% of yolov8n full integer).
     /// The padded image's height and width; nil when this path does not apply.
+    /// Filter rows of other lengths are packed padded to a multiple of 4 (`padsFilterRows`), the
+    /// bytes read past each row meeting zero weights.
     static func paddedRowGeometry(_ p: QuantizedConvParams) -> (height: Int, width: Int)? {
         let g = p.geometry
-        guard p.byteWeights != nil, !isPointwise(g), g.dilationHeight == 1, g.dilationWidth == 1,
-              (g.filterWidth * p.inputDepth) % 4 == 0, g.outputHeight > 0, g.outputWidth > 0 else { return nil }
+        guard let bytes = p.byteWeights, !isPointwise(g), g.dilationHeight == 1, g.dilationWidth == 1,
+              (g.filterWidth * p.inputDepth) % 4 == 0 || (bytes.filterRows == g.filterHeight && bytes.weightZeroPoints == nil)
+                || bytes.paddedChannels != nil,
+              g.outputHeight > 0, g.outputWidth > 0 else { return nil }
         return ((g.outputHeight - 1) * g.strideHeight + g.filterHeight, (g.outputWidth - 1) * g.strideWidth + g.filterWidth)
+    }
+
+    /// Whether a convolution whose filter rows (`filterWidth × inputDepth` bytes) are not a multiple
+    /// of 4 takes the padded-rows path with each row padded to one (int8 weights, no row sums): when
+    /// the padding adds at most half the depth of im2col rows (`3 × 3 × 3`: 36 against 28; the first
+    /// layer of yolov8n full integer went from 3.4 to 0.8 ms, AMD EPYC Zen 4).
+    static func padsFilterRows(_ g: WindowGeometry, inputDepth c: Int) -> Bool {
+        let row = g.filterWidth * c
+        guard !isPointwise(g), g.dilationHeight == 1, g.dilationWidth == 1, row % 4 != 0 else { return false }
+        return 2 * g.filterHeight * IntegerGemm.paddedByteDepth(row) <= 3 * IntegerGemm.paddedByteDepth(g.filterHeight * row)
+    }
+
+    /// Whether a 1- to 3-channel convolution whose weights need row sums (uint8 weights, zero
+    /// point other than 128) reads an input widened to 4 channels on the padded-rows path, where
+    /// it would take the `Int16` GEMM on im2col rows (automl's first layer, 112 × 112 × 16 from
+    /// 3 channels: about 0.2 ms against 0.5, AMD EPYC Zen 4).
+    static func padsChannels(_ g: WindowGeometry, inputDepth c: Int) -> Bool {
+        c < 4 && (g.filterWidth * c) % 4 != 0 && !isPointwise(g) && g.dilationHeight == 1 && g.dilationWidth == 1
     }
 
     static func runByteRows<T: QuantizedElement>(_ p: QuantizedConvParams, _ bytes: QuantizedByteWeights, padded: (height: Int, width: Int),
                                                  input: UnsafePointer<T>, output: UnsafeMutablePointer<T>, threads: Int,
                                                  scratch: UnsafeMutableRawPointer) {
-        let g = p.geometry, c = p.inputDepth, n = p.outputDepth, k = p.patchSize
+        // `c` channels per pixel in the padded image (the input's `p.inputDepth`, or widened).
+        let g = p.geometry, depth = p.inputDepth, c = bytes.paddedChannels ?? depth, n = p.outputDepth
         let hp = padded.height, wp = padded.width
         let layout = scratchLayout(p, threads: threads)
         let x = (scratch + layout.input).assumingMemoryBound(to: UInt8.self)
@@ -263,20 +317,47 @@ package enum QuantizedConv2D {
                 let row = x + r * wp * c
                 guard sy >= 0, sy < g.inputHeight else { row.update(repeating: pad, count: wp * c); continue }
                 row.update(repeating: pad, count: x0 * c)
-                let src = source + ((b * g.inputHeight + sy) * g.inputWidth + (x0 - g.padLeft)) * c
+                let src = source + ((b * g.inputHeight + sy) * g.inputWidth + (x0 - g.padLeft)) * depth
                 let dst = row + x0 * c
-                for i in 0..<(x1 - x0) * c { dst[i] = src[i] ^ flip }
+                if c == depth {
+                    for i in 0..<(x1 - x0) * c { dst[i] = src[i] ^ flip }
+                } else {
+                    // Widened to 4 channels (depth 1…3): one 4-byte load per pixel while it stays
+                    // inside the row, its low `depth` bytes flipped, the rest `pad`.
+                    let count = x1 - x0, low = (UInt32(1) << UInt32(8 * depth)) &- 1
+                    let flips = UInt32(flip) &* 0x0101_0101 & low, fill = UInt32(pad) &* 0x0101_0101 & ~low
+                    var px = 0
+                    while px * depth + 4 <= count * depth {
+                        let v = UnsafeRawPointer(src + px * depth).loadUnaligned(as: UInt32.self)
+                        UnsafeMutableRawPointer(dst + px * 4).storeBytes(of: (v & low) ^ flips | fill, as: UInt32.self)
+                        px += 1
+                    }
+                    while px < count {
+                        for i in 0..<depth { dst[px * c + i] = src[px * depth + i] ^ flip }
+                        for i in depth..<c { dst[px * c + i] = pad }
+                        px += 1
+                    }
+                }
                 (row + x1 * c).update(repeating: pad, count: (wp - x1) * c)
             }
         }
+        // Padded filter rows read up to 3 bytes past the image (weight 0).
+        (x + paddedRows * wp * c).update(repeating: pad, count: 4)
         let driver = ByteRowsConvolution(batches: g.batches, outputHeight: g.outputHeight, outputWidth: g.outputWidth,
                                          sourceHeight: hp, sourceWidth: wp, channels: c, strideHeight: g.strideHeight,
-                                         strideWidth: g.strideWidth, filterHeight: g.filterHeight, outputChannels: n, kPadded: k)
+                                         strideWidth: g.strideWidth, filterHeight: g.filterHeight, outputChannels: n,
+                                         kPadded: bytes.packedDepth)
         bytes.panels.withUnsafeBufferPointer { wb in
         (bytes.weightZeroPoints ?? []).withUnsafeBufferPointer { rowWeights in
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
-            driver.run(input: UnsafePointer(x), panels: w, rowWeights: bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress,
+            let rw = bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress
+            if let requantization, p.byteGEMM != nil {
+                driver.runRequantized(input: UnsafePointer(x), panels: w, rowWeights: rw, kernel: p.byteGEMM, parts: threads,
+                                      requantization: requantization, output: output)
+                return
+            }
+            driver.run(input: UnsafePointer(x), panels: w, rowWeights: rw,
                        kernel: p.byteGEMM, parts: threads,
                        sums: { (scratch + layout.sums($0)).assumingMemoryBound(to: Int32.self) }) { acc, row, _ in
                 requantizeRows(p, requantization, acc: acc, rows: g.outputWidth, output: output + row * g.outputWidth * n)
@@ -303,7 +384,8 @@ package enum QuantizedConv2D {
         let g = p.geometry, bytePath = p.byteWeights != nil, valueSize = bytePath ? 1 : 2
         if let padded = paddedRowGeometry(p) {
             // The padded input, then per thread one output row's sums.
-            let inputBytes = (g.batches * padded.height * padded.width * p.inputDepth + 63) / 64 * 64
+            let channels = p.byteWeights?.paddedChannels ?? p.inputDepth
+            let inputBytes = (g.batches * padded.height * padded.width * channels + 4 + 63) / 64 * 64
             let partStride = (g.outputWidth * p.outputDepth * 4 + 63) / 64 * 64
             return ScratchLayout(input: 0, partBase: inputBytes, partStride: partStride, patchBytes: 0,
                                  total: inputBytes + max(threads, 1) * partStride, rowsPerTile: g.outputWidth)

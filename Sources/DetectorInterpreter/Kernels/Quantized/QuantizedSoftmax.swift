@@ -65,13 +65,14 @@ package enum QuantizedSoftmax {
 /// the difference alone) are looked up instead of evaluated twice per element. The division by
 /// the sum stays per row and per element as in `QuantizedSoftmax.run`, so results are identical.
 package struct QuantizedSoftmaxTable: Sendable, Equatable {
-    /// `exps[-diff]`: the Q0.31 exponential, or -1 where `diff < diffMin` (the element gets the minimum).
+    /// `exps[-diff]`: the Q0.31 exponential, or 0 where `diff < diffMin`: a zero exponential
+    /// scales to 0, so the element gets the output minimum as the reference's branch gives it.
     package let exps: [Int32]
     /// `terms[-diff]`: the exponential's contribution to the row sum (0 below `diffMin`).
     package let terms: [Int32]
 
     package init(_ p: QuantizedSoftmaxParams) {
-        var exps = [Int32](repeating: -1, count: 256), terms = [Int32](repeating: 0, count: 256)
+        var exps = [Int32](repeating: 0, count: 256), terms = [Int32](repeating: 0, count: 256)
         for k in 0..<256 {
             let diff = -Int32(k)
             guard diff >= p.diffMin else { continue }
@@ -107,13 +108,24 @@ extension QuantizedSoftmax {
                 for c in 0..<depth { sumOfExps = sumOfExps &+ terms[Int(maxInRow &- Int32(row[c]))] }
                 let (scale, bitsOverUnit) = GemmlowpMath.reciprocal(sumOfExps, integerDigits: accumulationIntegerBits)
                 let shift = bitsOverUnit + 31 - outputBits
-                for c in 0..<depth {
-                    let e = exps[Int(maxInRow &- Int32(row[c]))]
-                    if e >= 0 {
+                let top = T.quantizedMax &- T.quantizedMin
+                if scale >= 0 {
+                    // scale, e ≥ 0: the doubling high multiply is (scale · e + 2³⁰) >> 31 (no
+                    // saturation, truncation is a shift) and the rounding divide (x + half) >> s,
+                    // with RoundingDivideByPOT's exponent clamp; only the upper clamp can bind.
+                    let s = Int64(shift < 0 ? 0 : (shift > 31 ? 31 : shift))
+                    let half = (Int64(1) << s) >> 1, scale64 = Int64(scale)
+                    for c in 0..<depth {
+                        let e = Int64(exps[Int(maxInRow &- Int32(row[c]))])
+                        let high = (scale64 &* e &+ (1 << 30)) >> 31
+                        let unsat = Int32(truncatingIfNeeded: (high &+ half) >> s)
+                        out[c] = T(truncatingIfNeeded: (unsat < top ? unsat : top) &+ T.quantizedMin)
+                    }
+                } else {
+                    for c in 0..<depth {
+                        let e = exps[Int(maxInRow &- Int32(row[c]))]
                         let unsat = FixedPoint.roundingDivideByPOT(FixedPoint.saturatingRoundingDoublingHighMul(scale, e), shift)
                         out[c] = T.clamped(unsat &+ T.quantizedMin, T.quantizedMin, T.quantizedMax)
-                    } else {
-                        out[c] = T(truncatingIfNeeded: T.quantizedMin)
                     }
                 }
             }

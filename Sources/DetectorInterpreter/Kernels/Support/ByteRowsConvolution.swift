@@ -44,4 +44,27 @@ struct ByteRowsConvolution {
             }
         }
     }
+
+    /// `run` for the 8-bit convolution with the requantization fused into the byte GEMM
+    /// (`IntegerGemm.multiplyBytesRequantized`): output row `r` (batch-major) is written at
+    /// `output + r × outputWidth × outputChannels`, no Int32 sums in memory. Results do not
+    /// depend on `parts`.
+    func runRequantized<T: QuantizedElement>(input: UnsafePointer<UInt8>, panels: UnsafePointer<Int8>, rowWeights: UnsafePointer<Int32>?,
+                                             kernel: ByteGEMMKernel?, parts: Int, requantization: VectorRequantization.Rows,
+                                             output: UnsafeMutablePointer<T>) {
+        let rows = batches * outputHeight
+        guard rows > 0 else { return }
+        let parts = min(max(parts, 1), rows)
+        KernelSupport.parallelFor(parts, threads: parts) { part in
+            for row in (rows * part / parts)..<(rows * (part + 1) / parts) {
+                let b = row / outputHeight, oy = row - b * outputHeight
+                IntegerGemm.multiplyBytesRequantized(a: input + ((b * sourceHeight + oy * strideHeight) * sourceWidth) * channels,
+                                                     lda: strideWidth * channels, packedB: panels, m: outputWidth, n: outputChannels,
+                                                     kPadded: kPadded, runs: filterHeight, runStride: sourceWidth * channels,
+                                                     rowWeights: rowWeights, requantization: requantization,
+                                                     output: output + row * outputWidth * outputChannels, ldo: outputChannels,
+                                                     kernel: kernel)
+            }
+        }
+    }
 }

@@ -43,7 +43,42 @@ enum FloatGEMM {
         }
 
         /// Packs `b(k, n)` for the float GEMM of `table`.
-        init(k: Int, n: Int, table: KernelTable, fused: Bool = false, _ b: (Int, Int) -> Float) {
+        convenience init(k: Int, n: Int, table: KernelTable, fused: Bool = false, _ b: (Int, Int) -> Float) {
+            self.init(k: k, n: n, table: table, fused: fused)
+            for p in 0..<panels {
+                for kk in 0..<k {
+                    for j in 0..<width where p * width + j < n {
+                        storage[(p * k + kk) * width + j] = b(kk, p * width + j)
+                    }
+                }
+            }
+        }
+
+        /// Packs B read from memory, `b(k, n) = source[k · kStride + n · nStride]`: the same
+        /// packing as the accessor form, in loops that read the source in order (an accessor
+        /// call per weight was most of a float model's prepare).
+        convenience init(k: Int, n: Int, table: KernelTable, fused: Bool = false, source: UnsafePointer<Float>,
+                         kStride: Int, nStride: Int) {
+            self.init(k: k, n: n, table: table, fused: fused)
+            let width = self.width, storage = self.storage
+            for p in 0..<panels {
+                let columns = min(width, n - p * width)
+                let panel = storage + p * k * width
+                if nStride == 1 {
+                    for kk in 0..<k {
+                        (panel + kk * width).update(from: source + kk * kStride + p * width, count: columns)
+                    }
+                } else {
+                    for j in 0..<columns {
+                        let column = source + (p * width + j) * nStride
+                        for kk in 0..<k { panel[kk * width + j] = column[kk * kStride] }
+                    }
+                }
+            }
+        }
+
+        /// Zeroed storage for `table`'s panels.
+        private init(k: Int, n: Int, table: KernelTable, fused: Bool) {
             self.k = k; self.n = n
             kernel = table.floatGEMM
             self.fused = fused && table.hasFusedMultiplyAdd
@@ -52,13 +87,6 @@ enum FloatGEMM {
             let count = max(1, panels * k * width)
             storage = .allocate(capacity: count)
             storage.initialize(repeating: 0, count: count)
-            for p in 0..<panels {
-                for kk in 0..<k {
-                    for j in 0..<width where p * width + j < n {
-                        storage[(p * k + kk) * width + j] = b(kk, p * width + j)
-                    }
-                }
-            }
         }
 
         deinit { storage.deallocate() }

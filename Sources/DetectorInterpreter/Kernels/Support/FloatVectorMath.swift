@@ -26,20 +26,9 @@ enum FloatVectorMath {
     @inline(__always)
     static func silu(_ x: SIMD8<Float>) -> SIMD8<Float> { LaneMath.silu(x) }
 
-    /// Logistic with the reference cut-offs (1 above 16.619…, e^x below -9) from one
-    /// `expOfNegated` e = e^-|x|: 1 / (1 + e) for x ≥ 0, e / (1 + e) below. Within 4e-7
-    /// relative of `logistic`, not bit-faithful to it.
+    /// `LaneMath.fastLogistic`: within 4e-7 relative of `logistic`, not bit-faithful to it.
     @inline(__always)
-    static func fastLogistic(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
-        let e = expOfNegated(unsafeBitCast(bits & SIMD8(repeating: 0x7FFF_FFFF), to: SIMD8<Float>.self))
-        let one = SIMD8<Float>(repeating: 1)
-        let r = one / (one + e)
-        var y = LaneMath.select(bits &>> 31, e * r, r)
-        y = LaneMath.select(LaneMath.negativeMask(x + SIMD8(repeating: 9)), e, y)
-        y = LaneMath.select(LaneMath.negativeMask(SIMD8(repeating: 16.619047164916992188) - x), one, y)
-        return y
-    }
+    static func fastLogistic(_ x: SIMD8<Float>) -> SIMD8<Float> { LaneMath.fastLogistic(x) }
 
     /// x · logistic(x) with LOGISTIC's and MUL's roundings (`logistic`, then the product).
     @inline(__always)

@@ -3,8 +3,10 @@ import DetectorPlatform
 import Foundation
 
 /// Element-wise float32 kernel shared by the activation ops (RELU, RELU6, RELU_N1_TO_1,
-/// LEAKY_RELU, LOGISTIC, TANH, HARD_SWISH). The clamping activations and LOGISTIC run as SIMD
-/// loops (LOGISTIC through `FloatVectorMath`, within 2 ulp of the scalar `FloatActivations` form).
+/// LEAKY_RELU, LOGISTIC, TANH, HARD_SWISH). The clamping activations run as 8-lane SIMD loops;
+/// LOGISTIC and the folded SiLU through the kernel table's `elementwise` entries (16 lanes at
+/// every tier; `LaneMath`'s arithmetic on every value, within 2 ulp of the scalar
+/// `FloatActivations` form, the same bits at every tier and thread count).
 final class UnaryFloatKernel: PreparedKernel {
     enum Function {
         case clamp(min: Float, max: Float)
@@ -21,11 +23,13 @@ final class UnaryFloatKernel: PreparedKernel {
     let input: Int, output: Int, count: Int
     let function: Function
     let threads: Int
+    let kernels: FloatElementwiseKernels
 
-    init(input: Int, output: Int, count: Int, threads: Int, function: Function) {
+    init(input: Int, output: Int, count: Int, threads: Int, function: Function, kernels: FloatElementwiseKernels) {
         self.input = input; self.output = output; self.count = count
         self.threads = threads
         self.function = function
+        self.kernels = kernels
     }
 
     static func prepare(_ c: PrepareContext, _ function: Function) throws -> any PreparedKernel {
@@ -40,14 +44,14 @@ final class UnaryFloatKernel: PreparedKernel {
             fused = function
         }
         return UnaryFloatKernel(input: x.index, output: try c.output(0).index, count: x.elementCount,
-                                threads: c.threadCount, function: fused)
+                                threads: c.threadCount, function: fused, kernels: c.kernelTable.elementwise)
     }
 
     func eval(_ e: EvalContext) throws {
         let src = e.floats(input), dst = e.floats(output)
-        let function = self.function
-        // Parts start at multiples of 64 elements, so every value goes through the same SIMD
-        // step (not the scalar tail) on any thread count.
+        let function = self.function, kernels = self.kernels
+        // Parts start at multiples of 64 elements, so every clamped value goes through the same
+        // SIMD step (not the scalar tail) on any thread count.
         KernelSupport.parallelElements(count, threads: threads, minimumPerPart: 1 << 15) { range in
             switch function {
             case let .clamp(lo, hi):
@@ -56,15 +60,11 @@ final class UnaryFloatKernel: PreparedKernel {
             case let .leakyRelu(alpha):
                 for i in range { let v = src[i]; dst[i] = v > 0 ? v : v * alpha }
             case .logistic:
-                FloatVectorMath.map(src, to: dst, range: range, FloatVectorMath.logistic, tail: FloatActivations.logistic)
+                kernels.logistic(src + range.lowerBound, dst + range.lowerBound, range.count)
             case .fastLogistic:
-                FloatVectorMath.map(src, to: dst, range: range, FloatVectorMath.fastLogistic)
+                kernels.fastLogistic(src + range.lowerBound, dst + range.lowerBound, range.count)
             case .silu(let faithful):
-                if faithful {
-                    FloatVectorMath.map(src, to: dst, range: range, FloatVectorMath.logisticProduct)
-                } else {
-                    FloatVectorMath.map(src, to: dst, range: range, FloatVectorMath.silu)
-                }
+                (faithful ? kernels.logisticProduct : kernels.silu)(src + range.lowerBound, dst + range.lowerBound, range.count)
             case .tanh:
                 for i in range { dst[i] = tanhf(src[i]) }
             case .hardSwish:

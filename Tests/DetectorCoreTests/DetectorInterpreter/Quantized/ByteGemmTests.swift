@@ -88,6 +88,98 @@ final class ByteGemmTests: XCTestCase {
         }
     }
 
+    /// The byte GEMM with the requantization in its registers (`multiplyBytesRequantized`) against
+    /// the plain sums requantized one by one with TFLite's `MultiplyByQuantizedMultiplier`
+    /// (`QuantizedMultiplier.apply`): rows not a multiple of 8, channels across panels of 16,
+    /// filter-row runs, row weights, an output stride wider than a row (the gap left untouched).
+    func testByteGemmRequantizedMatchesPlainSumsThenRequantization() throws {
+        var rng = TestRandom(seed: 517)
+        for trial in 0..<40 {
+            let m = rng.int(1...19), n = trial % 3 == 0 ? rng.int(1...15) : rng.int(1...40)
+            let runs = rng.int(1...3), length = 4 * rng.int(1...6), k = runs * length
+            let lda = length + 4 * rng.int(0...2), runStride = lda * m + rng.int(0...5)
+            let image = (0..<(runStride * runs + lda * m + length)).map { _ in UInt8(rng.int(0...255)) }
+            let rows = (0..<m).flatMap { i in (0..<k).map { q in image[i * lda + (q / length) * runStride + q % length] } }
+            let b = (0..<n * k).map { _ in Int8(rng.int(-128...127)) }
+            let weights = trial % 2 == 1
+            let r = (0..<n).map { _ in Int32(rng.int(-128...127)) } + [Int32](repeating: 0, count: (n + 15) / 16 * 16 - n)
+            var sums = GemmTestSupport.reference(rows, b, m: m, n: n, k: k)
+            if weights {
+                for e in 0..<m * n { sums[e] = sums[e] &- r[e % n] &* rows[(e / n) * k..<(e / n + 1) * k].reduce(Int32(0)) { $0 &+ Int32($1) } }
+            }
+            let multipliers = (0..<n).map { _ in QuantizedMultiplier(Double(rng.int(1...1000)) * 1e-6) }
+            let bias = (0..<n).map { _ in Int32(rng.int(-50000...50000)) }
+            let zp = Int32(rng.int(-20...20)), lo = Int32(trial % 4 == 0 ? -128 : -100), hi = Int32(trial % 4 == 0 ? 127 : 90)
+            let expected = (0..<m * n).map { e in
+                Int8(min(max(multipliers[e % n].apply(sums[e] &+ bias[e % n]) &+ zp, lo), hi))
+            }
+            let panels = b.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
+            for tier in TierTesting.tiers {
+                let vr = try XCTUnwrap(VectorRequantization(multipliers: multipliers, bias: bias, outputZeroPoint: zp,
+                                                            activationMin: lo, activationMax: hi, tier: tier))
+                let ldo = n + 3
+                var out = [Int8](repeating: 77, count: m * ldo)
+                VectorRequantization.withRows(vr) { rq in
+                    image.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in r.withUnsafeBufferPointer { rp in
+                        out.withUnsafeMutableBufferPointer { op in
+                            IntegerGemm.multiplyBytesRequantized(a: ap.baseAddress!, lda: lda, packedB: bp.baseAddress!, m: m, n: n,
+                                                                 kPadded: k, runs: runs, runStride: runStride,
+                                                                 rowWeights: weights ? rp.baseAddress : nil, requantization: rq!,
+                                                                 output: op.baseAddress!, ldo: ldo,
+                                                                 kernel: KernelTable.for(tier).byteGEMM)
+                        }
+                    } } }
+                }
+                XCTAssertEqual((0..<m).flatMap { out[$0 * ldo..<$0 * ldo + n] }, expected, "m=\(m) n=\(n) runs=\(runs)x\(length) \(tier)")
+                XCTAssertEqual((0..<m).flatMap { out[$0 * ldo + n..<$0 * ldo + ldo] }, [Int8](repeating: 77, count: 3 * m), "gap \(tier)")
+                if m * n >= 40 { XCTAssertGreaterThan(Set(expected).count, 3, "trial \(trial) degenerate") }
+            }
+        }
+    }
+
+    /// Sums just below, at and above the points where the requantized value steps (TFLite's
+    /// double rounding puts them at |x|·M / 2^(31+r) + ½ + 2^−(r+1) ∈ ℤ), for shifts 0 to 30, both
+    /// signs: the byte GEMM's requantization (at AVX-512 a float form that falls back to the exact
+    /// one near such points) must give `QuantizedMultiplier.apply`'s value on every one.
+    func testByteGemmRequantizedAtRoundingSteps() throws {
+        var rng = TestRandom(seed: 8128)
+        let n = 48, m = 8, k = 4
+        // Row i sums to i in every channel: A row i = [i, 0, 0, 0], B channel j = [1, 0, 0, 0].
+        let a: [UInt8] = (0..<m).flatMap { i -> [UInt8] in [UInt8(i), 0, 0, 0] }
+        let b: [Int8] = (0..<n).flatMap { _ -> [Int8] in [1, 0, 0, 0] }
+        let panels = b.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
+        for trial in 0..<30 {
+            var multipliers: [QuantizedMultiplier] = [], bias: [Int32] = []
+            while multipliers.count < n {
+                // Real multipliers from 2^−31 to 1 (shifts 0…30).
+                let q = QuantizedMultiplier(pow(2, -Double(rng.int(0...30)) - Double(rng.int(0...999)) / 1000))
+                let r = Int(-q.shift), mult = Double(q.multiplier)
+                guard q.multiplier > 0, r >= 0 else { continue }
+                let half = r > 0 ? 0.5 + pow(2, -Double(r + 1)) : 0.5
+                let target = Double(rng.int(1...140)) - half   // |V| where the value steps up
+                let x = (target * pow(2, Double(31 + r)) / mult).rounded()
+                guard x < 2_147_000_000 else { continue }
+                multipliers.append(q)
+                // Rows add 0…7: start 3 below the step (and mirrored for negative sums).
+                bias.append(trial % 2 == 0 || multipliers.count % 3 == 0 ? Int32(x) - 3 : -Int32(x) - 3)
+            }
+            let expected = (0..<m * n).map { e in Int8(min(max(multipliers[e % n].apply(bias[e % n] &+ Int32(e / n)), -128), 127)) }
+            for tier in TierTesting.tiers {
+                let vr = try XCTUnwrap(VectorRequantization(multipliers: multipliers, bias: bias, outputZeroPoint: 0,
+                                                            activationMin: -128, activationMax: 127, tier: tier))
+                var out = [Int8](repeating: 0, count: m * n)
+                VectorRequantization.withRows(vr) { rq in
+                    a.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in out.withUnsafeMutableBufferPointer { op in
+                        IntegerGemm.multiplyBytesRequantized(a: ap.baseAddress!, lda: k, packedB: bp.baseAddress!, m: m, n: n, kPadded: k,
+                                                             requantization: rq!, output: op.baseAddress!, ldo: n,
+                                                             kernel: KernelTable.for(tier).byteGEMM)
+                    } } }
+                }
+                XCTAssertEqual(out, expected, "trial \(trial) \(tier)")
+            }
+        }
+    }
+
     func testByteGemmExtremesAndLongDepth() {
         for (k, bValue) in [(4099, Int8(-128)), (3001, Int8(127))] {
             let m = 9, n = 17
@@ -152,19 +244,22 @@ final class ByteGemmTests: XCTestCase {
     /// One random convolution at every tier against the reference kernel; at AVX-512 it must take the byte path.
     private func convCase<T: QuantizedElement, W: QuantizedElement>(
         _ rng: inout TestRandom, _: T.Type, _: W.Type, pointwise: Bool, inputZeroPoint: Int32, filterZeroPoints: [Int32], trial: Int,
-        rowsInPlace: Bool = false
+        rowsInPlace: Bool = false, oddRows: Bool = false
     ) throws {
-        let h = rng.int(1...(rowsInPlace ? 13 : 9)), w = rng.int(1...(rowsInPlace ? 13 : 9)), cout = rng.int(1...35)
-        // rowsInPlace: dilation 1 and filter rows of a multiple of 4 bytes (the padded-rows path).
-        let cin = rowsInPlace ? [2, 4, 8, 12, 20][rng.below(5)] : (pointwise && trial % 2 == 0 ? 4 * rng.int(1...24) : rng.int(1...21))
-        let fh = pointwise ? 1 : rng.int(1...3)
-        let fw = pointwise ? 1 : (rowsInPlace && cin == 2 ? 2 : rng.int(1...3))
-        let s = pointwise ? 1 : rng.int(1...2), d = pointwise || rowsInPlace ? 1 : rng.int(1...2)
-        let same = rowsInPlace ? trial % 2 == 0 : !pointwise
+        let h = rng.int(1...(rowsInPlace || oddRows ? 13 : 9)), w = rng.int(1...(rowsInPlace || oddRows ? 13 : 9)), cout = rng.int(1...35)
+        // rowsInPlace: dilation 1 and filter rows of a multiple of 4 bytes (the padded-rows path);
+        // oddRows: dilation 1 and rows of other lengths (3-channel first layers, 6×6 filters).
+        let cin = rowsInPlace ? [2, 4, 8, 12, 20][rng.below(5)]
+            : oddRows ? [1, 3, 3, 5, 6, 7, 13][rng.below(7)]
+            : (pointwise && trial % 2 == 0 ? 4 * rng.int(1...24) : rng.int(1...21))
+        let fh = pointwise ? 1 : rng.int(1...(oddRows ? 6 : 3))
+        let fw = pointwise ? 1 : (rowsInPlace && cin == 2 ? 2 : rng.int(1...(oddRows ? 6 : 3)))
+        let s = pointwise ? 1 : rng.int(1...2), d = pointwise || rowsInPlace || oddRows ? 1 : rng.int(1...2)
+        let same = rowsInPlace || oddRows ? trial % 2 == 0 : !pointwise
         guard let g = WindowGeometry(batches: rng.int(1...2), inputHeight: h, inputWidth: w,
                                               filterHeight: fh, filterWidth: fw, strideHeight: s, strideWidth: s,
                                               dilationHeight: d, dilationWidth: d, samePadding: same) else {
-            XCTAssertTrue(rowsInPlace && !same, "only a VALID window larger than the input has no geometry")
+            XCTAssertTrue((rowsInPlace || oddRows) && !same, "only a VALID window larger than the input has no geometry")
             return
         }
         let input = (0..<g.batches * h * w * cin).map { _ in T(truncatingIfNeeded: rng.int(Int(T.quantizedMin)...Int(T.quantizedMax))) }
@@ -190,11 +285,22 @@ final class ByteGemmTests: XCTestCase {
             // Weight zero points other than 128 (uint8) or 0 (int8) need row sums, worth it only
             // from `minimumDepthWithRowSums` on.
             let needsRowSums = zps.contains { $0 != 128 + W.quantizedMin }
-            let bytePath = tier == .avx512 && (!needsRowSums || fh * fw * cin >= QuantizedByteWeights.minimumDepthWithRowSums)
+            // 1 to 3 channels with row sums and rows not a multiple of 4: the input widened to 4 channels.
+            let widened = needsRowSums && cin < 4 && (fw * cin) % 4 != 0 && !QuantizedConv2D.isPointwise(g) && d == 1
+            let bytePath = tier == .avx512 && (!needsRowSums || fh * fw * cin >= QuantizedByteWeights.minimumDepthWithRowSums || widened)
+            XCTAssertEqual(p.byteWeights?.paddedChannels, tier == .avx512 && widened ? 4 : nil, "widened input at AVX-512")
             XCTAssertEqual(p.byteWeights != nil, bytePath, "byte path at AVX-512, K = \(fh * fw * cin)")
             XCTAssertEqual(p.gemmWeights.isEmpty, bytePath, "one packed weight copy")
             if rowsInPlace {
                 XCTAssertEqual(QuantizedConv2D.paddedRowGeometry(p) != nil, bytePath && !QuantizedConv2D.isPointwise(g), "padded rows at AVX-512")
+            }
+            if oddRows {
+                // Rows of a multiple of 4 bytes always; others padded to one, without row sums, when
+                // that adds at most half the im2col depth (by hand: 4 ⌈row / 4⌉ · fh ≤ 1.5 · 4 ⌈K / 4⌉).
+                let row = fw * cin, k = fh * row
+                let padded = row % 4 == 0 || (!needsRowSums && 2 * fh * ((row + 3) / 4 * 4) <= 3 * ((k + 3) / 4 * 4)) || widened
+                XCTAssertEqual(QuantizedConv2D.paddedRowGeometry(p) != nil, bytePath && padded,
+                               "padded rows at AVX-512: \(fh)x\(fw)x\(cin)")
             }
             var fast = [T](repeating: 1, count: count), ref = [T](repeating: 2, count: count)
             input.withUnsafeBufferPointer { x in
@@ -233,6 +339,23 @@ final class ByteGemmTests: XCTestCase {
             let zw8: [Int32] = trial % 2 == 0 ? [0] : [-128, 127, 3, 0, -7]
             try convCase(&rng, Int8.self, Int8.self, pointwise: false, inputZeroPoint: zx8, filterZeroPoints: zw8, trial: trial,
                          rowsInPlace: true)
+        }
+    }
+
+    /// Filter rows that are not a multiple of 4 bytes (3 or 5 channels, 6×6 filters), strides
+    /// 1 and 2, SAME and VALID: at AVX-512 int8 weights without row sums read each row in place
+    /// padded to 4 bytes, the bytes past its end meeting zero weights.
+    func testConvPaddedOddRowsMatchReferenceAtEveryTier() throws {
+        var rng = TestRandom(seed: 79)
+        for trial in 0..<36 {
+            let zx8 = Int32([-128, 127, 0, rng.int(-127...126)][trial % 4])
+            let zw8: [Int32] = trial % 3 == 2 ? [-128, 127, 3, 0, -7] : [0]
+            try convCase(&rng, Int8.self, Int8.self, pointwise: false, inputZeroPoint: zx8, filterZeroPoints: zw8, trial: trial,
+                         oddRows: true)
+            // uint8 weights with zero point 128 (w' = w − 128, no row sums) and others (row sums).
+            let zx = Int32([0, 255, 128, rng.int(1...254)][trial % 4]), zw = Int32(trial % 2 == 0 ? 128 : rng.int(0...255))
+            try convCase(&rng, UInt8.self, UInt8.self, pointwise: false, inputZeroPoint: zx, filterZeroPoints: [zw], trial: trial,
+                         oddRows: true)
         }
     }
 }

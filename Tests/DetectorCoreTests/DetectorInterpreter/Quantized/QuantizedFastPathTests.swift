@@ -220,6 +220,74 @@ extension QuantizedKernelTests {
         }
     }
 
+    /// The row-summing average against the per-channel reference, on random geometries (clipped
+    /// windows, strides, same padding, any clamp) and a global 7 × 7 × 1280 pool.
+    func checkAveragePoolRows<T: QuantizedElement & SIMDScalar>(_: T.Type, seed: UInt64) {
+        var rng = TestRandom(seed: seed)
+        for trial in 0..<80 {
+            let global = trial == 0
+            let h = global ? 7 : rng.int(1...9), w = global ? 7 : rng.int(1...9), depth = global ? 1280 : rng.int(1...50)
+            guard let g = WindowGeometry(batches: global ? 1 : rng.int(1...2), inputHeight: h, inputWidth: w,
+                                         filterHeight: global ? 7 : rng.int(1...5), filterWidth: global ? 7 : rng.int(1...5),
+                                         strideHeight: rng.int(1...3), strideWidth: rng.int(1...3),
+                                         samePadding: !global && rng.below(2) == 0) else { continue }
+            let q = Self.randomQuantization(&rng, T.self)
+            let (lo, hi) = quantizedActivationRange(Self.randomActivation(&rng), output: q, as: T.self)
+            let input = Self.randomValues(&rng, g.batches * h * w * depth, T.self)
+            let count = g.batches * g.outputHeight * g.outputWidth * depth
+            var expected = [T](repeating: 0, count: count), fast = expected
+            QuantizedPooling.average(g, depth: depth, activationMin: lo, activationMax: hi, input: input, output: &expected)
+            QuantizedPooling.averageRows(g, depth: depth, activationMin: lo, activationMax: hi, input: input, output: &fast)
+            XCTAssertEqual(fast, expected, "\(g) depth \(depth) clamp \(lo)...\(hi)")
+        }
+    }
+
+    func testAveragePoolRowsMatchesReferenceInt8() { checkAveragePoolRows(Int8.self, seed: 18) }
+    func testAveragePoolRowsMatchesReferenceUInt8() { checkAveragePoolRows(UInt8.self, seed: 19) }
+
+    /// CONCATENATION with per-input requantization tables (one lookup per byte, and the
+    /// `vpermi2b` lookups where this CPU has them) against the per-element formula, on random
+    /// shapes, scales (one input sharing the output's, so copied) and thread counts.
+    func checkConcatenationTables<T: QuantizedElement>(_: T.Type, seed: UInt64) {
+        var rng = TestRandom(seed: seed)
+        let kernels: [ByteTableKernel?] = [nil] + TierTesting.tiers.map { KernelTable.for($0).byteTable }.filter { $0 != nil }
+        for _ in 0..<40 {
+            let outer = rng.int(1...7), n = rng.int(1...4)
+            let qo = Self.randomQuantization(&rng, T.self)
+            let sizes = (0..<n).map { _ in rng.int(1...150) }
+            let qs = (0..<n).map { k in k == 0 ? qo : Self.randomQuantization(&rng, T.self) }
+            let data = sizes.map { Self.randomValues(&rng, outer * $0, T.self) }
+            let total = outer * sizes.reduce(0, +)
+            var expected = [T](repeating: 0, count: total)
+            withPointers(data) { pointers in
+                QuantizedConcatenation.run(outerCount: outer, inputs: (0..<n).map { (pointers[$0], sizes[$0], qs[$0]) },
+                                           output: &expected, outputQuantization: qo)
+                let tables = qs.map { QuantizedConcatenation.requantizationTable(T.self, input: $0, output: qo) }
+                XCTAssertNil(tables[0])
+                for kernel in kernels {
+                    for threads in [1, 3] {
+                        var fast = [T](repeating: 0, count: total)
+                        QuantizedConcatenation.run(outerCount: outer, inputs: (0..<n).map { (pointers[$0], sizes[$0]) },
+                                                   tables: tables, output: &fast, threads: threads, byteTable: kernel)
+                        XCTAssertEqual(fast, expected, "\(qs) → \(qo), \(kernel?.name ?? "scalar"), \(threads) threads")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with stable pointers to each array's elements.
+    private func withPointers<T>(_ arrays: [[T]], _ body: ([UnsafePointer<T>]) -> Void) {
+        func step(_ k: Int, _ acc: [UnsafePointer<T>]) {
+            if k == arrays.count { body(acc); return }
+            arrays[k].withUnsafeBufferPointer { step(k + 1, acc + [$0.baseAddress!]) }
+        }
+        step(0, [])
+    }
+
+    func testConcatenationTablesMatchTheFormulaUInt8() { checkConcatenationTables(UInt8.self, seed: 20) }
+    func testConcatenationTablesMatchTheFormulaInt8() { checkConcatenationTables(Int8.self, seed: 21) }
+
     func testMaxPoolVectorizedMatchesReferenceInt8() { checkMaxPoolVectorized(Int8.self, seed: 16) }
     func testMaxPoolVectorizedMatchesReferenceUInt8() { checkMaxPoolVectorized(UInt8.self, seed: 17) }
 
@@ -395,10 +463,10 @@ extension QuantizedKernelTests {
     /// scales where large differences fall below `diffMin`.
     func testSoftmaxTableMatchesReference() {
         var rng = TestRandom(seed: 22)
-        func check<T: QuantizedElement>(_: T.Type) {
+        func check<T: QuantizedElement>(_: T.Type, depths: ClosedRange<Int> = 1...40) {
             let p = QuantizedSoftmaxParams(beta: [1, 0.5, 2][rng.below(3)], inputScale: Float(pow(10, Double(rng.int(-3000...500)) / 1000)))
             let table = QuantizedSoftmaxTable(p)
-            let depth = rng.int(1...40), outer = rng.int(1...30)
+            let depth = rng.int(depths), outer = rng.int(1...30)
             let spread = [2, 16, 256][rng.below(3)]
             let base = rng.int(0...255)
             let input = (0..<(depth * outer)).map { _ in T(truncatingIfNeeded: UInt8(truncatingIfNeeded: base + rng.below(spread))) }
@@ -408,6 +476,9 @@ extension QuantizedKernelTests {
             XCTAssertEqual(fast, expected, "\(p) depth \(depth)")
         }
         for _ in 0..<60 { check(Int8.self); check(UInt8.self) }
+        // Long rows: sums past 2³¹ / 2¹² (RoundingDivideByPOT's exponent clamp at 31) and
+        // wrapped sums (a negative reciprocal), which the reference also computes.
+        for _ in 0..<12 { check(Int8.self, depths: 3000...9000); check(UInt8.self, depths: 3000...9000) }
     }
 
     /// The inline small copy moves exactly `count` bytes for every size and misalignment.

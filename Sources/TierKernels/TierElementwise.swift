@@ -1,0 +1,161 @@
+/// The element-wise float functions of LOGISTIC, SiLU (and SOFTMAX, below) at this tier's lanes (`MathLanes`),
+/// `dst[i] = f(src[i])` for `count` values (`src` may equal `dst`), four 16-lane chains per
+/// step and the last values through masked loads and stores. Each value gets `LaneMath`'s
+/// arithmetic, which does not depend on the lane count or the position, so every tier and
+/// every split over threads gives the same bits as DetectorInterpreter's 8-lane
+/// `FloatVectorMath` (the oracle in `ElementwiseTierTests`).
+///
+/// ```swift
+/// TierElementwise.logistic(x, y, count: n)   // y[i] = LOGISTIC(x[i]), the reference's formula
+/// ```
+package enum TierElementwise {
+    /// LOGISTIC with the reference kernel's formula and cut-offs (`LaneMath.logistic`).
+    package static func logistic(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, count: Int) {
+        map(src, dst, count) { LaneMath.logistic($0) }
+    }
+
+    /// LOGISTIC within 4e-7 relative (`LaneMath.fastLogistic`), for graphs that need no
+    /// reference rounding.
+    package static func fastLogistic(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, count: Int) {
+        map(src, dst, count) { LaneMath.fastLogistic($0) }
+    }
+
+    /// x · logistic(x) with LOGISTIC's and MUL's roundings.
+    package static func logisticProduct(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, count: Int) {
+        map(src, dst, count) { $0 * LaneMath.logistic($0) }
+    }
+
+    /// SiLU within 4e-7 relative (`LaneMath.silu`).
+    package static func silu(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, count: Int) {
+        map(src, dst, count) { LaneMath.silu($0) }
+    }
+
+    /// SOFTMAX over `rows` rows of `depth` values: `dst = exp((src - max) · beta) / Σ` per row,
+    /// with `LaneMath.exp` on every value; the sum adds the lanes of 16-value vectors (the last
+    /// values masked in), then folds the 16 lane sums in a fixed order, so every tier gives the
+    /// same bits. (Measured on yolov8n's 33,600 rows of 16: 2.24 ms with scalar `expf`, 1.40
+    /// with 8 lanes in DetectorInterpreter, AMD EPYC Zen 4.)
+    package static func softmax(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, rows: Int, depth: Int,
+                                beta: Float) {
+        guard depth > 0 else { return }
+        var lanes = SIMD16<Float>()
+        for k in 0..<16 { lanes[k] = Float(k) }
+        var r = 0
+        if depth <= 16 {
+            // One vector per row: four rows per step, four independent exp chains (one row's
+            // chain alone is latency-bound).
+            let valid = LaneMath.negativeMask(lanes - SIMD16<Float>(repeating: Float(depth)))
+            while r &+ 4 <= rows {
+                shortRow(src + r &* depth, dst + r &* depth, depth: depth, beta: beta, valid: valid)
+                shortRow(src + (r &+ 1) &* depth, dst + (r &+ 1) &* depth, depth: depth, beta: beta, valid: valid)
+                shortRow(src + (r &+ 2) &* depth, dst + (r &+ 2) &* depth, depth: depth, beta: beta, valid: valid)
+                shortRow(src + (r &+ 3) &* depth, dst + (r &+ 3) &* depth, depth: depth, beta: beta, valid: valid)
+                r &+= 4
+            }
+            while r < rows {
+                shortRow(src + r &* depth, dst + r &* depth, depth: depth, beta: beta, valid: valid)
+                r &+= 1
+            }
+            return
+        }
+        while r < rows {
+            softmaxRow(src + r &* depth, dst + r &* depth, depth: depth, beta: beta, lanes: lanes)
+            r &+= 1
+        }
+    }
+
+    /// A row of at most 16 values, `valid` marking its lanes: the same arithmetic as
+    /// `softmaxRow` (its maximum, exponentials, lane sums and division), without loops.
+    @inline(__always)
+    private static func shortRow(_ s: UnsafePointer<Float>, _ d: UnsafeMutablePointer<Float>, depth: Int, beta: Float,
+                                 valid: SIMD16<Float>.MaskStorage) {
+        let x = TierMath.load(s, count: depth)
+        let floor = SIMD16<Float>(repeating: -Float.greatestFiniteMagnitude)
+        let xm = LaneMath.select(valid, x, floor)
+        let h8 = maximum(xm.lowHalf, xm.highHalf), h4 = maximum(h8.lowHalf, h8.highHalf)
+        let m = Swift.max(Swift.max(h4.x, h4.y), Swift.max(h4.z, h4.w))
+        let e = LaneMath.select(valid, LaneMath.exp((x - SIMD16<Float>(repeating: m)) * SIMD16<Float>(repeating: beta)),
+                                SIMD16<Float>())
+        let s8 = e.lowHalf + e.highHalf, s4 = s8.lowHalf + s8.highHalf, s2 = s4.lowHalf + s4.highHalf
+        TierMath.store(e / SIMD16<Float>(repeating: s2.x + s2.y), to: d, count: depth)
+    }
+
+    @inline(__always)
+    private static func softmaxRow(_ s: UnsafePointer<Float>, _ d: UnsafeMutablePointer<Float>, depth: Int, beta: Float,
+                                   lanes: SIMD16<Float>) {
+        let full = depth & ~15
+        var m = -Float.greatestFiniteMagnitude
+        if full > 0 {
+            var vm = TierMath.load(s, count: 16)
+            var i = 16
+            while i < full {
+                let v = TierMath.load(s + i, count: 16)
+                vm = LaneMath.select(LaneMath.negativeMask(vm - v), v, vm)
+                i &+= 16
+            }
+            // The lanes' maximum by halves (extracting 16 lanes one by one cost more than the
+            // row's exponentials at depth 16).
+            let h8 = maximum(vm.lowHalf, vm.highHalf), h4 = maximum(h8.lowHalf, h8.highHalf)
+            m = Swift.max(Swift.max(h4.x, h4.y), Swift.max(h4.z, h4.w))
+        }
+        for i in full..<depth { m = Swift.max(m, s[i]) }
+        let vmax = SIMD16<Float>(repeating: m), vbeta = SIMD16<Float>(repeating: beta)
+        var vsum = SIMD16<Float>()
+        var i = 0
+        while i < full {
+            let e = LaneMath.exp((TierMath.load(s + i, count: 16) - vmax) * vbeta)
+            TierMath.store(e, to: d + i, count: 16)
+            vsum += e
+            i &+= 16
+        }
+        let tail = depth &- full
+        if tail > 0 {
+            var e = LaneMath.exp((TierMath.load(s + full, count: tail) - vmax) * vbeta)
+            e = LaneMath.select(LaneMath.negativeMask(lanes - SIMD16<Float>(repeating: Float(tail))), e, SIMD16<Float>())
+            TierMath.store(e, to: d + full, count: tail)
+            vsum += e
+        }
+        let h8 = vsum.lowHalf + vsum.highHalf, h4 = h8.lowHalf + h8.highHalf, h2 = h4.lowHalf + h4.highHalf
+        let vtotal = SIMD16<Float>(repeating: h2.x + h2.y)
+        i = 0
+        while i < depth {
+            let width = Swift.min(16, depth &- i)
+            TierMath.store(TierMath.load(UnsafePointer(d + i), count: width) / vtotal, to: d + i, count: width)
+            i &+= 16
+        }
+    }
+
+    /// Lane-wise maximum by the sign of the difference, as `LaneMath.select` does.
+    @inline(__always)
+    private static func maximum(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        let below = unsafeBitCast(a - b, to: SIMD8<Int32>.self) &>> 31
+        let ai = unsafeBitCast(a, to: SIMD8<Int32>.self), bi = unsafeBitCast(b, to: SIMD8<Int32>.self)
+        return unsafeBitCast((bi & below) | (ai & ~below), to: SIMD8<Float>.self)
+    }
+
+    @inline(__always)
+    private static func maximum(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        let below = unsafeBitCast(a - b, to: SIMD4<Int32>.self) &>> 31
+        let ai = unsafeBitCast(a, to: SIMD4<Int32>.self), bi = unsafeBitCast(b, to: SIMD4<Int32>.self)
+        return unsafeBitCast((bi & below) | (ai & ~below), to: SIMD4<Float>.self)
+    }
+
+    @inline(__always)
+    private static func map(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ count: Int,
+                            _ f: (SIMD16<Float>) -> SIMD16<Float>) {
+        var i = 0
+        while i &+ 64 <= count {
+            let a = TierMath.load(src + i, count: 16), b = TierMath.load(src + (i &+ 16), count: 16)
+            let c = TierMath.load(src + (i &+ 32), count: 16), d = TierMath.load(src + (i &+ 48), count: 16)
+            let ya = f(a), yb = f(b), yc = f(c), yd = f(d)
+            TierMath.store(ya, to: dst + i, count: 16); TierMath.store(yb, to: dst + (i &+ 16), count: 16)
+            TierMath.store(yc, to: dst + (i &+ 32), count: 16); TierMath.store(yd, to: dst + (i &+ 48), count: 16)
+            i &+= 64
+        }
+        while i < count {
+            let width = min(16, count &- i)
+            TierMath.store(f(TierMath.load(src + i, count: width)), to: dst + i, count: width)
+            i &+= 16
+        }
+    }
+}

@@ -72,24 +72,32 @@ final class PadKernel: PreparedKernel {
             return
         }
         let threads = byteCount >= KernelSupport.parallelCopyBytes ? e.threadCount : 1
-        if let first = value.first, value.allSatisfy({ $0 == first }) {
-            KernelSupport.parallelElements(byteCount, threads: threads, minimumPerPart: 1 << 16) { bytes in
-                (dst + bytes.lowerBound).initializeMemory(as: UInt8.self, repeating: first, count: bytes.count)
-            }
-        } else {
-            Self.fill(dst, byteCount: byteCount, with: value)
-        }
         if inShape.isEmpty { dst.copyMemory(from: src, byteCount: es); return }
-        guard rowBytes > 0 else { return }
-        // Rows split over the threads; each part walks its rows over the dimensions outside the
-        // row, from its first row on.
+        guard rowBytes > 0 else { Self.fill(dst, byteCount: byteCount, with: value); return }
+        // Every output byte written once: the input's rows land at increasing output offsets,
+        // and each part fills the gap before each of its rows (the first part from the start,
+        // the last part also the tail after the last row). Rows split over the threads; each
+        // part walks its rows over the dimensions outside the row, from its first row on.
         let k = rowDimension, inShape = self.inShape, outStrides = self.outStrides, rowBytes = self.rowBytes
         var start = 0
         for d in 0...k { start += before[d] * outStrides[d] }
         let rows = Shape.count(Array(inShape[..<k]))
+        guard rows > 0 else { Self.fill(dst, byteCount: byteCount, with: value); return }
         KernelSupport.parallelChunks(rows, parts: threads) { part in
+            // The byte where the part's first gap starts: the end of the row before it.
+            var gapStart = 0
+            if part.lowerBound > 0 {
+                RowWalk.forEach((part.lowerBound - 1)..<part.lowerBound, dimensions: k, sizes: inShape, stridesA: outStrides,
+                                startA: start) { _, offset, _ in gapStart = offset * es + rowBytes }
+            }
             RowWalk.forEach(part, dimensions: k, sizes: inShape, stridesA: outStrides, startA: start) { r, offset, _ in
-                (dst + offset * es).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
+                let at = offset * es
+                if at > gapStart { Self.fill(dst + gapStart, byteCount: at - gapStart, with: value) }
+                (dst + at).copyMemory(from: src + r * rowBytes, byteCount: rowBytes)
+                gapStart = at + rowBytes
+            }
+            if part.upperBound == rows, byteCount > gapStart {
+                Self.fill(dst + gapStart, byteCount: byteCount - gapStart, with: value)
             }
         }
     }

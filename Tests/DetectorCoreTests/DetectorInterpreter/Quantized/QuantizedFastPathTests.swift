@@ -338,6 +338,29 @@ extension QuantizedKernelTests {
         }
     }
 
+    /// Spatial and batch padding on outputs large enough to split over threads (the gaps
+    /// between rows filled by the part that owns the row after them, the tail by the last
+    /// part), with a fill pattern whose bytes differ: every byte written once, as the oracle.
+    func testPadRowsAndGapsMatchReferenceOnAnyThreadCount() throws {
+        var rng = TestRandom(seed: 21)
+        for (inShape, before, after, es) in [([1, 128, 128, 16], [0, 1, 1, 0], [0, 1, 1, 0], 4),
+                                             ([2, 300, 301, 3], [1, 2, 0, 0], [0, 1, 3, 0], 1),
+                                             ([1, 90, 90, 40], [0, 0, 1, 0], [0, 2, 0, 0], 2)] {
+            let outShape = inShape.indices.map { inShape[$0] + before[$0] + after[$0] }
+            let input = (0..<(Shape.count(inShape) * es)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let fill = (0..<es).map { UInt8(0x31 + $0) }
+            let expected = Self.referenceBytes(Shape.count(outShape) * es, input: input) {
+                PadKernel.reference(input: $0, inShape: inShape, before: before, output: $1, outShape: outShape, elementSize: es, value: fill)
+            }
+            for threads in [1, 2, 3] {
+                let kernel = PadKernel(input: 0, output: 1, inShape: inShape, outShape: outShape, before: before, elementSize: es,
+                                       fill: fill, valueInput: nil)
+                let fast = try Self.evalKernel(kernel, input: input, outputBytes: Shape.count(outShape) * es, threads: threads)
+                XCTAssertEqual(fast, expected, "in \(inShape) before \(before) after \(after) threads \(threads)")
+            }
+        }
+    }
+
     /// Channel padding (only the innermost dimension padded) takes the per-pixel path, on
     /// enough pixels to split over threads.
     func testPadOfChannelsMatchesReferenceOnAnyThreadCount() throws {

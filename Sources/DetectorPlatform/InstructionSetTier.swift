@@ -137,8 +137,13 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
 
     #if os(Linux)
     /// The `flags` line of `/proc/cpuinfo`: the kernel lists only the features it has enabled
-    /// (AVX-512 state saving included). Nil when unreadable.
-    static func osFlags() -> Set<String>? {
+    /// (AVX-512 state saving included). Nil when unreadable. Read once per process (the tier and
+    /// the VBMI check both ask; each read cost about a tenth of a small model's prepare).
+    static func osFlags() -> Set<String>? { cachedOSFlags }
+
+    private static let cachedOSFlags: Set<String>? = readOSFlags()
+
+    private static func readOSFlags() -> Set<String>? {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
               let colon = line.firstIndex(of: ":") else { return nil }

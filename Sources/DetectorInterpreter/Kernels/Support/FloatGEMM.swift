@@ -45,6 +45,7 @@ enum FloatGEMM {
         /// Packs `b(k, n)` for the float GEMM of `table`.
         convenience init(k: Int, n: Int, table: KernelTable, fused: Bool = false, _ b: (Int, Int) -> Float) {
             self.init(k: k, n: n, table: table, fused: fused)
+            storage.initialize(repeating: 0, count: max(1, panels * k * width))
             for p in 0..<panels {
                 for kk in 0..<k {
                     for j in 0..<width where p * width + j < n {
@@ -61,23 +62,29 @@ enum FloatGEMM {
                          kStride: Int, nStride: Int) {
             self.init(k: k, n: n, table: table, fused: fused)
             let width = self.width, storage = self.storage
+            if panels * k == 0 { storage.initialize(to: 0); return }
             for p in 0..<panels {
                 let columns = min(width, n - p * width)
                 let panel = storage + p * k * width
+                if columns < width {
+                    // The last panel's padding columns (only they need zeros; the rest is written).
+                    for kk in 0..<k { (panel + kk * width + columns).initialize(repeating: 0, count: width - columns) }
+                }
                 if nStride == 1 {
                     for kk in 0..<k {
-                        (panel + kk * width).update(from: source + kk * kStride + p * width, count: columns)
+                        (panel + kk * width).initialize(from: source + kk * kStride + p * width, count: columns)
                     }
                 } else {
                     for j in 0..<columns {
                         let column = source + (p * width + j) * nStride
-                        for kk in 0..<k { panel[kk * width + j] = column[kk * kStride] }
+                        for kk in 0..<k { (panel + kk * width + j).initialize(to: column[kk * kStride]) }
                     }
                 }
             }
         }
 
-        /// Zeroed storage for `table`'s panels.
+        /// Storage for `table`'s panels, not yet initialized: each public init writes all of it
+        /// (zeroing the whole of it first cost a fifth of a float model's prepare).
         private init(k: Int, n: Int, table: KernelTable, fused: Bool) {
             self.k = k; self.n = n
             kernel = table.floatGEMM
@@ -86,7 +93,6 @@ enum FloatGEMM {
             panels = (n + width - 1) / width
             let count = max(1, panels * k * width)
             storage = .allocate(capacity: count)
-            storage.initialize(repeating: 0, count: count)
         }
 
         deinit { storage.deallocate() }

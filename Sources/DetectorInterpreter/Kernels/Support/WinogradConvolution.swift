@@ -55,8 +55,9 @@ final class WinogradConvolution {
         // weights of a filter lie within 2²⁹ of each other in magnitude: then both orders give
         // the same Double, rounded once to Float. Input channels outer, so a pair's 16 results
         // land one `outC` row apart.
-        var u = [Float](repeating: 0, count: 16 * inC * outC)
-        u.withUnsafeMutableBufferPointer { ub in
+        // Every value is written below (16 per channel pair), so the array starts uninitialized.
+        let u = [Float](unsafeUninitializedCapacity: 16 * inC * outC) { ub, initialized in
+            initialized = 16 * inC * outC
             guard let out = ub.baseAddress else { return }
             let plane = inC * outC
             for ic in 0..<inC {

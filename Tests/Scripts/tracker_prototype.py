@@ -76,6 +76,12 @@ DEFAULTS = dict(
     hmiou=0.0,
     # C-BIoU's buffered IoU for lost tracks: both boxes grown by cbiou × their size each side.
     cbiou=0.0,
+    # A lost track's centre velocity multiplied by this before every prediction (1: constant
+    # velocity through the whole gap).
+    lost_velocity_damping=1.0,
+    # Low-score detections may also continue confirmed tracks lost for at most this many updates
+    # (0: only tracks matched in the previous update).
+    low_lost_max=0,
 )
 
 
@@ -226,6 +232,9 @@ class Tracker:
         self.tracks = [t for t in self.tracks if now - t.last_ms <= lim(t)]
         for t in self.tracks:
             t.m.a.r *= c["area_damping"]
+            if t.missed > 0 and c["lost_velocity_damping"] != 1.0:
+                t.m.cx.r *= c["lost_velocity_damping"]
+                t.m.cy.r *= c["lost_velocity_damping"]
             t.m.predict(c["hold_size"] and t.missed > 0)
         if c["border_visible"] is not None and W:
             def visible(b):
@@ -329,7 +338,8 @@ class Tracker:
         lost = np.array([t.missed > 0 for t in self.tracks])
         adm = iou >= c["iou"]
         adm &= ~low[None] | (iou >= c["low_iou"])
-        adm &= ~(low[None] & (tent | lost)[:, None])
+        lostlong = np.array([t.missed > c["low_lost_max"] for t in self.tracks])
+        adm &= ~(low[None] & (tent | lostlong)[:, None])
         pcx, pcy = P[:, 0] + P[:, 2] / 2, P[:, 1] + P[:, 3] / 2
         dcx, dcy = D[:, 0] + D[:, 2] / 2, D[:, 1] + D[:, 3] / 2
         dx, dy = dcx[None] - pcx[:, None], dcy[None] - pcy[:, None]

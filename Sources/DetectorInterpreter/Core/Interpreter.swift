@@ -307,7 +307,8 @@ public final class Interpreter {
         var ownedBytes = 0
         var work = 0, invokeWork = 0
         var lastReader = [Int](repeating: -1, count: n)
-        // Tensors an op that runs at invoke reads, and the graph's outputs: folded ones stay.
+        // Tensors an op that runs at invoke reads (not those it only packed at prepare), and the
+        // graph's outputs: folded ones stay.
         var readAtInvoke = Set<Int>()
         let outputSet = Set(graph.outputs)
         for (k, op) in graph.operators.enumerated() { for t in op.inputs where t >= 0 && t < n { lastReader[t] = k } }
@@ -346,7 +347,15 @@ public final class Interpreter {
                 guard foldable else {
                     invokeWork = OperatorWork.add(invokeWork, opWork)
                     releaseConstants(readBy: op, at: k, lastReader: lastReader)
-                    readAtInvoke.formUnion(present)
+                    // A folded constant this op packed at prepare and no op reads later or at
+                    // invoke (a float16 filter's float32 copy) is not needed any more.
+                    let packed = Set(kernel.packedInputs)
+                    for t in Set(present) where packed.contains(t) && lastReader[t] == k && isConstant[t]
+                        && graph.tensors[t].constant == nil && !readAtInvoke.contains(t) && !outputSet.contains(t)
+                        && !options.preserveAllTensors && op.inputs.filter({ $0 == t }).count == 1 {
+                        if case .owned(let b) = storage[t] { ownedBytes -= b.byteCount; storage[t] = .none }
+                    }
+                    readAtInvoke.formUnion(present.filter { !packed.contains($0) })
                     continue
                 }
                 // Evaluate once now; outputs become prepare-time constants.

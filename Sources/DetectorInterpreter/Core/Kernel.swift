@@ -53,11 +53,16 @@ package protocol PreparedKernel: AnyObject {
     /// The kernel-table entries the op runs (`KernelTable`, e.g. "float GEMM 16-wide avx512"),
     /// for `objdetect bench --profile`; nil for ops with one implementation.
     var kernelName: String? { get }
+    /// Input tensors the kernel read only at prepare (their values are in its packed weights):
+    /// eval never reads them, so the interpreter frees such a tensor when it is a constant
+    /// folded at prepare (a float16 filter's DEQUANTIZE output) that no later op reads.
+    var packedInputs: [Int] { get }
 }
 
 extension PreparedKernel {
     package var dependsOnlyOnInputShapes: Bool { false }
     package var kernelName: String? { nil }
+    package var packedInputs: [Int] { [] }
 }
 
 /// A kernel factory: inspects the op's tensors at prepare, sets output shapes, returns the

@@ -258,6 +258,14 @@ final class Conv2DKernel: PreparedKernel {
         if siluAfter { siluInPlace(dst, count: g.outputPixels * g.outC) }
     }
 
+    /// The filter, where eval reads only the packed weights (GEMM and Winograd).
+    var packedInputs: [Int] {
+        switch mode {
+        case .gemm, .winograd: return [filter]
+        case .reference, .hybrid: return []
+        }
+    }
+
     private func parts(_ work: Int) -> Int { work >= 1 << 16 ? threads : 1 }
 
     /// The SiLU after the float paths, in chunks over the threads; the faithful form (LOGISTIC's

@@ -51,6 +51,8 @@ final class FullyConnectedKernel: PreparedKernel {
     }
 
     var kernelName: String? { hybrid != nil ? "reference hybrid loops" : packed?.kernel.name ?? "reference loops" }
+    /// The weights, where eval reads only their packed copy.
+    var packedInputs: [Int] { hybrid == nil && packed != nil ? [weights] : [] }
 
     func eval(_ e: EvalContext) throws {
         let src = UnsafePointer(e.floats(input)), dst = e.floats(output)

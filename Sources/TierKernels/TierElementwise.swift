@@ -1,6 +1,6 @@
 /// The element-wise float functions of LOGISTIC, SiLU (and SOFTMAX, below) at this tier's lanes (`MathLanes`),
-/// `dst[i] = f(src[i])` for `count` values (`src` may equal `dst`), four 16-lane chains per
-/// step and the last values through masked loads and stores. Each value gets `LaneMath`'s
+/// `dst[i] = f(src[i])` for `count` values (`src` may equal `dst`), four 16-lane vectors per
+/// step as one `LaneQuad` and the last values through masked loads and stores. Each value gets `LaneMath`'s
 /// arithmetic, which does not depend on the lane count or the position, so every tier and
 /// every split over threads gives the same bits as DetectorInterpreter's 8-lane
 /// `FloatVectorMath` (the oracle in `ElementwiseTierTests`).
@@ -42,14 +42,11 @@ package enum TierElementwise {
         for k in 0..<16 { lanes[k] = Float(k) }
         var r = 0
         if depth <= 16 {
-            // One vector per row: four rows per step, four independent exp chains (one row's
-            // chain alone is latency-bound).
+            // One vector per row: four rows per step, their exponentials as one `LaneQuad`
+            // (one row's chain alone is latency-bound).
             let valid = LaneMath.negativeMask(lanes - SIMD16<Float>(repeating: Float(depth)))
             while r &+ 4 <= rows {
-                shortRow(src + r &* depth, dst + r &* depth, depth: depth, beta: beta, valid: valid)
-                shortRow(src + (r &+ 1) &* depth, dst + (r &+ 1) &* depth, depth: depth, beta: beta, valid: valid)
-                shortRow(src + (r &+ 2) &* depth, dst + (r &+ 2) &* depth, depth: depth, beta: beta, valid: valid)
-                shortRow(src + (r &+ 3) &* depth, dst + (r &+ 3) &* depth, depth: depth, beta: beta, valid: valid)
+                shortRows(src + r &* depth, dst + r &* depth, depth: depth, beta: beta, valid: valid)
                 r &+= 4
             }
             while r < rows {
@@ -69,13 +66,41 @@ package enum TierElementwise {
     @inline(__always)
     private static func shortRow(_ s: UnsafePointer<Float>, _ d: UnsafeMutablePointer<Float>, depth: Int, beta: Float,
                                  valid: SIMD16<Float>.MaskStorage) {
+        let x = shortRowArgument(s, depth: depth, beta: beta, valid: valid)
+        shortRowStore(LaneMath.exp(x), d, depth: depth, valid: valid)
+    }
+
+    /// Four consecutive short rows (`shortRow`), their exponentials as one `LaneQuad`.
+    @inline(__always)
+    private static func shortRows(_ s: UnsafePointer<Float>, _ d: UnsafeMutablePointer<Float>, depth: Int, beta: Float,
+                                  valid: SIMD16<Float>.MaskStorage) {
+        let e = LaneMath.exp(LaneQuad(shortRowArgument(s, depth: depth, beta: beta, valid: valid),
+                                      shortRowArgument(s + depth, depth: depth, beta: beta, valid: valid),
+                                      shortRowArgument(s + 2 &* depth, depth: depth, beta: beta, valid: valid),
+                                      shortRowArgument(s + 3 &* depth, depth: depth, beta: beta, valid: valid)))
+        shortRowStore(e.a, d, depth: depth, valid: valid)
+        shortRowStore(e.b, d + depth, depth: depth, valid: valid)
+        shortRowStore(e.c, d + 2 &* depth, depth: depth, valid: valid)
+        shortRowStore(e.d, d + 3 &* depth, depth: depth, valid: valid)
+    }
+
+    /// (x − max) · beta for a short row.
+    @inline(__always)
+    private static func shortRowArgument(_ s: UnsafePointer<Float>, depth: Int, beta: Float,
+                                         valid: SIMD16<Float>.MaskStorage) -> SIMD16<Float> {
         let x = TierMath.load(s, count: depth)
         let floor = SIMD16<Float>(repeating: -Float.greatestFiniteMagnitude)
         let xm = LaneMath.select(valid, x, floor)
         let h8 = maximum(xm.lowHalf, xm.highHalf), h4 = maximum(h8.lowHalf, h8.highHalf)
         let m = Swift.max(Swift.max(h4.x, h4.y), Swift.max(h4.z, h4.w))
-        let e = LaneMath.select(valid, LaneMath.exp((x - SIMD16<Float>(repeating: m)) * SIMD16<Float>(repeating: beta)),
-                                SIMD16<Float>())
+        return (x - SIMD16<Float>(repeating: m)) * SIMD16<Float>(repeating: beta)
+    }
+
+    /// A short row's exponentials `e` (invalid lanes dropped) divided by their sum.
+    @inline(__always)
+    private static func shortRowStore(_ e: SIMD16<Float>, _ d: UnsafeMutablePointer<Float>, depth: Int,
+                                      valid: SIMD16<Float>.MaskStorage) {
+        let e = LaneMath.select(valid, e, SIMD16<Float>())
         let s8 = e.lowHalf + e.highHalf, s4 = s8.lowHalf + s8.highHalf, s2 = s4.lowHalf + s4.highHalf
         TierMath.store(e / SIMD16<Float>(repeating: s2.x + s2.y), to: d, count: depth)
     }
@@ -140,22 +165,28 @@ package enum TierElementwise {
         return unsafeBitCast((bi & below) | (ai & ~below), to: SIMD4<Float>.self)
     }
 
+    /// `f` maps a `LaneQuad` (64 values); the last values (under 64) fill one quad, the
+    /// unused lanes zero, and only the valid ones are stored.
     @inline(__always)
     private static func map(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ count: Int,
-                            _ f: (SIMD16<Float>) -> SIMD16<Float>) {
+                            _ f: (LaneQuad) -> LaneQuad) {
         var i = 0
         while i &+ 64 <= count {
-            let a = TierMath.load(src + i, count: 16), b = TierMath.load(src + (i &+ 16), count: 16)
-            let c = TierMath.load(src + (i &+ 32), count: 16), d = TierMath.load(src + (i &+ 48), count: 16)
-            let ya = f(a), yb = f(b), yc = f(c), yd = f(d)
-            TierMath.store(ya, to: dst + i, count: 16); TierMath.store(yb, to: dst + (i &+ 16), count: 16)
-            TierMath.store(yc, to: dst + (i &+ 32), count: 16); TierMath.store(yd, to: dst + (i &+ 48), count: 16)
+            let y = f(LaneQuad(TierMath.load(src + i, count: 16), TierMath.load(src + (i &+ 16), count: 16),
+                               TierMath.load(src + (i &+ 32), count: 16), TierMath.load(src + (i &+ 48), count: 16)))
+            TierMath.store(y.a, to: dst + i, count: 16); TierMath.store(y.b, to: dst + (i &+ 16), count: 16)
+            TierMath.store(y.c, to: dst + (i &+ 32), count: 16); TierMath.store(y.d, to: dst + (i &+ 48), count: 16)
             i &+= 64
         }
-        while i < count {
-            let width = min(16, count &- i)
-            TierMath.store(f(TierMath.load(src + i, count: width)), to: dst + i, count: width)
-            i &+= 16
+        guard i < count else { return }
+        @inline(__always) func width(_ k: Int) -> Int { max(0, min(16, count &- (i &+ 16 &* k))) }
+        @inline(__always) func load(_ k: Int) -> SIMD16<Float> {
+            width(k) > 0 ? TierMath.load(src + (i &+ 16 &* k), count: width(k)) : SIMD16<Float>()
         }
+        let y = f(LaneQuad(load(0), load(1), load(2), load(3)))
+        TierMath.store(y.a, to: dst + i, count: width(0))
+        if width(1) > 0 { TierMath.store(y.b, to: dst + (i &+ 16), count: width(1)) }
+        if width(2) > 0 { TierMath.store(y.c, to: dst + (i &+ 32), count: width(2)) }
+        if width(3) > 0 { TierMath.store(y.d, to: dst + (i &+ 48), count: width(3)) }
     }
 }

@@ -11,8 +11,8 @@ package enum TierHybrid {
     /// and MUL's roundings, into `rows` rows of `count` floats. With `correction` the sums are
     /// first reduced by it per channel (`acc[c] − correction[c]`, wrapping: the byte GEMM's
     /// offset term), so the float conversion sees the same exact sum as the `Int16` path's.
-    /// 16 channels of four rows at a time: four independent chains of the long SiLU formula,
-    /// and the channel terms loaded once for all rows.
+    /// 16 channels of four rows at a time: the SiLU of the four as one `LaneQuad` (four
+    /// interleaved chains of the long formula), and the channel terms loaded once for all rows.
     package static func rescale(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, scales: UnsafePointer<Float>, perChannel: Bool,
                                 batchScale: Float, correction: UnsafePointer<Int32>? = nil, bias: UnsafePointer<Float>?,
                                 clampMin: Float, clampMax: Float, silu: Bool, into output: UnsafeMutablePointer<Float>) {
@@ -28,21 +28,22 @@ package enum TierHybrid {
                 var v = Tier.toFloat(Tier.load(acc + (r &* count &+ c), count: width) &- shift)
                 v = perChannel ? v * scale * sf : v * sf
                 if bias != nil { v += offset }
-                v = TierMath.clamp(v, lo: lo, hi: hi)
-                if silu { v = v * LaneMath.logistic(v) }
-                return v
+                return TierMath.clamp(v, lo: lo, hi: hi)
             }
             var r = 0
             while r &+ 4 <= rows {
-                let v0 = value(r), v1 = value(r &+ 1), v2 = value(r &+ 2), v3 = value(r &+ 3)
-                TierMath.store(v0, to: output + (r &* count &+ c), count: width)
-                TierMath.store(v1, to: output + ((r &+ 1) &* count &+ c), count: width)
-                TierMath.store(v2, to: output + ((r &+ 2) &* count &+ c), count: width)
-                TierMath.store(v3, to: output + ((r &+ 3) &* count &+ c), count: width)
+                var q = LaneQuad(value(r), value(r &+ 1), value(r &+ 2), value(r &+ 3))
+                if silu { q = q * LaneMath.logistic(q) }
+                TierMath.store(q.a, to: output + (r &* count &+ c), count: width)
+                TierMath.store(q.b, to: output + ((r &+ 1) &* count &+ c), count: width)
+                TierMath.store(q.c, to: output + ((r &+ 2) &* count &+ c), count: width)
+                TierMath.store(q.d, to: output + ((r &+ 3) &* count &+ c), count: width)
                 r &+= 4
             }
             while r < rows {
-                TierMath.store(value(r), to: output + (r &* count &+ c), count: width)
+                var v = value(r)
+                if silu { v = v * LaneMath.logistic(v) }
+                TierMath.store(v, to: output + (r &* count &+ c), count: width)
                 r &+= 1
             }
             c &+= 16
@@ -50,17 +51,16 @@ package enum TierHybrid {
     }
 
     /// `p[i] = p[i] · logistic(p[i])` with LOGISTIC's and MUL's roundings (DetectorInterpreter's
-    /// `FloatVectorMath.logisticProduct`, bit for bit), four 16-lane chains per
-    /// step, the last values through masked loads and stores.
+    /// `FloatVectorMath.logisticProduct`, bit for bit), four 16-lane vectors per step as
+    /// one `LaneQuad`, the last values through masked loads and stores.
     package static func siluInPlace(_ p: UnsafeMutablePointer<Float>, count: Int) {
         var i = 0
         while i &+ 64 <= count {
             let a = TierMath.load(p + i, count: 16), b = TierMath.load(p + (i &+ 16), count: 16)
             let c = TierMath.load(p + (i &+ 32), count: 16), d = TierMath.load(p + (i &+ 48), count: 16)
-            let ya = a * LaneMath.logistic(a), yb = b * LaneMath.logistic(b)
-            let yc = c * LaneMath.logistic(c), yd = d * LaneMath.logistic(d)
-            TierMath.store(ya, to: p + i, count: 16); TierMath.store(yb, to: p + (i &+ 16), count: 16)
-            TierMath.store(yc, to: p + (i &+ 32), count: 16); TierMath.store(yd, to: p + (i &+ 48), count: 16)
+            let x = LaneQuad(a, b, c, d), y = x * LaneMath.logistic(x)
+            TierMath.store(y.a, to: p + i, count: 16); TierMath.store(y.b, to: p + (i &+ 16), count: 16)
+            TierMath.store(y.c, to: p + (i &+ 32), count: 16); TierMath.store(y.d, to: p + (i &+ 48), count: 16)
             i &+= 64
         }
         while i < count {

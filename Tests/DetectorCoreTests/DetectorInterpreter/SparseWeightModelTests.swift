@@ -17,7 +17,10 @@ final class SparseWeightModelTests: XCTestCase {
     func model(_ name: String) -> String { SharedData.fixture("sparse/\(name).tflite").path }
 
     /// The script's fixed input: x[i] = Float((i · 7919) mod 2001 − 1000) / 1000.
-    static let input: [Float] = (0..<(64 * 64 * 32)).map { Float((($0 * 7919) % 2001) - 1000) / Float(1000) }
+    static let input: [Float] = (0..<(64 * 64 * 32)).map { (i: Int) -> Float in
+        let k: Int = (i * 7919) % 2001 - 1000
+        return Float(k) / 1000
+    }
 
     func run(_ path: String, threads: Int = 1, tier: InstructionSetTier? = nil) throws -> [Float] {
         let interpreter = try Interpreter(contentsOfFile: path, options: .init(threadCount: threads, tier: tier))

@@ -109,6 +109,26 @@ package enum TierFloatGEMM {
         TierMath.store(finish(v, bias: bias, lo: lo, hi: hi, mode: mode), to: c + r * ldc, count: cols)
     }
 
+    /// Rows `r…r + 3` (those below `mr`); with the SiLU, the four as one `LaneQuad` (four
+    /// interleaved chains, the same bits as one at a time).
+    @inline(__always)
+    private static func store(_ v0: SIMD16<Float>, _ v1: SIMD16<Float>, _ v2: SIMD16<Float>, _ v3: SIMD16<Float>, _ r: Int,
+                              mr: Int, c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
+                              bias: SIMD16<Float>, lo: Float, hi: Float, mode: Int) {
+        guard mode == 2, r < mr else {
+            store(v0, r, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+            store(v1, r + 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+            store(v2, r + 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+            store(v3, r + 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+            return
+        }
+        let y = LaneMath.silu(LaneQuad(v0 + bias, v1 + bias, v2 + bias, v3 + bias))
+        TierMath.store(y.a, to: c + r * ldc, count: cols)
+        if r + 1 < mr { TierMath.store(y.b, to: c + (r + 1) * ldc, count: cols) }
+        if r + 2 < mr { TierMath.store(y.c, to: c + (r + 2) * ldc, count: cols) }
+        if r + 3 < mr { TierMath.store(y.d, to: c + (r + 3) * ldc, count: cols) }
+    }
+
     /// 8 rows × 16 columns (AVX-512: 8 zmm accumulators, 2 FMA pipes × 4 cycles).
     @inline(never)
     private static func tile8<M: MultiplyAdd>(_: M.Type, mr: Int, a: UnsafePointer<Float>, lda: Int,
@@ -139,14 +159,8 @@ package enum TierFloatGEMM {
             }
             offset &+= runStride
         }
-        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c6, 6, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c7, 7, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c0, c1, c2, c3, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c4, c5, c6, c7, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
     }
 
     /// 6 rows × 16 columns (AVX2: 12 ymm accumulators, 2 for B, 1 broadcast).
@@ -176,10 +190,7 @@ package enum TierFloatGEMM {
             }
             offset &+= runStride
         }
-        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c0, c1, c2, c3, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
         store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
         store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
     }

@@ -128,6 +128,14 @@ package enum Tier {
         _mm256_maskstore_ps(p + 8, m1, halves.1)
     }
 
+    /// `table[index[l]]` per lane; every index must be in the table.
+    @inline(__always)
+    static func gather(_ table: UnsafePointer<Int32>, _ index: SIMD16<Int32>) -> SIMD16<Int32> {
+        var v = SIMD16<Int32>()
+        for l in 0..<16 { v[l] = table[Int(index[l])] }
+        return v
+    }
+
     /// 16 bytes at `p` as `Int32` lanes, sign- or zero-extended (`vpmovsxbd`/`vpmovzxbd` of
     /// two 8-byte loads); with `count` < 16 only that many bytes are read, the other lanes are 0.
     @inline(__always)

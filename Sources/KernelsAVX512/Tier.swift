@@ -115,6 +115,14 @@ package enum Tier {
         _mm512_mask_storeu_ps(p, __mmask16(truncatingIfNeeded: (1 << count) - 1), v)
     }
 
+    /// `table[index[l]]` per lane; every index must be in the table.
+    @inline(__always)
+    static func gather(_ table: UnsafePointer<Int32>, _ index: SIMD16<Int32>) -> SIMD16<Int32> {
+        var v = SIMD16<Int32>()
+        for l in 0..<16 { v[l] = table[Int(index[l])] }
+        return v
+    }
+
     /// 16 bytes at `p` as `Int32` lanes, sign- or zero-extended (`vpmovsxbd`/`vpmovzxbd`); with
     /// `count` < 16 only that many bytes are read (masked load), the other lanes are 0.
     @inline(__always)

@@ -88,7 +88,10 @@ extension KernelTable {
                 _:rows:count:bias:doubledMultiplier:rightShift:outputZeroPoint:activationMin:activationMax:output:)),
         quantizedDepthwise: QuantizedDepthwiseKernel(name: "8-bit depthwise 16 lanes avx2",
             run: KernelsAVX2.TierQuantizedDepthwise.run),
-        byteTable: nil)
+        byteTable: nil,
+        quantizedSoftmax: QuantizedSoftmaxRowsKernel(name: "softmax rows avx2",
+            exponentials: KernelsAVX2.TierQuantizedSoftmax.exponentials(_:rows:depth:signed:exps:into:sums:),
+            outputs: KernelsAVX2.TierQuantizedSoftmax.outputs(_:rows:depth:scales:shifts:outputMin:top:output:)))
 
     /// x86-64-v4 + AVX-512 VNNI (`KernelsAVX512`): `vpdpwssd` integer GEMM, `vpdpbusd` byte GEMM.
     static let avx512 = KernelTable.avx512(name: InstructionSetTier.avx512.description, byteTable: nil)
@@ -125,7 +128,10 @@ extension KernelTable {
                 _:rows:count:bias:doubledMultiplier:rightShift:outputZeroPoint:activationMin:activationMax:output:)),
             quantizedDepthwise: QuantizedDepthwiseKernel(name: "8-bit depthwise 16 lanes avx512",
                 run: KernelsAVX512.TierQuantizedDepthwise.run),
-            byteTable: byteTable)
+            byteTable: byteTable,
+            quantizedSoftmax: QuantizedSoftmaxRowsKernel(name: "softmax rows avx512",
+                exponentials: KernelsAVX512.TierQuantizedSoftmax.exponentials(_:rows:depth:signed:exps:into:sums:),
+            outputs: KernelsAVX512.TierQuantizedSoftmax.outputs(_:rows:depth:scales:shifts:outputMin:top:output:)))
     }
     #endif
 }

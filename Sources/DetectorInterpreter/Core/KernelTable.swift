@@ -42,17 +42,20 @@ package final class KernelTable: Sendable {
     package let quantizedDepthwise: QuantizedDepthwiseKernel
     /// 256-entry byte table lookups; nil: one lookup per byte.
     package let byteTable: ByteTableKernel?
+    /// 8-bit SOFTMAX over rows of at most 16 values, one row per vector; nil: the scalar loops.
+    package let quantizedSoftmax: QuantizedSoftmaxRowsKernel?
 
     package init(name: String, tier: InstructionSetTier, hasFusedMultiplyAdd: Bool, floatGEMM: FloatGEMMKernel,
                  depthwise: FloatDepthwiseKernel, hybrid: HybridKernels, elementwise: FloatElementwiseKernels,
                  integerGEMM: IntegerGEMMKernel,
                  byteGEMM: ByteGEMMKernel?, requantization: RequantizationKernel,
-                 quantizedDepthwise: QuantizedDepthwiseKernel, byteTable: ByteTableKernel?) {
+                 quantizedDepthwise: QuantizedDepthwiseKernel, byteTable: ByteTableKernel?,
+                 quantizedSoftmax: QuantizedSoftmaxRowsKernel? = nil) {
         self.name = name; self.tier = tier; self.hasFusedMultiplyAdd = hasFusedMultiplyAdd
         self.floatGEMM = floatGEMM; self.depthwise = depthwise; self.hybrid = hybrid
         self.elementwise = elementwise; self.integerGEMM = integerGEMM
         self.byteGEMM = byteGEMM; self.requantization = requantization; self.quantizedDepthwise = quantizedDepthwise
-        self.byteTable = byteTable
+        self.byteTable = byteTable; self.quantizedSoftmax = quantizedSoftmax
     }
 }
 
@@ -182,4 +185,18 @@ package struct ByteTableKernel: Sendable {
     package typealias Apply = @Sendable (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int) -> Void
     package let name: String
     package let apply: Apply
+}
+
+/// 8-bit SOFTMAX rows of at most 16 values (`TierQuantizedSoftmax`), in two passes around the
+/// per-row reciprocal: `exponentials` (input, rows, depth, signed, exps, into, sums) and
+/// `outputs` (exponentials, rows, depth, scales, shifts, outputMin, top, output; rows with a
+/// negative scale are skipped).
+package struct QuantizedSoftmaxRowsKernel: Sendable {
+    package typealias Exponentials = @Sendable (UnsafeRawPointer, Int, Int, Bool, UnsafePointer<Int32>,
+                                                UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Void
+    package typealias Outputs = @Sendable (UnsafePointer<Int32>, Int, Int, UnsafePointer<Int32>, UnsafePointer<Int32>,
+                                           Int32, Int32, UnsafeMutableRawPointer) -> Void
+    package let name: String
+    package let exponentials: Exponentials
+    package let outputs: Outputs
 }

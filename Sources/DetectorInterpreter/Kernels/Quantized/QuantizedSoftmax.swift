@@ -134,16 +134,72 @@ extension QuantizedSoftmax {
     }
 }
 
+extension QuantizedSoftmax {
+    /// `run(table, …)` for rows of at most 16 values on the tier's vector rows (`kernel`), in
+    /// blocks of 256 rows: their exponentials and sums, the reciprocal of each sum here (scalar,
+    /// as `run`), then the outputs; a row whose reciprocal is negative (none in practice: a
+    /// non-empty row's sum is positive) takes `run`'s general loop. The same bytes as `run`.
+    package static func runShortRows(_ table: QuantizedSoftmaxTable, kernel: QuantizedSoftmaxRowsKernel, input: UnsafeRawPointer,
+                                     output: UnsafeMutableRawPointer, signed: Bool, outerCount: Int, depth: Int, threads: Int = 1) {
+        guard depth > 0, depth <= 16, outerCount > 0 else { return }
+        let outputBits: Int32 = 8, outputMin: Int32 = signed ? -128 : 0, block = 256
+        table.exps.withUnsafeBufferPointer { expsBuffer in
+            guard let exps = expsBuffer.baseAddress, expsBuffer.count == 256 else { return }
+            KernelSupport.parallelChunks(outerCount, parts: outerCount * depth >= 1 << 13 ? threads : 1) { rows in
+                // Per block: 16 exponentials per row, then sums, scales and shifts (19 · 256 Int32).
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 19 * block) { scratch in
+                    guard let e = scratch.baseAddress else { return }
+                    let sums = e + 16 * block, scales = sums + block, shifts = scales + block
+                    var start = rows.lowerBound
+                    while start < rows.upperBound {
+                        let count = min(block, rows.upperBound - start)
+                        let x = input + start * depth, out = output + start * depth
+                        kernel.exponentials(x, count, depth, signed, exps, e, sums)
+                        for r in 0..<count {
+                            let (scale, bitsOverUnit) = GemmlowpMath.reciprocal(sums[r], integerDigits: accumulationIntegerBits)
+                            scales[r] = scale
+                            shifts[r] = bitsOverUnit + 31 - outputBits
+                        }
+                        kernel.outputs(e, count, depth, scales, shifts, outputMin, 255, out)
+                        for r in 0..<count where scales[r] < 0 {
+                            let rowIn = x + r * depth, rowOut = out + r * depth
+                            if signed {
+                                run(table, input: rowIn.assumingMemoryBound(to: Int8.self),
+                                    output: rowOut.assumingMemoryBound(to: Int8.self), outerCount: 1, depth: depth)
+                            } else {
+                                run(table, input: rowIn.assumingMemoryBound(to: UInt8.self),
+                                    output: rowOut.assumingMemoryBound(to: UInt8.self), outerCount: 1, depth: depth)
+                            }
+                        }
+                        start += count
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Interpreter kernel for uint8/int8 SOFTMAX (over the last dimension).
 final class QuantizedSoftmaxKernel: PreparedKernel {
     /// Element type chosen at prepare (int8 or uint8); eval dispatches to code specialized for it.
     let int8: Bool
     let table: QuantizedSoftmaxTable
     let input: Int, output: Int, outer: Int, depth: Int
-    init(int8: Bool, table: QuantizedSoftmaxTable, input: Int, output: Int, outer: Int, depth: Int) { self.int8 = int8;
+    init(int8: Bool, table: QuantizedSoftmaxTable, input: Int, output: Int, outer: Int, depth: Int,
+         rowsKernel: QuantizedSoftmaxRowsKernel? = nil) { self.int8 = int8;
         self.table = table; self.input = input; self.output = output; self.outer = outer; self.depth = depth
+        self.rowsKernel = depth <= 16 ? rowsKernel : nil
     }
+    /// The tier's one-row-per-vector path, for rows of at most 16 values.
+    let rowsKernel: QuantizedSoftmaxRowsKernel?
+
     func eval(_ e: EvalContext) throws {
+        if let rowsKernel {
+            QuantizedSoftmax.runShortRows(table, kernel: rowsKernel, input: UnsafeRawPointer(e.raw(input)),
+                                          output: e.raw(output), signed: int8, outerCount: outer, depth: depth,
+                                          threads: e.threadCount)
+            return
+        }
         if int8 { try evalTyped(e, Int8.self) } else { try evalTyped(e, UInt8.self) }
     }
 
@@ -163,7 +219,8 @@ extension QuantizedSoftmax {
         let qi = try c.quantization(of: x, "input")
         let table = QuantizedSoftmaxTable(QuantizedSoftmaxParams(beta: c.parameters.beta, inputScale: qi.scale))
         func build<A: QuantizedElement>(_: A.Type) -> any PreparedKernel {
-            QuantizedSoftmaxKernel(int8: A.self == Int8.self, table: table, input: x.index, output: out.index, outer: x.elementCount / depth, depth: depth)
+            QuantizedSoftmaxKernel(int8: A.self == Int8.self, table: table, input: x.index, output: out.index, outer: x.elementCount / depth, depth: depth,
+                                   rowsKernel: c.kernelTable.quantizedSoftmax)
         }
         return try withQuantizedType(x.type, c) { build($0) }
     }

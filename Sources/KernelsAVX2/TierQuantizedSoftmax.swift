@@ -1,0 +1,1 @@
+../TierKernels/TierQuantizedSoftmax.swift

@@ -160,7 +160,14 @@ package enum QuantizedConv2D {
         let layout = scratchLayout(p, threads: threads)
         let x16 = (scratch + layout.input).assumingMemoryBound(to: Int16.self)
         (x16 + inputPixels * rowStride).initialize(repeating: 0, count: slack)
-        convertInput(input, count: inputPixels, depth: depth, rowStride: rowStride, zeroPoint: p.inputZeroPoint, into: x16)
+        // The conversion split over the threads too (run on one, it made this op slower at 2
+        // threads than at 1 on automl's narrow 1×1 layers).
+        let convertParts = inputPixels * depth >= 1 << 14 ? min(max(threads, 1), inputPixels) : 1
+        KernelSupport.parallelFor(convertParts, threads: convertParts) { part in
+            let first = inputPixels * part / convertParts, end = inputPixels * (part + 1) / convertParts
+            convertInput(input + first * depth, count: end - first, depth: depth, rowStride: rowStride,
+                         zeroPoint: p.inputZeroPoint, into: x16 + first * rowStride)
+        }
         let rowsPerTile = layout.rowsPerTile
         let tiles = (pixels + rowsPerTile - 1) / rowsPerTile
         p.gemmWeights.withUnsafeBufferPointer { wb in
@@ -212,12 +219,15 @@ package enum QuantizedConv2D {
             (converted + inputPixels * rowStride).initialize(repeating: 0, count: copySlackBytes)
             let flip = bytes.activationFlip
             let source = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
+            // Split from 64 KB: on one thread this pass left the other idle for a sixth of
+            // yolox int8's 2-thread invoke (its 100 KB inputs were under `parallelCopyBytes`).
+            let convertThreads = inputPixels * depth >= 1 << 16 ? threads : 1
             if rowStride == depth {
-                KernelSupport.parallelElements(inputPixels * depth, threads: inputPixels * depth >= KernelSupport.parallelCopyBytes ? threads : 1) { range in
+                KernelSupport.parallelElements(inputPixels * depth, threads: convertThreads) { range in
                     for i in range { converted[i] = source[i] ^ flip }
                 }
             } else {
-                KernelSupport.parallelChunks(inputPixels, parts: inputPixels * depth >= KernelSupport.parallelCopyBytes ? threads : 1) { pixels in
+                KernelSupport.parallelChunks(inputPixels, parts: convertThreads) { pixels in
                     for r in pixels {
                         let src = source + r * depth, row = converted + r * rowStride
                         for i in 0..<depth { row[i] = src[i] ^ flip }
@@ -311,7 +321,9 @@ package enum QuantizedConv2D {
         // Padded column x' holds input column x' − padLeft where that exists.
         let x0 = min(wp, max(0, g.padLeft)), x1 = max(x0, min(wp, g.padLeft + g.inputWidth))
         let paddedRows = g.batches * hp
-        KernelSupport.parallelChunks(paddedRows, parts: paddedRows * wp * c >= KernelSupport.parallelCopyBytes ? threads : 1) { rows in
+        // Split from 64 KB, like `runBytes`' conversion: each thread's GEMM rows then read
+        // mostly the padded rows it wrote.
+        KernelSupport.parallelChunks(paddedRows, parts: paddedRows * wp * c >= 1 << 16 ? threads : 1) { rows in
             for r in rows {
                 let b = r / hp, y = r - b * hp, sy = y - g.padTop
                 let row = x + r * wp * c

@@ -57,18 +57,7 @@ enum LaneMath {
         let minArgument = V(repeating: expMinArgument), maxArgument = V(repeating: expMaxArgument)
         var x = select(negativeMask(x - minArgument), minArgument, x)
         x = select(negativeMask(maxArgument - x), maxArgument, x)
-        // n = round(x / ln 2) with the 1.5·2²³ rounding trick.
-        let magic = V(repeating: 12582912.0)
-        let shifted = x * V(repeating: 1.44269504088896341) + magic
-        let n = shifted - magic
-        let r = (x - n * V(repeating: 0.693359375)) - n * V(repeating: -2.12194440e-4)
-        var p = V(repeating: 1.9875691500e-4)
-        p = p * r + V(repeating: 1.3981999507e-3)
-        p = p * r + V(repeating: 8.3334519073e-3)
-        p = p * r + V(repeating: 4.1665795894e-2)
-        p = p * r + V(repeating: 1.6666665459e-1)
-        p = p * r + V(repeating: 5.0000001201e-1)
-        let er = p * (r * r) + r + V(repeating: 1)
+        let (er, shifted) = reducedExp(x)
         // 2ⁿ from the exponent bits: n + 127 is in [1, 254] after the clamp. `n` is split in
         // two halves so that 2^(n/2) stays a normal number even at the ends of the range.
         let ni = shifted.laneBits &- V.Bits(repeating: 0x4B40_0000)
@@ -85,7 +74,17 @@ enum LaneMath {
     @inline(__always)
     static func expAtMostNine<V: LaneVector>(_ x: V) -> V {
         let minArgument = V(repeating: expMinArgument)
-        let x = select(negativeMask(x - minArgument), minArgument, x)
+        let (er, shifted) = reducedExp(select(negativeMask(x - minArgument), minArgument, x))
+        // The low bits of `shifted` hold n (two's complement); shifted into the exponent field
+        // and added to the bits of 1.0 they give 2ⁿ.
+        let scale = V(laneBits: (shifted.laneBits &<< 23) &+ V.Bits(repeating: 0x3F80_0000))
+        return er * scale
+    }
+
+    /// `exp`'s reduction x = n·ln 2 + r and eʳ (Cephes' polynomial) for a clamped x: eʳ, and
+    /// `shifted` = x / ln 2 + 1.5·2²³, whose low bits hold n = round(x / ln 2).
+    @inline(__always)
+    private static func reducedExp<V: LaneVector>(_ x: V) -> (er: V, shifted: V) {
         let magic = V(repeating: 12582912.0)
         let shifted = x * V(repeating: 1.44269504088896341) + magic
         let n = shifted - magic
@@ -96,11 +95,7 @@ enum LaneMath {
         p = p * r + V(repeating: 4.1665795894e-2)
         p = p * r + V(repeating: 1.6666665459e-1)
         p = p * r + V(repeating: 5.0000001201e-1)
-        let er = p * (r * r) + r + V(repeating: 1)
-        // The low bits of `shifted` hold n (two's complement); shifted into the exponent field
-        // and added to the bits of 1.0 they give 2ⁿ.
-        let scale = V(laneBits: (shifted.laneBits &<< 23) &+ V.Bits(repeating: 0x3F80_0000))
-        return er * scale
+        return (p * (r * r) + r + V(repeating: 1), shifted)
     }
 
     /// Logistic with the reference kernel's cut-offs: 1 above 16.619…, exp(x) below -9,

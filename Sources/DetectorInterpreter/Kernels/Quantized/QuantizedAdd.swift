@@ -77,6 +77,53 @@ package enum QuantizedAdd {
         } }
     }
 
+    /// ADD, or with `subtract` SUB, as `run` computes it, for the interpreter: per block of up to
+    /// 256 outputs the rescaled inputs are looked up and summed as `Int32`, then `requantization`
+    /// (the kernel table's, built by `vectorRequantization(_:tier:)`: the same arithmetic as
+    /// `finish`) turns 16 sums at a time into bytes. `run` stays the test oracle.
+    package static func runBlocks<T: QuantizedElement>(_ p: QuantizedAddSubParams, _ requantization: VectorRequantization.Rows,
+                                                      plan: BroadcastPlan, input1: UnsafePointer<T>, input2: UnsafePointer<T>,
+                                                      output: UnsafeMutablePointer<T>, subtract: Bool = false) {
+        plan.forEachRow { o, i1, i2, n, s1, s2 in
+            runBlocks(p, requantization, input1 + i1, s1, input2 + i2, s2, output + o, count: n, subtract: subtract)
+        }
+    }
+
+    /// `runBlocks` over one run of `count` outputs, the inputs `step1` / `step2` elements apart
+    /// (0 for a broadcast input).
+    package static func runBlocks<T: QuantizedElement>(_ p: QuantizedAddSubParams, _ requantization: VectorRequantization.Rows,
+                                                      _ x: UnsafePointer<T>, _ step1: Int, _ y: UnsafePointer<T>, _ step2: Int,
+                                                      _ output: UnsafeMutablePointer<T>, count: Int, subtract: Bool) {
+        let sign: Int32 = subtract ? -1 : 1
+        p.rescaled1.withUnsafeBufferPointer { r1 in p.rescaled2.withUnsafeBufferPointer { r2 in
+            guard r1.count == 256, r2.count == 256 else { return }
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 256) { block in
+                guard let sums = block.baseAddress else { return }
+                var done = 0
+                while done < count {
+                    let n = min(256, count - done)
+                    let a = x + done * step1, b = y + done * step2
+                    for j in 0..<n {
+                        sums[j] = r1[Int(UInt8(truncatingIfNeeded: a[j * step1]))]
+                            &+ sign &* r2[Int(UInt8(truncatingIfNeeded: b[j * step2]))]
+                    }
+                    let whole = n / 16 * 16
+                    if whole > 0 { requantization.apply(sums, rows: whole / 16, count: 16, output: output + done) }
+                    if n > whole { requantization.apply(sums + whole, rows: 1, count: n - whole, output: output + done + whole) }
+                    done += n
+                }
+            }
+        } }
+    }
+
+    /// The requantization `runBlocks` takes: 16 channels of `p`'s output step, no bias; nil
+    /// when the output multiplier shifts left (then `run`'s scalar `finish` is used).
+    package static func vectorRequantization(_ p: QuantizedAddSubParams, tier: InstructionSetTier) -> VectorRequantization? {
+        VectorRequantization(multipliers: Array(repeating: p.output, count: 16), bias: Array(repeating: 0, count: 16),
+                             outputZeroPoint: p.outputZeroPoint, activationMin: p.activationMin,
+                             activationMax: p.activationMax, tier: tier)
+    }
+
     /// ADD, or with `subtract` SUB (the second rescaled input subtracted), from the per-input tables.
     package static func run<T: QuantizedElement>(_ p: QuantizedAddSubParams, plan: BroadcastPlan,
                                                 input1: UnsafePointer<T>, input2: UnsafePointer<T>,

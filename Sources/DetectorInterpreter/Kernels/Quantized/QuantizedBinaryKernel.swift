@@ -18,12 +18,20 @@ final class QuantizedBinaryKernel: PreparedKernel {
     let a: Int, b: Int, out: Int
     /// The element count when both inputs have the output's shape (one contiguous run).
     let contiguousCount: Int?
+    /// ADD / SUB off the pair table: the vector requantization of `QuantizedAdd.runBlocks`
+    /// (nil: the scalar loop).
+    let addRequantization: VectorRequantization?
 
     /// Same-shape ADD/SUB (and their tables) split over the threads from this many elements.
     static let parallelContiguousCount = 1 << 13
 
-    init(int8: Bool, operation: Operation, plan: BroadcastPlan, a: Int, b: Int, out: Int) { self.int8 = int8;
+    init(int8: Bool, operation: Operation, plan: BroadcastPlan, a: Int, b: Int, out: Int, tier: InstructionSetTier) {
+        self.int8 = int8
         self.operation = operation; self.plan = plan; self.a = a; self.b = b; self.out = out
+        switch operation {
+        case .add(let p), .sub(let p): addRequantization = QuantizedAdd.vectorRequantization(p, tier: tier)
+        default: addRequantization = nil
+        }
         let single = plan.outputDims.dropLast().allSatisfy { $0 == 1 } && plan.strides1.last == 1 && plan.strides2.last == 1
         contiguousCount = single ? plan.outputDims.last : nil
     }
@@ -35,6 +43,14 @@ final class QuantizedBinaryKernel: PreparedKernel {
     @inline(__always)
     private func evalTyped<T: QuantizedElement>(_ e: EvalContext, _: T.Type) throws {
         let x = e.pointer(a, as: T.self), y = e.pointer(b, as: T.self), o = e.pointer(out, as: T.self)
+        if let v = addRequantization, case .add(let p) = operation {
+            runAddSub(p, v, x, y, o, threads: e.threadCount, subtract: false)
+            return
+        }
+        if let v = addRequantization, case .sub(let p) = operation {
+            runAddSub(p, v, x, y, o, threads: e.threadCount, subtract: true)
+            return
+        }
         if let n = contiguousCount, n >= Self.parallelContiguousCount, e.threadCount > 1 {
             // Each thread's part is about what the ops before wrote on it.
             switch operation {
@@ -61,6 +77,24 @@ final class QuantizedBinaryKernel: PreparedKernel {
         case .gatedProduct(let t, let source, let count): t.apply(input: e.pointer(source, as: T.self), output: o, count: count, threads: e.threadCount, kernel: e.kernelTable.byteTable)
         case .maximum: QuantizedMaximumMinimum.run(maximum: true, plan: plan, input1: x, input2: y, output: o)
         case .minimum: QuantizedMaximumMinimum.run(maximum: false, plan: plan, input1: x, input2: y, output: o)
+        }
+    }
+
+    /// ADD / SUB by `QuantizedAdd.runBlocks`; same-shape inputs split over the threads.
+    @inline(__always)
+    private func runAddSub<T: QuantizedElement>(_ p: QuantizedAddSubParams, _ v: VectorRequantization, _ x: UnsafePointer<T>,
+                                                _ y: UnsafePointer<T>, _ o: UnsafeMutablePointer<T>, threads: Int, subtract: Bool) {
+        VectorRequantization.withRows(v) { rows in
+            guard let rows else { return }
+            if let n = contiguousCount {
+                let parts = n >= Self.parallelContiguousCount ? threads : 1
+                KernelSupport.parallelElements(n, threads: parts, minimumPerPart: Self.parallelContiguousCount / 2) { r in
+                    QuantizedAdd.runBlocks(p, rows, x + r.lowerBound, 1, y + r.lowerBound, 1, o + r.lowerBound,
+                                           count: r.count, subtract: subtract)
+                }
+            } else {
+                QuantizedAdd.runBlocks(p, rows, plan: plan, input1: x, input2: y, output: o, subtract: subtract)
+            }
         }
     }
 
@@ -101,7 +135,7 @@ final class QuantizedBinaryKernel: PreparedKernel {
                     }
                 }
             }
-            return QuantizedBinaryKernel(int8: A.self == Int8.self, operation: op, plan: plan, a: x.index, b: y.index, out: out.index)
+            return QuantizedBinaryKernel(int8: A.self == Int8.self, operation: op, plan: plan, a: x.index, b: y.index, out: out.index, tier: c.tier)
         }
         return try withQuantizedType(x.type, c) { try build($0) }
     }

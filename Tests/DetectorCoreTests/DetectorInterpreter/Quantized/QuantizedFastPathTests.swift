@@ -150,6 +150,44 @@ extension QuantizedKernelTests {
         for _ in 0..<3 { check(Int8.self); check(UInt8.self) }
     }
 
+    /// `QuantizedAdd.runBlocks` (sums in blocks, the tier's vector requantization) against the
+    /// scalar `run` at every tier: every input pair contiguously (65,536 outputs, so full blocks,
+    /// a partial last block and 16-lane remainders are all hit) and random broadcast shapes
+    /// (strides 0 and 1, runs shorter than 16).
+    func testAddSubBlocksMatchScalarLoopAtEveryTier() {
+        var rng = TestRandom(seed: 15)
+        func check<T: QuantizedElement>(_: T.Type) {
+            let a = (0..<65536 + 37).map { T(truncatingIfNeeded: UInt8(truncatingIfNeeded: $0 >> 8)) }
+            let b = (0..<65536 + 37).map { T(truncatingIfNeeded: UInt8(truncatingIfNeeded: $0 &* 7)) }
+            let p = QuantizedAddSubParams(input1: Self.randomQuantization(&rng, T.self), input2: Self.randomQuantization(&rng, T.self),
+                                          output: Self.randomQuantization(&rng, T.self), activation: Self.randomActivation(&rng), type: T.self)
+            let shapes = (0..<6).map { _ in Self.randomBroadcastShapes(&rng) }
+            let inputs = shapes.map { (Self.randomValues(&rng, Shape.count($0.a), T.self), Self.randomValues(&rng, Shape.count($0.b), T.self)) }
+            for tier in TierTesting.tiers {
+                guard let v = QuantizedAdd.vectorRequantization(p, tier: tier) else { return XCTFail("no vector requantization for \(p.output)") }
+                VectorRequantization.withRows(v) { rows in
+                    guard let rows else { return XCTFail("rows") }
+                    for subtract in [false, true] {
+                        var cases = [(plan: BroadcastPlan([a.count], [b.count]), a: a, b: b)]
+                        for (k, s) in shapes.enumerated() { cases.append((BroadcastPlan(s.a, s.b), inputs[k].0, inputs[k].1)) }
+                        for (plan, x, y) in cases {
+                            guard let plan else { return XCTFail("plan") }
+                            let count = Shape.count(plan.outputShape)
+                            var expected = [T](repeating: 0, count: count), fast = [T](repeating: 1, count: count)
+                            QuantizedAdd.run(p, plan: plan, input1: x, input2: y, output: &expected, subtract: subtract)
+                            fast.withUnsafeMutableBufferPointer { o in x.withUnsafeBufferPointer { xp in y.withUnsafeBufferPointer { yp in
+                                guard let o = o.baseAddress, let xp = xp.baseAddress, let yp = yp.baseAddress else { return }
+                                QuantizedAdd.runBlocks(p, rows, plan: plan, input1: xp, input2: yp, output: o, subtract: subtract)
+                            } } }
+                            XCTAssertEqual(fast, expected, "\(T.self) \(tier) subtract \(subtract) \(plan.outputShape)")
+                        }
+                    }
+                }
+            }
+        }
+        for _ in 0..<4 { check(Int8.self); check(UInt8.self) }
+    }
+
     /// Large ADD/SUB/MUL graphs take the table path inside the interpreter; compare with the reference loop.
     /// (64×64×6 takes the pair tables, 40×40×6 the per-input tables; same-shape ones split over
     /// 2 threads.)

@@ -53,10 +53,62 @@ package enum TierIntegerGemm {
         for l in 0..<width { out[l] = v[l] }
     }
 
-    /// 8 rows × 16 channels; rows ≥ `rows` re-read row 0 and are not stored.
-    @inline(never)
-    private static func tile8(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int,
-                              c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+    /// `multiply` with the requantization fused into the register tile (`TierRequantization`'s
+    /// arithmetic): each sum `+ bias[j]`, × the channel's multiplier and shift, `+ outputZeroPoint`,
+    /// clamped, its low byte stored at `output[i * ldo + j]` (uint8 and int8 alike). The sums never
+    /// go to memory and the per-channel constants are loaded once per tile. `bias`,
+    /// `doubledMultiplier` and `rightShift` hold whole panels of 16.
+    package static func multiplyRequantized(a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
+                                            m: Int, n: Int, kPadded kp: Int, bias: UnsafePointer<Int32>,
+                                            doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
+                                            outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
+                                            output: UnsafeMutableRawPointer, ldo: Int) {
+        let panels = (n + 15) / 16
+        let tileRows = Tier.integerTileRows
+        let zp = SIMD16<Int32>(repeating: outputZeroPoint)
+        let lo = SIMD16<Int32>(repeating: activationMin), hi = SIMD16<Int32>(repeating: activationMax)
+        for panel in 0..<panels {
+            let j0 = panel * 16
+            let epilogue = Epilogue(bias: UnsafeRawPointer(bias + j0).loadUnaligned(as: SIMD16<Int32>.self),
+                                    multiplier: UnsafeRawPointer(doubledMultiplier + j0).loadUnaligned(as: SIMD16<UInt32>.self),
+                                    shift: UnsafeRawPointer(rightShift + j0).loadUnaligned(as: SIMD16<UInt32>.self),
+                                    zeroPoint: zp, lo: lo, hi: hi)
+            let width = min(16, n - j0)
+            var i = 0
+            while i < m {
+                let rows = min(tileRows, m - i)
+                let out = output + i * ldo + j0
+                if tileRows == 8 {
+                    tile8Requantized(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp,
+                                     epilogue, output: out, ldo: ldo, width: width)
+                } else if tileRows == 2 {
+                    tile2Requantized(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp,
+                                     epilogue, output: out, ldo: ldo, width: width)
+                } else {
+                    tile4Requantized(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp,
+                                     epilogue, output: out, ldo: ldo, width: width)
+                }
+                i += rows
+            }
+        }
+    }
+
+    /// One panel's requantization constants (a tuple: tier modules define no non-generic structs).
+    typealias Epilogue = (bias: SIMD16<Int32>, multiplier: SIMD16<UInt32>, shift: SIMD16<UInt32>,
+                          zeroPoint: SIMD16<Int32>, lo: SIMD16<Int32>, hi: SIMD16<Int32>)
+
+    /// Requantizes one row of sums and stores its low bytes (row `r` only when `r < rows`).
+    @inline(__always)
+    private static func put(_ v: SIMD16<Int32>, _ r: Int, rows: Int, _ e: Epilogue, output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
+        guard r < rows else { return }
+        let q = TierRequantization.requantize(v &+ e.bias, doubledMultiplier: e.multiplier, shift: e.shift) &+ e.zeroPoint
+        Tier.storeLowBytes(Tier.clamp(q, lo: e.lo, hi: e.hi), to: output + r &* ldo, count: width)
+    }
+
+    /// The 8 rows × 16 channels sums of one register tile; rows ≥ `rows` re-read row 0.
+    @inline(__always)
+    private static func accumulate8(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int)
+        -> (SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>) {
         @inline(__always) func row(_ r: Int) -> UnsafePointer<Int16> { r < rows ? a + r * lda : a }
         let a0 = a, a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
         var c0 = SIMD16<Int32>(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
@@ -75,16 +127,35 @@ package enum TierIntegerGemm {
             w += 32
             q &+= 2
         }
+        return (c0, c1, c2, c3, c4, c5, c6, c7)
+    }
+
+    /// 8 rows × 16 channels; rows ≥ `rows` are not stored.
+    @inline(never)
+    private static func tile8(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int,
+                              c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+        let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp)
         store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
         store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
         store(c4, 4, rows: rows, c: c, ldc: ldc, width: width); store(c5, 5, rows: rows, c: c, ldc: ldc, width: width)
         store(c6, 6, rows: rows, c: c, ldc: ldc, width: width); store(c7, 7, rows: rows, c: c, ldc: ldc, width: width)
     }
 
-    /// 4 rows × 16 channels (AVX2: 8 ymm accumulators); rows ≥ `rows` re-read row 0.
+    /// `tile8` requantized to bytes (`multiplyRequantized`).
     @inline(never)
-    private static func tile4(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int,
-                              c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+    private static func tile8Requantized(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int,
+                                         _ e: Epilogue, output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
+        let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp)
+        put(c0, 0, rows: rows, e, output: output, ldo: ldo, width: width); put(c1, 1, rows: rows, e, output: output, ldo: ldo, width: width)
+        put(c2, 2, rows: rows, e, output: output, ldo: ldo, width: width); put(c3, 3, rows: rows, e, output: output, ldo: ldo, width: width)
+        put(c4, 4, rows: rows, e, output: output, ldo: ldo, width: width); put(c5, 5, rows: rows, e, output: output, ldo: ldo, width: width)
+        put(c6, 6, rows: rows, e, output: output, ldo: ldo, width: width); put(c7, 7, rows: rows, e, output: output, ldo: ldo, width: width)
+    }
+
+    /// The 4 rows × 16 channels sums (AVX2: 8 ymm accumulators); rows ≥ `rows` re-read row 0.
+    @inline(__always)
+    private static func accumulate4(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int)
+        -> (SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>) {
         @inline(__always) func row(_ r: Int) -> UnsafePointer<Int16> { r < rows ? a + r * lda : a }
         let a0 = a, a1 = row(1), a2 = row(2), a3 = row(3)
         var c0 = SIMD16<Int32>(), c1 = c0, c2 = c0, c3 = c0
@@ -99,15 +170,32 @@ package enum TierIntegerGemm {
             w += 32
             q &+= 2
         }
+        return (c0, c1, c2, c3)
+    }
+
+    /// 4 rows × 16 channels; rows ≥ `rows` are not stored.
+    @inline(never)
+    private static func tile4(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int,
+                              c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+        let (c0, c1, c2, c3) = accumulate4(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp)
         store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
         store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
     }
 
-    /// 2 rows × 16 channels (SSE2: 8 xmm accumulators and the 4 quarters of a weight pair
-    /// vector); rows ≥ `rows` re-read row 0.
+    /// `tile4` requantized to bytes (`multiplyRequantized`).
     @inline(never)
-    private static func tile2(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int,
-                              c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+    private static func tile4Requantized(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int,
+                                         _ e: Epilogue, output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
+        let (c0, c1, c2, c3) = accumulate4(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp)
+        put(c0, 0, rows: rows, e, output: output, ldo: ldo, width: width); put(c1, 1, rows: rows, e, output: output, ldo: ldo, width: width)
+        put(c2, 2, rows: rows, e, output: output, ldo: ldo, width: width); put(c3, 3, rows: rows, e, output: output, ldo: ldo, width: width)
+    }
+
+    /// The 2 rows × 16 channels sums (SSE2: 8 xmm accumulators and the 4 quarters of a weight
+    /// pair vector); row 1 re-reads row 0 when `rows` is 1.
+    @inline(__always)
+    private static func accumulate2(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int)
+        -> (SIMD16<Int32>, SIMD16<Int32>) {
         let a0 = a, a1 = rows > 1 ? a + lda : a
         var c0 = SIMD16<Int32>(), c1 = c0
         var w = panel
@@ -119,6 +207,22 @@ package enum TierIntegerGemm {
             w += 32
             q &+= 2
         }
+        return (c0, c1)
+    }
+
+    /// 2 rows × 16 channels; row 1 is not stored when `rows` is 1.
+    @inline(never)
+    private static func tile2(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int,
+                              c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+        let (c0, c1) = accumulate2(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp)
         store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
+    }
+
+    /// `tile2` requantized to bytes (`multiplyRequantized`).
+    @inline(never)
+    private static func tile2Requantized(a: UnsafePointer<Int16>, lda: Int, rows: Int, panel: UnsafePointer<Int16>, kPadded kp: Int,
+                                         _ e: Epilogue, output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
+        let (c0, c1) = accumulate2(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp)
+        put(c0, 0, rows: rows, e, output: output, ldo: ldo, width: width); put(c1, 1, rows: rows, e, output: output, ldo: ldo, width: width)
     }
 }

@@ -134,12 +134,19 @@ package struct FloatElementwiseKernels: Sendable {
 
 /// `C = A · Bᵀ` on `Int16` operands in exact `Int32`, B packed by `IntegerGemm.packB` in panels
 /// of `panelWidth` channels. `multiply`'s arguments: a, lda, packedB, m, n, kPadded, c, ldc.
+/// `multiplyRequantized` requantizes the sums in registers instead (`IntegerGemm.multiplyRequantized`):
+/// a, lda, packedB, m, n, kPadded, bias, doubledMultiplier, rightShift, outputZeroPoint,
+/// activationMin, activationMax, output, ldo.
 package struct IntegerGEMMKernel: Sendable {
     package typealias Multiply = @Sendable (UnsafePointer<Int16>, Int, UnsafePointer<Int16>, Int, Int, Int,
                                             UnsafeMutablePointer<Int32>, Int) -> Void
+    package typealias MultiplyRequantized = @Sendable (UnsafePointer<Int16>, Int, UnsafePointer<Int16>, Int, Int, Int,
+                                                       UnsafePointer<Int32>, UnsafePointer<UInt32>, UnsafePointer<UInt32>,
+                                                       Int32, Int32, Int32, UnsafeMutableRawPointer, Int) -> Void
     package let name: String
     package let panelWidth: Int
     package let multiply: Multiply
+    package let multiplyRequantized: MultiplyRequantized
 }
 
 /// `C = A · Bᵀ` with A unsigned and B signed bytes (`IntegerGemm.multiplyBytes`). Arguments:

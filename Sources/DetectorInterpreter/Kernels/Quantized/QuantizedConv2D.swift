@@ -188,8 +188,14 @@ package enum QuantizedConv2D {
                     } else {
                         a = UnsafePointer(x16 + first * kp)
                     }
-                    IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n, kernel: p.integerGEMM)
-                    requantizeRows(p, requantization, acc: acc, rows: rows, output: output + first * n)
+                    if let requantization {
+                        IntegerGemm.multiplyRequantized(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp,
+                                                        requantization: requantization, output: output + first * n, ldo: n,
+                                                        kernel: p.integerGEMM)
+                    } else {
+                        IntegerGemm.multiply(a: a, lda: kp, packedB: w, m: rows, n: n, kPadded: kp, c: acc, ldc: n, kernel: p.integerGEMM)
+                        requantizeRows(p, nil, acc: acc, rows: rows, output: output + first * n)
+                    }
                 }
             }
         } }

@@ -81,4 +81,16 @@ package enum IntegerGemm {
                                 kernel: IntegerGEMMKernel) {
         kernel.multiply(a, lda, packedB, m, n, kp, c, ldc)
     }
+
+    /// `multiply` with the sums requantized in registers and stored as bytes at
+    /// `output[i * ldo + j]` (`requantization`'s arithmetic, the same bytes as `multiply` then
+    /// `requantization.apply`); `requantization` must cover whole panels of 16 channels.
+    @inline(__always)
+    package static func multiplyRequantized<T: QuantizedElement>(a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
+                                                                m: Int, n: Int, kPadded kp: Int,
+                                                                requantization r: VectorRequantization.Rows,
+                                                                output: UnsafeMutablePointer<T>, ldo: Int, kernel: IntegerGEMMKernel) {
+        kernel.multiplyRequantized(a, lda, packedB, m, n, kp, r.bias, r.doubledMultiplier, r.rightShift, r.outputZeroPoint,
+                                   r.activationMin, r.activationMax, UnsafeMutableRawPointer(output), ldo)
+    }
 }

@@ -54,6 +54,45 @@ final class IntegerGemmTests: XCTestCase {
         }
     }
 
+    /// The `Int16` GEMM with the requantization in its registers (`multiplyRequantized`) against
+    /// the reference sums requantized one by one with TFLite's `MultiplyByQuantizedMultiplier`
+    /// (`QuantizedMultiplier.apply`), every tier: rows not a multiple of the 2-, 4- or 8-row
+    /// tiles, channels across panels of 16, an output stride wider than a row (the gap untouched).
+    func testGemmRequantizedMatchesReferenceSumsThenRequantization() throws {
+        var rng = TestRandom(seed: 4242)
+        for trial in 0..<40 {
+            let m = rng.int(1...21), n = trial % 3 == 0 ? rng.int(1...15) : rng.int(1...40), k = rng.int(1...60)
+            let a = (0..<m * k).map { _ in Int16(rng.int(-383...383)) }
+            let b = (0..<n * k).map { _ in Int16(rng.int(-383...383)) }
+            let sums = GemmTestSupport.reference(a, b, m: m, n: n, k: k)
+            let multipliers = (0..<n).map { _ in QuantizedMultiplier(Double(rng.int(1...1000)) * 1e-6) }
+            let bias = (0..<n).map { _ in Int32(rng.int(-50000...50000)) }
+            let zp = Int32(rng.int(-20...20)), lo = Int32(trial % 4 == 0 ? -128 : -100), hi = Int32(trial % 4 == 0 ? 127 : 90)
+            let expected = (0..<m * n).map { e in Int8(min(max(multipliers[e % n].apply(sums[e] &+ bias[e % n]) &+ zp, lo), hi)) }
+            let kp = IntegerGemm.paddedDepth(k)
+            var padded = [Int16](repeating: 0, count: m * kp)
+            for i in 0..<m { for q in 0..<k { padded[i * kp + q] = a[i * k + q] } }
+            for tier in TierTesting.tiers {
+                let panels = b.withUnsafeBufferPointer { IntegerGemm.packB($0, n: n, k: k, tier: tier) }
+                let vr = try XCTUnwrap(VectorRequantization(multipliers: multipliers, bias: bias, outputZeroPoint: zp,
+                                                            activationMin: lo, activationMax: hi, tier: tier))
+                let ldo = n + 3
+                var out = [Int8](repeating: 77, count: m * ldo)
+                VectorRequantization.withRows(vr) { rq in
+                    guard let rq else { return XCTFail("rows") }
+                    padded.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in out.withUnsafeMutableBufferPointer { op in
+                        guard let ap = ap.baseAddress, let bp = bp.baseAddress, let op = op.baseAddress else { return }
+                        IntegerGemm.multiplyRequantized(a: ap, lda: kp, packedB: bp, m: m, n: n, kPadded: kp, requantization: rq,
+                                                        output: op, ldo: ldo, kernel: KernelTable.for(tier).integerGEMM)
+                    } } }
+                }
+                XCTAssertEqual((0..<m).flatMap { out[$0 * ldo..<$0 * ldo + n] }, expected, "m=\(m) n=\(n) k=\(k) \(tier)")
+                XCTAssertEqual((0..<m).flatMap { out[$0 * ldo + n..<$0 * ldo + ldo] }, [Int8](repeating: 77, count: 3 * m), "gap \(tier)")
+                if m * n >= 40 { XCTAssertGreaterThan(Set(expected).count, 3, "trial \(trial) degenerate") }
+            }
+        }
+    }
+
     func testGemmHandComputed() {
         // [1 2 3; -4 5 -6] x [7 8 9]^T = [50, -42]
         for tier in TierTesting.tiers {

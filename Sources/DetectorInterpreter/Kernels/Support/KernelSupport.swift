@@ -73,10 +73,12 @@ enum KernelSupport {
     }
 
     /// Bytes a copy-like pass (pad, concatenation, slice, transpose, table lookup, clamp) must
-    /// move before a second thread joins: below this the data a previous op left in one core's
-    /// cache costs more to move than the split saves (measured: the 64×64×24 ADD and PAD of
-    /// face short range ran 2–3× slower split over 2 threads).
-    static let parallelCopyBytes = 1 << 19
+    /// move before a second thread joins. The ops before it split their outputs over the same
+    /// threads, so a copy left on one thread reads half its input from the other core's cache:
+    /// yolox int8's 100–400 KB PAD, TRANSPOSE and CONCATENATION ran slower at 2 threads than at
+    /// 1 under the former 512 KB. At 64 KB, paired 2-thread runs of the 18 shared models: 0.92–1.01×
+    /// (yolov5n int8 0.92, yolox int8 0.96; AMD EPYC Zen 4).
+    static let parallelCopyBytes = 1 << 16
 
     /// Runs a memory-bound element-wise pass over `0..<count` on up to `threads` threads:
     /// at least `minimumPerPart` elements a part (below that one thread is faster than waking

@@ -225,9 +225,10 @@ package enum QuantizedConv2D {
             (converted + inputPixels * rowStride).initialize(repeating: 0, count: copySlackBytes)
             let flip = bytes.activationFlip
             let source = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
-            // Split from 64 KB: on one thread this pass left the other idle for a sixth of
-            // yolox int8's 2-thread invoke (its 100 KB inputs were under `parallelCopyBytes`).
-            let convertThreads = inputPixels * depth >= 1 << 16 ? threads : 1
+            // Split from 16 KB: on one thread this pass left the other idle for a sixth of
+            // yolox int8's 2-thread invoke (64 KB still left its 20 × 20 layers on one thread;
+            // 16 KB: 0.96× at 2 threads, paired runs).
+            let convertThreads = inputPixels * depth >= 1 << 14 ? threads : 1
             if rowStride == depth {
                 KernelSupport.parallelElements(inputPixels * depth, threads: convertThreads) { range in
                     for i in range { converted[i] = source[i] ^ flip }
@@ -327,9 +328,9 @@ package enum QuantizedConv2D {
         // Padded column x' holds input column x' − padLeft where that exists.
         let x0 = min(wp, max(0, g.padLeft)), x1 = max(x0, min(wp, g.padLeft + g.inputWidth))
         let paddedRows = g.batches * hp
-        // Split from 64 KB, like `runBytes`' conversion: each thread's GEMM rows then read
+        // Split from 16 KB, like `runBytes`' conversion: each thread's GEMM rows then read
         // mostly the padded rows it wrote.
-        KernelSupport.parallelChunks(paddedRows, parts: paddedRows * wp * c >= 1 << 16 ? threads : 1) { rows in
+        KernelSupport.parallelChunks(paddedRows, parts: paddedRows * wp * c >= 1 << 14 ? threads : 1) { rows in
             for r in rows {
                 let b = r / hp, y = r - b * hp, sy = y - g.padTop
                 let row = x + r * wp * c

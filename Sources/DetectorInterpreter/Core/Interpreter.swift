@@ -131,6 +131,9 @@ public final class Interpreter {
     /// Tensor → the tensor whose buffer it shares: fused pairs' intermediates, and the inputs
     /// of RESHAPE / SQUEEZE / EXPAND_DIMS read by nothing else (the copy then has nothing to do).
     package var aliases: [Int: Int] = [:]
+    /// Inputs an op reads instead of its graph inputs (a convolution with a PAD folded into it
+    /// reads the PAD's input, see `PadFolding`); planned at prepare.
+    var effectiveInputs: [Int: [Int]] = [:]
     var arena: AlignedBuffer?
     var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
     let dummy = AlignedBuffer(byteCount: 64)
@@ -304,6 +307,11 @@ public final class Interpreter {
         fusion = options.preserveAllTensors ? ActivationFusion() : ActivationFusion(graph: graph, types: types)
         roundsLikeReference = Interpreter.containsHybridKernels(graph, types: types)
         aliases = [:]
+        effectiveInputs = [:]
+        var readers = [Int](repeating: 0, count: n)
+        for op in graph.operators { for t in op.inputs where t >= 0 && t < n { readers[t] += 1 } }
+        // Convolutions with a PAD folded into them, by op index (see `PadFolding`).
+        var padFolds: [Int: PadFolding.Fold] = [:]
         var ownedBytes = 0
         var work = 0, invokeWork = 0
         var lastReader = [Int](repeating: -1, count: n)
@@ -315,7 +323,20 @@ public final class Interpreter {
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             modelBase = raw.baseAddress
             defer { modelBase = nil }
-            for (k, op) in graph.operators.enumerated() {
+            for (k, graphOp) in graph.operators.enumerated() {
+                if let fold = padFold(k, readers: readers) {
+                    // Neither run nor stored: its reader pads the PAD's input itself.
+                    shapes[graphOp.outputs[0]] = fold.paddedShape
+                    types[graphOp.outputs[0]] = types[fold.source]
+                    foldedOps[k] = true
+                    padFolds[fold.convolution] = fold
+                    continue
+                }
+                var op = graphOp
+                if let fold = padFolds[k] {
+                    op.inputs[0] = fold.source
+                    effectiveInputs[k] = op.inputs
+                }
                 if let pair = fusion.pair(activationOp: k), !foldedOps[pair.producer], kernels[pair.producer] != nil {
                     // The producer already clamps; its result goes straight to this op's output.
                     shapes[pair.output] = shapes[pair.source]
@@ -327,7 +348,7 @@ public final class Interpreter {
                 // absorb then run on their own (a SiLU epilogue is not idempotent like a clamp).
                 let constantInputs = op.inputs.contains { $0 >= 0 } && op.inputs.allSatisfy { $0 < 0 || isConstant[$0] }
                 let context = PrepareContext(operatorIndex: k, node: op, threadCount: options.threadCount, interpreter: self,
-                                             epilogue: constantInputs ? nil : fusion.overrides[k])
+                                             epilogue: constantInputs ? nil : fusion.overrides[k], foldedPadding: padFolds[k]?.padding)
                 outputsSet = []
                 let kernel = try registrations[k].prepare(context)
                 for t in op.outputs where t >= 0 && !outputsSet.contains(t) {
@@ -434,7 +455,7 @@ public final class Interpreter {
         var last = [Int](repeating: -1, count: n)
         for t in graph.inputs { first[t] = -1; last[t] = end }
         for (k, op) in graph.operators.enumerated() where !foldedOps[k] {
-            for t in op.inputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
+            for t in effectiveInputs[k] ?? op.inputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
             for t in op.outputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
         }
         for t in graph.outputs { last[t] = end; first[t] = min(first[t], end) }

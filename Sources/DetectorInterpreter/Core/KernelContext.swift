@@ -28,14 +28,18 @@ package final class PrepareContext {
     package unowned let interpreter: Interpreter
     /// Work of a following op folded into this one (see `ActivationFusion`).
     let epilogue: ActivationFusion.Epilogue?
+    /// Spatial padding of a PAD folded into this convolution (`PadFolding`): `node`'s input 0
+    /// is then the PAD's input, and `WindowGeometry.make` pads it by these rows and columns.
+    let foldedPadding: PadFolding.Padding?
 
     package init(operatorIndex: Int, node: GraphOperator, threadCount: Int, interpreter: Interpreter,
-         epilogue: ActivationFusion.Epilogue? = nil) {
+         epilogue: ActivationFusion.Epilogue? = nil, foldedPadding: PadFolding.Padding? = nil) {
         self.operatorIndex = operatorIndex
         self.node = node
         self.threadCount = threadCount
         self.interpreter = interpreter
         self.epilogue = epilogue
+        self.foldedPadding = foldedPadding
     }
 
     /// The op's options (with the activation of a folded RELU, see `ActivationFusion`).

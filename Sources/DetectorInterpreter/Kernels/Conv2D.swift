@@ -524,9 +524,12 @@ final class Conv2DKernel: PreparedKernel {
             let padded = (shared.pointer + paddedBytesOffset).assumingMemoryBound(to: UInt8.self)
             // Output column x' reads input column x' − padLeft: the columns that exist.
             let x0 = min(s.inW, max(0, g.padLeft)), x1 = max(x0, min(s.inW, g.padLeft + g.inW))
-            for b in 0..<g.batch {
-                for y in 0..<s.inH {
-                    let row = padded + ((b * s.inH + y) * s.inW) * c, sy = y - g.padTop
+            // Rows split over the threads, as the GEMM rows that read them are.
+            let rows = g.batch * s.inH
+            KernelSupport.parallelChunks(rows, parts: rows * s.inW * c >= KernelSupport.parallelCopyBytes ? threads : 1) { part in
+                for r in part {
+                    let b = r / s.inH, y = r - b * s.inH
+                    let row = padded + r * s.inW * c, sy = y - g.padTop
                     guard sy >= 0, sy < g.inH else { row.update(repeating: pads[b], count: s.inW * c); continue }
                     row.update(repeating: pads[b], count: x0 * c)
                     (row + x0 * c).update(from: x + ((b * g.inH + sy) * g.inW + (x0 - g.padLeft)) * c, count: (x1 - x0) * c)

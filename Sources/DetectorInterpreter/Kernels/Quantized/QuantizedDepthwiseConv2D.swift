@@ -262,13 +262,8 @@ extension QuantizedDepthwiseConv2D {
             throw c.invalid("filter shape \(f.shape) does not fit input depth \(inputDepth)")
         }
         let dm = outputDepth / inputDepth
-        guard let g = WindowGeometry(batches: x.shape[0], inputHeight: x.shape[1], inputWidth: x.shape[2],
-                                     filterHeight: f.shape[1], filterWidth: f.shape[2],
-                                     strideHeight: p.strideHeight, strideWidth: p.strideWidth,
-                                     dilationHeight: p.dilationHeightFactor, dilationWidth: p.dilationWidthFactor,
-                                     samePadding: p.padding == .same) else {
-            throw c.invalid("invalid depthwise geometry: input \(x.shape), filter \(f.shape)")
-        }
+        let g = try WindowGeometry.make(c, input: x, filterH: f.shape[1], filterW: f.shape[2],
+                                        dilationH: p.dilationHeightFactor, dilationW: p.dilationWidthFactor, allowsEmptyOutput: false)
         try c.setOutput(0, shape: [g.batches, g.outputHeight, g.outputWidth, outputDepth], type: x.type)
         let out = try c.output(0)
         let qi = try c.activationQuantization(of: x, "input"), qo = try c.quantization(of: out, "output")

@@ -58,15 +58,29 @@ package struct WindowGeometry: Sendable, Equatable {
 extension WindowGeometry {
     /// The window of a float or hybrid op: a 4-D NHWC input, the op's strides and padding, the
     /// given filter size and dilation. An empty VALID output is allowed (the op writes nothing).
-    static func make(_ c: PrepareContext, input: TensorInfo, filterH: Int, filterW: Int, dilationH: Int = 1, dilationW: Int = 1) throws -> WindowGeometry {
+    ///
+    /// With a PAD folded into the op (`PrepareContext.foldedPadding`, VALID padding only) the
+    /// window is the VALID one over the padded size, read from the unpadded input with the PAD's
+    /// rows and columns as implicit padding (`padTop`, `padLeft`; the windows past the bottom and
+    /// right edges are clipped like SAME padding's).
+    static func make(_ c: PrepareContext, input: TensorInfo, filterH: Int, filterW: Int, dilationH: Int = 1, dilationW: Int = 1,
+                     allowsEmptyOutput: Bool = true) throws -> WindowGeometry {
         let p = c.parameters
         guard input.rank == 4 else { throw c.invalid("input must be 4-D NHWC, has shape \(input.shape)") }
-        guard let g = WindowGeometry(batches: input.shape[0], inputHeight: input.shape[1], inputWidth: input.shape[2],
-                                     filterHeight: filterH, filterWidth: filterW,
-                                     strideHeight: p.strideHeight, strideWidth: p.strideWidth,
-                                     dilationHeight: dilationH, dilationWidth: dilationW,
-                                     samePadding: p.padding == .same, allowsEmptyOutput: true) else {
-            throw c.invalid("strides, dilations and filter sizes must be positive and below 2^20 (filter \(filterH)x\(filterW), strides \(p.strideHeight)x\(p.strideWidth), dilations \(dilationH)x\(dilationW))")
+        let pad = c.foldedPadding
+        guard pad == nil || p.padding == .valid else { throw c.invalid("a folded PAD needs VALID padding") }
+        let (h, oh) = input.shape[1].addingReportingOverflow((pad?.top ?? 0) + (pad?.bottom ?? 0))
+        let (w, ow) = input.shape[2].addingReportingOverflow((pad?.left ?? 0) + (pad?.right ?? 0))
+        guard !oh, !ow, var g = WindowGeometry(batches: input.shape[0], inputHeight: h, inputWidth: w,
+                                               filterHeight: filterH, filterWidth: filterW,
+                                               strideHeight: p.strideHeight, strideWidth: p.strideWidth,
+                                               dilationHeight: dilationH, dilationWidth: dilationW,
+                                               samePadding: p.padding == .same, allowsEmptyOutput: allowsEmptyOutput) else {
+            throw c.invalid("invalid window: input \(input.shape), filter \(filterH)x\(filterW), strides \(p.strideHeight)x\(p.strideWidth), dilations \(dilationH)x\(dilationW) (all positive and below 2^20, and a non-empty output)")
+        }
+        if let pad {
+            g.inputHeight = input.shape[1]; g.inputWidth = input.shape[2]
+            g.padTop = pad.top; g.padLeft = pad.left
         }
         return g
     }

@@ -297,7 +297,7 @@ final class Conv2DKernel: PreparedKernel {
         }
         if g.readsInPlace || paddedInput != nil {
             // Each output row is one GEMM reading the (padded) input where it is.
-            let input = paddedInput.map { $0.fill(from: src) } ?? src
+            let input = paddedInput.map { $0.fill(from: src, threads: parts(work)) } ?? src
             let g = paddedInput?.padded ?? g
             let layout = FloatGEMM.RowLayout(count: g.kH, length: g.kW * g.inC, stride: g.inW * g.inC)
             KernelSupport.parallelChunks(g.batch * g.outH, parts: parts(work)) { outputRows in

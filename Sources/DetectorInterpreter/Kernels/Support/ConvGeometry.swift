@@ -118,18 +118,22 @@ final class PaddedInput {
     }
 
     /// Copies `input` (the original geometry) into the interior; returns the padded image.
-    func fill(from input: UnsafePointer<Float>) -> UnsafePointer<Float> {
+    /// Rows split over `threads` from `KernelSupport.parallelCopyBytes` (on one thread the copy
+    /// left the other idle, as a PAD op would).
+    func fill(from input: UnsafePointer<Float>, threads: Int = 1) -> UnsafePointer<Float> {
         let g = original, p = padded, c = g.inC
         let dst = buffer.pointer.assumingMemoryBound(to: Float.self)
         // Output column x' reads input column x' - padLeft: the columns that exist.
         let x0 = max(0, g.padLeft), x1 = min(p.inW, g.padLeft + g.inW)
         guard x1 > x0 else { return UnsafePointer(dst) }
-        for b in 0..<g.batch {
-            for y in 0..<p.inH {
+        let rows = g.batch * p.inH
+        KernelSupport.parallelChunks(rows, parts: g.batch * g.inH * g.inW * c * 4 >= KernelSupport.parallelCopyBytes ? threads : 1) { part in
+            for r in part {
+                let b = r / p.inH, y = r - b * p.inH
                 let sy = y - g.padTop
                 guard sy >= 0, sy < g.inH else { continue }
                 let from = input + ((b * g.inH + sy) * g.inW + (x0 - g.padLeft)) * c
-                (dst + ((b * p.inH + y) * p.inW + x0) * c).update(from: from, count: (x1 - x0) * c)
+                (dst + (r * p.inW + x0) * c).update(from: from, count: (x1 - x0) * c)
             }
         }
         return UnsafePointer(dst)

@@ -408,7 +408,7 @@ public final class Interpreter {
                 }
             }
         }
-        if !options.preserveAllTensors { aliasCopiedInputs() }
+        if !options.preserveAllTensors { aliasCopiedInputs(readers: readers) }
         foldedByteCount = ownedBytes
         try planArena()
         multiplyAccumulateCount = invokeWork
@@ -429,10 +429,9 @@ public final class Interpreter {
 
     /// A shape-only op (`CopyKernel`) whose input has no other reader and is not a graph
     /// input, output or constant: the input is stored in the output's buffer.
-    private func aliasCopiedInputs() {
+    /// `readers[t]`: how many op inputs name tensor `t` (in the graph, as `prepare` counted them).
+    private func aliasCopiedInputs(readers: [Int]) {
         let n = graph.tensors.count
-        var readers = [Int](repeating: 0, count: n)
-        for op in graph.operators { for t in op.inputs where t >= 0 && t < n { readers[t] += 1 } }
         let boundary = Set(graph.inputs).union(graph.outputs)
         for (k, op) in graph.operators.enumerated() where !foldedOps[k] && kernels[k] is CopyKernel {
             guard let t = op.inputs.first, let u = op.outputs.first, t >= 0, t < n, u >= 0, u < n, t != u,

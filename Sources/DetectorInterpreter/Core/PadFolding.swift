@@ -66,13 +66,18 @@ extension Interpreter {
         }
         guard Shape.count(shapes[paddings]) == 8, values[0] == 0, values[1] == 0, values[6] == 0, values[7] == 0 else { return nil }
         let p = conv.parameters, filter = shapes[conv.inputs[1]]
-        // Extents of the filter window minus one (≥ 0; at most the padding, so every window reads the input).
-        let reachH = (filter[1] - 1) * max(p.dilationHeightFactor, 1), reachW = (filter[2] - 1) * max(p.dilationWidthFactor, 1)
-        guard filter[1] > 0, filter[2] > 0, (2...5).allSatisfy({ values[$0] >= 0 }),
+        // Extents of the filter window minus one (≥ 0): no padding past them, so every window
+        // reads the input. Filters and dilations from 2^20 on are invalid anyway (`WindowGeometry`),
+        // which also keeps these products and the padded sizes far from overflowing.
+        let limit = 1 << 20
+        guard (1..<limit).contains(filter[1]), (1..<limit).contains(filter[2]),
+              (1..<limit).contains(p.dilationHeightFactor), (1..<limit).contains(p.dilationWidthFactor) else { return nil }
+        let reachH = (filter[1] - 1) * p.dilationHeightFactor, reachW = (filter[2] - 1) * p.dilationWidthFactor
+        guard (2...5).allSatisfy({ values[$0] >= 0 }),
               values[2] <= reachH, values[3] <= reachH, values[4] <= reachW, values[5] <= reachW else { return nil }
         var padded = shapes[source]
-        let (h, oh) = padded[1].addingReportingOverflow(values[2] &+ values[3])
-        let (w, ow) = padded[2].addingReportingOverflow(values[4] &+ values[5])
+        let (h, oh) = padded[1].addingReportingOverflow(values[2] + values[3])
+        let (w, ow) = padded[2].addingReportingOverflow(values[4] + values[5])
         guard !oh, !ow else { return nil }
         padded[1] = h; padded[2] = w
         return PadFolding.Fold(convolution: j, source: source,

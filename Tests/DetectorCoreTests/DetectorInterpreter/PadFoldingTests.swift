@@ -139,4 +139,32 @@ final class PadFoldingTests: XCTestCase {
         ]
         for (graph, label) in cases { try check(graph, feeds: [feed], pad: 0, expectFolded: false, label) }
     }
+
+    /// Paddings from a malformed file (huge or negative) are not folded and fail prepare with an
+    /// error naming the op, never a trap in the fold's or the geometry's arithmetic.
+    func testAbsurdPaddingsFailPrepareWithoutTrapping() {
+        var g = GraphBuilder()
+        let x = g.input([1, 9, 11, 8])
+        let p = g.constantBytes([Int64](arrayLiteral: 0, 0, 1 << 62, 1 << 62, 1, 1, 0, 0).withUnsafeBytes { Array($0) },
+                                shape: [4, 2], type: .int64)
+        let padded = g.op(.pad, [x, p])[0]
+        let w = g.int8Constant([Int8](repeating: 3, count: 16 * 9 * 8), shape: [16, 3, 3, 8],
+                               quantization: TensorQuantization(scales: [Float](repeating: 0.01, count: 16),
+                                                                zeroPoints: [Int64](repeating: 0, count: 16)))
+        g.outputs = g.op(.conv2D, [padded, w, -1]) { $0.strideHeight = 2; $0.strideWidth = 2; $0.padding = .valid }
+        XCTAssertThrowsError(try Interpreter(graph: g.build())) { error in
+            XCTAssertTrue("\(error)".contains("PAD"), "\(error)")
+        }
+        var h = GraphBuilder()
+        let y = h.input([1, 9, 11, 8])
+        let q = h.intConstant([0, 0, -1, 1, 1, 1, 0, 0], shape: [4, 2])
+        let paddedY = h.op(.pad, [y, q])[0]
+        let w2 = h.int8Constant([Int8](repeating: 3, count: 16 * 9 * 8), shape: [16, 3, 3, 8],
+                                quantization: TensorQuantization(scales: [Float](repeating: 0.01, count: 16),
+                                                                 zeroPoints: [Int64](repeating: 0, count: 16)))
+        h.outputs = h.op(.conv2D, [paddedY, w2, -1]) { $0.padding = .valid }
+        XCTAssertThrowsError(try Interpreter(graph: h.build())) { error in
+            XCTAssertTrue("\(error)".contains("negative padding"), "\(error)")
+        }
+    }
 }

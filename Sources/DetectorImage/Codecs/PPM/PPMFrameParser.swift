@@ -102,12 +102,27 @@ struct PPMFrameParser {
         return Header(magic: m, width: width, height: height, maxval: maxval, rasterStart: i)
     }
 
-    /// Whether parsing again once more bytes have arrived repeats work in proportion to the
-    /// bytes so far: a plain (ASCII) frame, or a header not complete yet (e.g. a long comment).
-    /// A raw frame whose header is complete only compares its raster's length.
-    var rereadsWholeFrame: Bool {
-        guard let h = try? header() else { return true }
-        return h.isPlain
+    /// The length from `start` of a raw frame (header and raster) once its header is complete,
+    /// so that a reader can pull until it holds the whole frame and parse the header once more,
+    /// not once per chunk (a long comment in the header would otherwise be re-read per chunk).
+    /// Nil for a plain (ASCII) frame or a header not complete yet: their parse starts over
+    /// after each pull and repeats work in proportion to the bytes so far, so the reader
+    /// doubles what it holds instead. Also nil when the length overflows or is above
+    /// `maxFrameBytes` (`frame()` refuses those).
+    var rawFrameLength: Int? {
+        guard let h = try? header(), !h.isPlain else { return nil }
+        let raster: (Int, Bool)
+        if h.isBitmap {
+            raster = ((h.width + 7) / 8).multipliedReportingOverflow(by: h.height)
+        } else {
+            let (samples, o1) = (h.width * h.height).multipliedReportingOverflow(by: h.channels)
+            if o1 { return nil }
+            raster = samples.multipliedReportingOverflow(by: h.maxval > 255 ? 2 : 1)
+        }
+        guard !raster.1 else { return nil }
+        let (total, o2) = (h.rasterStart - start).addingReportingOverflow(raster.0)
+        guard !o2, total <= maxFrameBytes else { return nil }
+        return total
     }
 
     /// Parses the whole frame; returns it and the index just past its raster.

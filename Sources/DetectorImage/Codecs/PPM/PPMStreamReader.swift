@@ -75,8 +75,9 @@ public final class PPMStreamReader {
                     // A plain frame's size is not in its header: it is refused once this much is buffered.
                     let buffered = input.buffer.count - input.position
                     if buffered >= maxFrameBytes { throw .frameTooLarge(bytes: buffered, limit: maxFrameBytes) }
-                    // Frames re-parsed from their start wait for the buffer to double (linear, not quadratic, reading).
-                    if parser.rereadsWholeFrame { input.pullDoubling() } else { input.pull() }
+                    // Linear, not quadratic, reading: a raw frame waits for its whole length, others
+                    // for the buffer to double.
+                    input.pullMore(frameLength: parser.rawFrameLength)
                 }
             }
         }

@@ -40,11 +40,13 @@ struct ChunkedInput {
         position = PPMStreamReader.skipWhitespace(buffer, from: position)
     }
 
-    /// Pulls until the bytes from `position` on have doubled (or the source has ended), for a
-    /// frame whose parse starts over after each pull (`PPMFrameParser.rereadsWholeFrame`):
-    /// a frame of n bytes then costs O(n) parsing in all, not O(n²/chunk).
-    mutating func pullDoubling() {
-        let target = 2 * (buffer.count - position)
+    /// Pulls more of the frame at `position`: until `frameLength` bytes from `position` on are
+    /// held when the frame's length is known (a raw Netpbm frame whose header is complete,
+    /// `PPMFrameParser.rawFrameLength`), else until the bytes held have doubled (or the source
+    /// has ended). Either way the frame is parsed O(log n) times while it arrives, not once per
+    /// chunk, and never more than one chunk past its end is waited for when its length is known.
+    mutating func pullMore(frameLength: Int?) {
+        let target = frameLength ?? 2 * (buffer.count - position)
         repeat { pull() } while !exhausted && buffer.count - position < target
     }
 

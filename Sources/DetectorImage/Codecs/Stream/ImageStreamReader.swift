@@ -95,9 +95,11 @@ public final class ImageStreamReader {
                     canContinue = false
                     throw .frameTooLarge(frame: frameCount + 1, bytes: nil, limit: maxFrameBytes)
                 }
-                if format == .ppm && PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: false,
-                                                    maxPixels: maxPixels, wants16Bit: false).rereadsWholeFrame {
-                    input.pullDoubling()
+                if format == .ppm {
+                    var parser = PPMFrameParser(bytes: input.buffer, start: input.position, atEnd: false,
+                                                maxPixels: maxPixels, wants16Bit: false)
+                    parser.maxFrameBytes = maxFrameBytes
+                    input.pullMore(frameLength: parser.rawFrameLength)
                 } else {
                     input.pull()
                 }

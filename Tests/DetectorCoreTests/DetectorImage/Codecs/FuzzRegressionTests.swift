@@ -70,4 +70,28 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(Set(frame.image.pixels), [7])
         XCTAssertEqual(Self.imageStream(bytes, chunkSize: 1).first, "4000x3 gray8")
     }
+
+    /// Two raw PGM frames of 128×128, each after a 16 kB header comment (found by the fuzzer as a
+    /// 38 kB input: 2.7 s of CPU). A raw frame whose header was complete was parsed again after
+    /// every chunk, header comment included, so 1-byte chunks cost header × raster. Now the reader
+    /// pulls until it holds the frame's length, and still returns the frame as soon as its last
+    /// byte has arrived: the source is asked for exactly one frame's bytes at 1-byte chunks.
+    func testLongCommentBeforeRawRasterReadsTheSameAtAnyChunkSize() throws {
+        let bytes = try Self.regression("ppm_stream", "long-comment-raw-raster.pgm")
+        let frameLength = bytes.count / 2
+        for chunk in [1, 5, 4096, bytes.count] {
+            XCTAssertEqual(Self.ppmStream(bytes, chunkSize: chunk), ["128x128 gray8", "128x128 gray8", "end"], "chunk \(chunk)")
+            XCTAssertEqual(Self.imageStream(bytes, chunkSize: chunk), ["128x128 gray8", "128x128 gray8", "end"], "chunk \(chunk)")
+        }
+        var calls = 0
+        let chunks = ChunkedInput.chunks(of: bytes, chunkSize: 1)
+        let reader = PPMStreamReader(source: { calls += 1; return chunks() })
+        let frame = try XCTUnwrap(try reader.nextFrame())
+        XCTAssertEqual(calls, frameLength)
+        // Pixel (x, y) is (7x + y + 8) mod 256, as written; the last byte, 0, makes the fuzz
+        // target read it in 1-byte chunks.
+        XCTAssertEqual(frame.image.pixels[0], 8)
+        XCTAssertEqual(frame.image.pixels[3 * 128 + 5], 46)
+        XCTAssertEqual(frame.image.pixels[127 * 128 + 127], 0)
+    }
 }

@@ -94,4 +94,20 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(frame.image.pixels[3 * 128 + 5], 46)
         XCTAssertEqual(frame.image.pixels[127 * 128 + 127], 0)
     }
+
+    /// A 369-byte FlexBuffer (the tflite target decodes its input as one too) whose vectors share
+    /// their elements: decoded in full it reaches millions of values. The element budget stops it
+    /// with `workLimitExceeded` at 2^18 values (350 ms in the fuzzer's ASan build at 2^20, 87 ms now).
+    func testFlexBufferOfSharedVectorsStopsAtTheElementBudget() throws {
+        let bytes = try Self.regression("tflite", "flexbuffers-shared-vectors-dag")
+        XCTAssertEqual(bytes.count, 369)
+        XCTAssertThrowsError(try bytes.withUnsafeBytes { try FlexBuffers.decode($0) }) { error in
+            guard case FlatBufferError.workLimitExceeded(let limit) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(limit, 1 << 18)
+        }
+        // It grows exponentially with depth: even 2^22 values are not enough.
+        XCTAssertThrowsError(try bytes.withUnsafeBytes { try FlexBuffers.decode($0, maxElements: 1 << 22) }) { error in
+            guard case FlatBufferError.workLimitExceeded(1 << 22) = error else { return XCTFail("\(error)") }
+        }
+    }
 }

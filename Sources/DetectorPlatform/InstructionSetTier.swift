@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 #if arch(x86_64)
 import _Builtin_intrinsics.intel.cpuid
 #endif
@@ -61,7 +60,9 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
 
     /// `supported`, lowered to `OBJDETECT_ISA` when that names a lower tier.
     public static let best: InstructionSetTier = {
-        guard let value = ProcessInfo.processInfo.environment["OBJDETECT_ISA"], let forced = InstructionSetTier(name: value) else {
+        // getenv rather than ProcessInfo: building Foundation's environment dictionary was a
+        // third of a small model's prepare time in a fresh process.
+        guard let raw = getenv("OBJDETECT_ISA"), let forced = InstructionSetTier(name: String(cString: raw)) else {
             return supported
         }
         return min(forced, supported)
@@ -72,57 +73,65 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
         min(requested ?? best, supported)
     }
 
-    /// CPU feature names (as `/proc/cpuinfo` spells them) each tier needs.
-    static let requiredFlags: [InstructionSetTier: [String]] = [
-        .avx2: ["avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "abm", "movbe"],
-        .avx512: ["avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "abm", "movbe",
-                  "avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl", "avx512_vnni"],
-    ]
-
-    /// The highest tier whose flags are all in `flags`.
-    static func highest(withFlags flags: Set<String>) -> InstructionSetTier {
-        for tier in [InstructionSetTier.avx512, .avx2] where requiredFlags[tier, default: []].allSatisfy(flags.contains) {
-            return tier
+    /// CPU features each tier needs.
+    static func required(_ tier: InstructionSetTier) -> CPUFeatures {
+        let v3: CPUFeatures = [.avx, .avx2, .fma, .f16c, .bmi1, .bmi2, .abm, .movbe]
+        switch tier {
+        case .baseline: return []
+        case .avx2: return v3
+        case .avx512: return v3.union([.avx512f, .avx512bw, .avx512cd, .avx512dq, .avx512vl, .avx512vnni])
         }
+    }
+
+    /// The highest tier whose features are all in `features`.
+    static func highest(with features: CPUFeatures) -> InstructionSetTier {
+        for tier in [InstructionSetTier.avx512, .avx2] where features.isSuperset(of: required(tier)) { return tier }
         return .baseline
     }
 
-    /// What the processor itself reports (CPUID leaves 1, 7 and 0x80000001), as the flag
-    /// names `/proc/cpuinfo` uses. This is what an emulator such as `qemu -cpu Nehalem` shows;
-    /// whether the OS saves the wider registers is what the OS reports (below).
-    static func processorFlags() -> Set<String> {
+    /// The highest tier whose flags (as `/proc/cpuinfo` spells them) are all in `flags`.
+    static func highest(withFlags flags: Set<String>) -> InstructionSetTier {
+        highest(with: CPUFeatures(names: flags))
+    }
+
+    /// What the processor itself reports (CPUID leaves 1, 7 and 0x80000001). This is what an
+    /// emulator such as `qemu -cpu Nehalem` shows; whether the OS saves the wider registers is
+    /// what the OS reports (below).
+    static func processorFeatures() -> CPUFeatures { cachedProcessorFeatures }
+
+    /// CPUID traps to the hypervisor in a virtual machine: read once per process.
+    private static let cachedProcessorFeatures: CPUFeatures = {
         #if arch(x86_64)
         var a: UInt32 = 0, b: UInt32 = 0, c: UInt32 = 0, d: UInt32 = 0
-        var flags: Set<String> = []
+        var features: CPUFeatures = []
         func bit(_ word: UInt32, _ n: UInt32) -> Bool { word & (1 << n) != 0 }
         if __get_cpuid(1, &a, &b, &c, &d) != 0 {
-            if bit(c, 12) { flags.insert("fma") }
-            if bit(c, 22) { flags.insert("movbe") }
-            if bit(c, 28) { flags.insert("avx") }
-            if bit(c, 29) { flags.insert("f16c") }
+            if bit(c, 12) { features.insert(.fma) }
+            if bit(c, 22) { features.insert(.movbe) }
+            if bit(c, 28) { features.insert(.avx) }
+            if bit(c, 29) { features.insert(.f16c) }
         }
         if __get_cpuid_count(7, 0, &a, &b, &c, &d) != 0 {
-            for (n, name) in [(3, "bmi1"), (5, "avx2"), (8, "bmi2"), (16, "avx512f"), (17, "avx512dq"), (28, "avx512cd"),
-                              (30, "avx512bw"), (31, "avx512vl")] as [(UInt32, String)] where bit(b, n) {
-                flags.insert(name)
-            }
-            if bit(c, 1) { flags.insert("avx512vbmi") }
-            if bit(c, 11) { flags.insert("avx512_vnni") }
+            let leaf7b: [(UInt32, CPUFeatures)] = [(3, .bmi1), (5, .avx2), (8, .bmi2), (16, .avx512f), (17, .avx512dq),
+                                                   (28, .avx512cd), (30, .avx512bw), (31, .avx512vl)]
+            for (n, feature) in leaf7b where bit(b, n) { features.insert(feature) }
+            if bit(c, 1) { features.insert(.avx512vbmi) }
+            if bit(c, 11) { features.insert(.avx512vnni) }
         }
-        if __get_cpuid(0x8000_0001, &a, &b, &c, &d) != 0, bit(c, 5) { flags.insert("abm") }
-        return flags
+        if __get_cpuid(0x8000_0001, &a, &b, &c, &d) != 0, bit(c, 5) { features.insert(.abm) }
+        return features
         #else
         return []
         #endif
-    }
+    }()
 
     /// The AVX-512 tier may also use VBMI's byte permutes (`vpermi2b`, the byte table
     /// lookups of `KernelsAVX512VBMI`): the processor and the OS report `avx512vbmi`.
     package static let hasByteTableLookup: Bool = {
         #if arch(x86_64)
-        guard supported == .avx512, processorFlags().contains("avx512vbmi") else { return false }
+        guard supported == .avx512, processorFeatures().contains(.avx512vbmi) else { return false }
         #if os(Linux)
-        return osFlags()?.contains("avx512vbmi") ?? false
+        return osFeatures()?.contains(.avx512vbmi) ?? false
         #elseif canImport(Darwin)
         var value: Int32 = 0
         var size = MemoryLayout<Int32>.size
@@ -136,27 +145,45 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
     }()
 
     #if os(Linux)
-    /// The `flags` line of `/proc/cpuinfo`: the kernel lists only the features it has enabled
-    /// (AVX-512 state saving included). Nil when unreadable. Read once per process (the tier and
-    /// the VBMI check both ask; each read cost about a tenth of a small model's prepare).
-    static func osFlags() -> Set<String>? { cachedOSFlags }
+    /// The features on the `flags` line of `/proc/cpuinfo`: the kernel lists only the features
+    /// it has enabled (AVX-512 state saving included). Nil when unreadable. Read once per
+    /// process (the tier and the VBMI check both ask), with `read(2)` and a byte scan: through
+    /// Foundation's `String(contentsOfFile:)` and a `Set<String>` this took a third of a small
+    /// model's prepare time.
+    static func osFeatures() -> CPUFeatures? { cachedOSFeatures }
 
-    private static let cachedOSFlags: Set<String>? = readOSFlags()
-
-    private static func readOSFlags() -> Set<String>? {
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
-              let colon = line.firstIndex(of: ":") else { return nil }
-        return Set(line[line.index(after: colon)...].split(separator: " ").map(String.init))
-    }
+    private static let cachedOSFeatures: CPUFeatures? = {
+        let fd = open("/proc/cpuinfo", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        // The first processor's block holds the flags line, within its first few KiB; reads
+        // go on (to 64 KiB at most) only until a complete flags line is in.
+        let capacity = 1 << 16
+        var count = 0
+        var found: CPUFeatures? = nil
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            while count < capacity, let base = raw.baseAddress {
+                let n = read(fd, base + count, min(4096, capacity - count))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                count += n
+                found = CPUFeatures(cpuinfo: UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+                if found != nil { break }
+            }
+            initialized = count
+        }
+        _ = bytes
+        return found
+    }()
     #endif
 
     private static func detect() -> InstructionSetTier {
         #if arch(x86_64)
-        let processor = highest(withFlags: processorFlags())
+        let processor = highest(with: processorFeatures())
         #if os(Linux)
-        guard let flags = osFlags() else { return .baseline }
-        return min(processor, highest(withFlags: flags))
+        guard let features = osFeatures() else { return .baseline }
+        return min(processor, highest(with: features))
         #elseif canImport(Darwin)
         func has(_ name: String) -> Bool {
             var value: Int32 = 0

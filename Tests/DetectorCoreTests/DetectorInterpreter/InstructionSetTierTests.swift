@@ -23,6 +23,31 @@ final class InstructionSetTierTests: XCTestCase {
         XCTAssertEqual(InstructionSetTier.highest(withFlags: v4.union(["avx512_vnni"]).subtracting(["avx512bw"])), .avx2)
     }
 
+    /// The byte scan of `/proc/cpuinfo`: the first complete `flags` line, whole tokens only.
+    func testFeaturesFromCPUInfoText() {
+        func parse(_ text: String) -> CPUFeatures? {
+            Array(text.utf8).withUnsafeBytes { CPUFeatures(cpuinfo: $0) }
+        }
+        let text = "processor\t: 0\nflagship\t: movbe\nflags\t\t: fpu avx  avx2\tfma avx512_vnni avx512vnni avx512f_x bmi1\nbugs\t\t: spectre_v1\n"
+            + "processor\t: 1\nflags\t\t: avx512bw\n"
+        XCTAssertEqual(parse(text), [.avx, .avx2, .fma, .avx512vnni, .bmi1])
+        // A flags line not ended yet (the rest of the file not read yet) is not taken.
+        XCTAssertNil(parse("processor\t: 0\nflags\t\t: fpu avx avx2"))
+        XCTAssertNil(parse(""))
+        XCTAssertEqual(parse("flags:\n"), [])
+        XCTAssertEqual(CPUFeatures(names: ["abm", "movbe", "avx512vbmi", "sse2", "AVX2"]), [.abm, .movbe, .avx512vbmi])
+        #if os(Linux)
+        // The same features as Foundation's reading and splitting of the real file.
+        if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+           let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
+           let colon = line.firstIndex(of: ":") {
+            let names = line[line.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "\t" })
+            XCTAssertEqual(InstructionSetTier.osFeatures(), CPUFeatures(names: names))
+            XCTAssertEqual(parse(cpuinfo), CPUFeatures(names: names))
+        }
+        #endif
+    }
+
     func testTierNamesAndLimits() {
         XCTAssertEqual(InstructionSetTier(name: "SSE2"), .baseline)
         XCTAssertEqual(InstructionSetTier(name: "avx2"), .avx2)
@@ -34,7 +59,7 @@ final class InstructionSetTierTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(InstructionSetTier.best, InstructionSetTier.supported)
         // What CPUID reports covers what is supported (the OS's word can only lower it).
-        XCTAssertGreaterThanOrEqual(InstructionSetTier.highest(withFlags: InstructionSetTier.processorFlags()),
+        XCTAssertGreaterThanOrEqual(InstructionSetTier.highest(with: InstructionSetTier.processorFeatures()),
                                     InstructionSetTier.supported)
         #if !arch(x86_64)
         XCTAssertEqual(InstructionSetTier.supported, .baseline)

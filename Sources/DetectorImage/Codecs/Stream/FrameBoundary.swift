@@ -27,15 +27,24 @@ enum FrameBoundary {
     /// length that takes the frame past `maxBytes`, or an `IHDR` above `maxPixels`, is refused
     /// as soon as its 8-byte chunk header (or the IHDR body) is in, before the rest is buffered.
     static func pngEnd(_ bytes: [UInt8], from start: Int, maxBytes: Int = .max, maxPixels: Int = .max) -> Scan {
+        var resume: Int?
+        return pngEnd(bytes, from: start, resume: &resume, maxBytes: maxBytes, maxPixels: maxPixels)
+    }
+
+    /// `pngEnd`, going on from the chunk at offset `resume` from `start` when it is set; on
+    /// `.needMore` it is set to the chunk the scan stopped at. A frame arriving in small pieces
+    /// is then scanned once, not from its signature at every piece (a PNG of 5,000 empty chunks
+    /// read in 1-byte pieces took 13 s in the fuzzer's build).
+    static func pngEnd(_ bytes: [UInt8], from start: Int, resume: inout Int?, maxBytes: Int = .max, maxPixels: Int = .max) -> Scan {
         let signature = PNGDecoder.signature
         let available = min(bytes.count - start, signature.count)
         guard available >= 0, bytes[start..<(start + available)].elementsEqual(signature.prefix(available)) else {
             return .invalid("it does not start with the PNG signature")
         }
         guard available == signature.count else { return .needMore }
-        var i = start + signature.count
+        var i = start + max(signature.count, resume ?? 0)
         while true {
-            guard bytes.count - i >= 8 else { return .needMore }
+            guard bytes.count - i >= 8 else { resume = i - start; return .needMore }
             let length = Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
             guard length <= 0x7FFF_FFFF else {
                 return .invalid("the chunk at byte \(i - start) has length \(length), above the PNG limit 2^31-1")
@@ -50,7 +59,7 @@ enum FrameBoundary {
                 let height = Int(bytes[i + 12]) << 24 | Int(bytes[i + 13]) << 16 | Int(bytes[i + 14]) << 8 | Int(bytes[i + 15])
                 if let refusal = pixelRefusal(width: width, height: height, maxPixels: maxPixels) { return .invalid(refusal) }
             }
-            guard next <= bytes.count else { return .needMore }
+            guard next <= bytes.count else { resume = i - start; return .needMore }
             if isEnd { return .end(next) }
             i = next
         }

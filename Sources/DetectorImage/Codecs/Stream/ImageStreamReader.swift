@@ -23,6 +23,8 @@ public final class ImageStreamReader {
     private let maxFrameBytes: Int
     /// Where the JPEG boundary search of the current frame goes on when more bytes arrive.
     private var jpegResume: FrameBoundary.JPEGResume?
+    /// Where the PNG boundary scan of the frame at `position` goes on (`FrameBoundary.pngEnd`).
+    private var pngResume: Int?
     /// Frames delimited so far (including one that did not decode).
     public private(set) var frameCount = 0
     /// False once the stream has ended or hit an error after which no frame boundary can be found.
@@ -118,7 +120,9 @@ public final class ImageStreamReader {
     private func boundary(_ format: ImageFileFormat) -> (FrameBoundary.Scan, DecodedImage?) {
         switch format {
         case .png:
-            return (FrameBoundary.pngEnd(input.buffer, from: input.position, maxBytes: maxFrameBytes, maxPixels: maxPixels), nil)
+            let scan = FrameBoundary.pngEnd(input.buffer, from: input.position, resume: &pngResume, maxBytes: maxFrameBytes, maxPixels: maxPixels)
+            if scan != .needMore { pngResume = nil }
+            return (scan, nil)
         case .jpeg:
             let scan = FrameBoundary.jpegEnd(input.buffer, from: input.position, resume: &jpegResume, maxPixels: maxPixels)
             if scan != .needMore { jpegResume = nil }

@@ -110,19 +110,22 @@ struct PPMFrameParser {
     /// doubles what it holds instead. Also nil when the length overflows or is above
     /// `maxFrameBytes` (`frame()` refuses those).
     var rawFrameLength: Int? {
-        guard let h = try? header(), !h.isPlain else { return nil }
-        let raster: (Int, Bool)
-        if h.isBitmap {
-            raster = ((h.width + 7) / 8).multipliedReportingOverflow(by: h.height)
-        } else {
-            let (samples, o1) = (h.width * h.height).multipliedReportingOverflow(by: h.channels)
-            if o1 { return nil }
-            raster = samples.multipliedReportingOverflow(by: h.maxval > 255 ? 2 : 1)
-        }
-        guard !raster.1 else { return nil }
-        let (total, o2) = (h.rasterStart - start).addingReportingOverflow(raster.0)
-        guard !o2, total <= maxFrameBytes else { return nil }
+        guard let h = try? header(), !h.isPlain, let raster = Self.rawRasterBytes(h) else { return nil }
+        let (total, overflow) = (h.rasterStart - start).addingReportingOverflow(raster)
+        guard !overflow, total <= maxFrameBytes else { return nil }
         return total
+    }
+
+    /// The raster size of a raw frame (P4: rows of `ceil(width / 8)` bytes; P5/P6: 1 or 2 bytes
+    /// a sample), or nil when it overflows.
+    static func rawRasterBytes(_ h: Header) -> Int? {
+        if h.isBitmap {
+            let (bytes, overflow) = ((h.width + 7) / 8).multipliedReportingOverflow(by: h.height)
+            return overflow ? nil : bytes
+        }
+        let (samples, o1) = (h.width * h.height).multipliedReportingOverflow(by: h.channels)
+        let (bytes, o2) = samples.multipliedReportingOverflow(by: h.maxval > 255 ? 2 : 1)
+        return o1 || o2 ? nil : bytes
     }
 
     /// Parses the whole frame; returns it and the index just past its raster.
@@ -148,9 +151,7 @@ struct PPMFrameParser {
             if out16 { samples = values.map { UInt16(Self.scale16($0, h.maxval)) } }
             else { pixels = values.map { UInt8(Self.scale8($0, h.maxval)) } }
         } else {
-            let bytesPerSample = sixteen ? 2 : 1
-            let (need, o2) = sampleCount.multipliedReportingOverflow(by: bytesPerSample)
-            guard !o2 else { throw .failed(.tooManyPixels(width: h.width, height: h.height, limit: maxPixels)) }
+            guard let need = Self.rawRasterBytes(h) else { throw .failed(.tooManyPixels(width: h.width, height: h.height, limit: maxPixels)) }
             try checkFrameSize(h, rasterBytes: need)
             let available = bytes.count - h.rasterStart
             guard available >= need else { throw shortage(.truncatedRaster(expected: need, available: available)) }
@@ -288,8 +289,7 @@ struct PPMFrameParser {
             return (values.map { $0 == 1 ? 255 : 0 }, end)
         }
         let rowBytes = (h.width + 7) / 8
-        let (need, o) = rowBytes.multipliedReportingOverflow(by: h.height)
-        guard !o else { throw .failed(.tooManyPixels(width: h.width, height: h.height, limit: maxPixels)) }
+        guard let need = Self.rawRasterBytes(h) else { throw .failed(.tooManyPixels(width: h.width, height: h.height, limit: maxPixels)) }
         try checkFrameSize(h, rasterBytes: need)
         let available = bytes.count - h.rasterStart
         guard available >= need else { throw shortage(.truncatedRaster(expected: need, available: available)) }

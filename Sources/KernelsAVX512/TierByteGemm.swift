@@ -113,18 +113,18 @@ package enum TierByteGemm {
     /// The 8 rows × 16 channels sums of one register tile; rows ≥ `rows` re-read row 0.
     @inline(__always)
     private static func accumulate8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
-                                    runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?)
+                                    runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, start: __m512i)
         -> (__m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i) {
         @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r * lda : a }
         var a0 = a, a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
-        var c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
+        var c0 = start, c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
         let length = kp / runs
         if let rowWeights {
             let r = _mm512_loadu_si512(rowWeights)
-            c0 = rowCorrection(r, a0, length, runs: runs, runStride: runStride); c1 = rowCorrection(r, a1, length, runs: runs, runStride: runStride)
-            c2 = rowCorrection(r, a2, length, runs: runs, runStride: runStride); c3 = rowCorrection(r, a3, length, runs: runs, runStride: runStride)
-            c4 = rowCorrection(r, a4, length, runs: runs, runStride: runStride); c5 = rowCorrection(r, a5, length, runs: runs, runStride: runStride)
-            c6 = rowCorrection(r, a6, length, runs: runs, runStride: runStride); c7 = rowCorrection(r, a7, length, runs: runs, runStride: runStride)
+            c0 = _mm512_add_epi32(start, rowCorrection(r, a0, length, runs: runs, runStride: runStride)); c1 = _mm512_add_epi32(start, rowCorrection(r, a1, length, runs: runs, runStride: runStride))
+            c2 = _mm512_add_epi32(start, rowCorrection(r, a2, length, runs: runs, runStride: runStride)); c3 = _mm512_add_epi32(start, rowCorrection(r, a3, length, runs: runs, runStride: runStride))
+            c4 = _mm512_add_epi32(start, rowCorrection(r, a4, length, runs: runs, runStride: runStride)); c5 = _mm512_add_epi32(start, rowCorrection(r, a5, length, runs: runs, runStride: runStride))
+            c6 = _mm512_add_epi32(start, rowCorrection(r, a6, length, runs: runs, runStride: runStride)); c7 = _mm512_add_epi32(start, rowCorrection(r, a7, length, runs: runs, runStride: runStride))
         }
         var w = panel
         for _ in 0..<runs {
@@ -150,7 +150,7 @@ package enum TierByteGemm {
                               runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
                               ldc: Int, width: Int) {
         let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
-                                                           runStride: runStride, rowWeights: rowWeights)
+                                                           runStride: runStride, rowWeights: rowWeights, start: _mm512_setzero_si512())
         store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
         store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
         store(c4, 4, rows: rows, c: c, ldc: ldc, width: width); store(c5, 5, rows: rows, c: c, ldc: ldc, width: width)
@@ -164,17 +164,13 @@ package enum TierByteGemm {
                                          doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
                                          outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
                                          output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
+        let k = signedRequantization(bias: bias, doubledMultiplier: doubledMultiplier, rightShift: rightShift,
+                                     outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax)
         let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
-                                                           runStride: runStride, rowWeights: rowWeights)
-        let b = UnsafeRawPointer(bias).loadUnaligned(as: SIMD16<Int32>.self)
-        let m = UnsafeRawPointer(doubledMultiplier).loadUnaligned(as: SIMD16<UInt32>.self)
-        let shift = UnsafeRawPointer(rightShift).loadUnaligned(as: SIMD16<UInt32>.self)
-        let zp = SIMD16<Int32>(repeating: outputZeroPoint)
-        let lo = SIMD16<Int32>(repeating: activationMin), hi = SIMD16<Int32>(repeating: activationMax)
+                                                           runStride: runStride, rowWeights: rowWeights, start: k.bias)
         @inline(__always) func put(_ v: __m512i, _ r: Int) {
             guard r < rows else { return }
-            let q = TierRequantization.requantize(unsafeBitCast(v, to: SIMD16<Int32>.self) &+ b, doubledMultiplier: m, shift: shift) &+ zp
-            Tier.storeLowBytes(Tier.clamp(q, lo: lo, hi: hi), to: output + r &* ldo, count: width)
+            Tier.storeLowBytes(requantizeSigned(v, k), to: output + r &* ldo, count: width)
         }
         put(c0, 0); put(c1, 1); put(c2, 2); put(c3, 3); put(c4, 4); put(c5, 5); put(c6, 6); put(c7, 7)
     }
@@ -183,16 +179,16 @@ package enum TierByteGemm {
     /// `rows` re-read row 0.
     @inline(__always)
     private static func accumulate4(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
-                                    runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?)
+                                    runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, start: __m512i)
         -> (__m512i, __m512i, __m512i, __m512i) {
         @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r * lda : a }
         var a0 = a, a1 = row(1), a2 = row(2), a3 = row(3)
-        var c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0
+        var c0 = start, c1 = c0, c2 = c0, c3 = c0
         let length = kp / runs
         if let rowWeights {
             let r = _mm512_loadu_si512(rowWeights)
-            c0 = rowCorrection(r, a0, length, runs: runs, runStride: runStride); c1 = rowCorrection(r, a1, length, runs: runs, runStride: runStride)
-            c2 = rowCorrection(r, a2, length, runs: runs, runStride: runStride); c3 = rowCorrection(r, a3, length, runs: runs, runStride: runStride)
+            c0 = _mm512_add_epi32(start, rowCorrection(r, a0, length, runs: runs, runStride: runStride)); c1 = _mm512_add_epi32(start, rowCorrection(r, a1, length, runs: runs, runStride: runStride))
+            c2 = _mm512_add_epi32(start, rowCorrection(r, a2, length, runs: runs, runStride: runStride)); c3 = _mm512_add_epi32(start, rowCorrection(r, a3, length, runs: runs, runStride: runStride))
         }
         var w = panel
         for _ in 0..<runs {
@@ -215,7 +211,7 @@ package enum TierByteGemm {
                               runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
                               ldc: Int, width: Int) {
         let (c0, c1, c2, c3) = accumulate4(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
-                                           runStride: runStride, rowWeights: rowWeights)
+                                           runStride: runStride, rowWeights: rowWeights, start: _mm512_setzero_si512())
         store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
         store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
     }
@@ -227,18 +223,86 @@ package enum TierByteGemm {
                                          doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
                                          outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
                                          output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
+        let k = signedRequantization(bias: bias, doubledMultiplier: doubledMultiplier, rightShift: rightShift,
+                                     outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax)
         let (c0, c1, c2, c3) = accumulate4(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
-                                           runStride: runStride, rowWeights: rowWeights)
-        let b = UnsafeRawPointer(bias).loadUnaligned(as: SIMD16<Int32>.self)
-        let m = UnsafeRawPointer(doubledMultiplier).loadUnaligned(as: SIMD16<UInt32>.self)
-        let shift = UnsafeRawPointer(rightShift).loadUnaligned(as: SIMD16<UInt32>.self)
-        let zp = SIMD16<Int32>(repeating: outputZeroPoint)
-        let lo = SIMD16<Int32>(repeating: activationMin), hi = SIMD16<Int32>(repeating: activationMax)
+                                           runStride: runStride, rowWeights: rowWeights, start: k.bias)
         @inline(__always) func put(_ v: __m512i, _ r: Int) {
             guard r < rows else { return }
-            let q = TierRequantization.requantize(unsafeBitCast(v, to: SIMD16<Int32>.self) &+ b, doubledMultiplier: m, shift: shift) &+ zp
-            Tier.storeLowBytes(Tier.clamp(q, lo: lo, hi: hi), to: output + r &* ldo, count: width)
+            Tier.storeLowBytes(requantizeSigned(v, k), to: output + r &* ldo, count: width)
         }
         put(c0, 0); put(c1, 1); put(c2, 2); put(c3, 3)
+    }
+
+    /// One panel's requantization in the signed form of the AVX-512 tier: the bytes of
+    /// `TierRequantization.requantize` (TFLite's `MultiplyByQuantizedMultiplier`, + zero point,
+    /// clamp) in 13 vector operations per 16 sums instead of 22, for the register tiles'
+    /// epilogues, where the constants are set up once per tile and used for 4 or 8 rows. The
+    /// sums arrive with the bias already in them (the tiles start their accumulators at it).
+    ///
+    /// For `x = acc + bias`, `M` the Q0.31 multiplier and `e` the right shift of a channel, and
+    /// `P = x·M` (signed 32×32→64, `vpmuldq`): `SaturatingRoundingDoublingHighMul` is
+    /// `y = ⌊(P + 2^30) / 2^31⌋` (its nudge `1 − 2^30` for negative products, with the division's
+    /// truncation, rounds ties up), and `RoundingDivideByPOT` rounds `y / 2^e` half away from zero:
+    /// `⌊(y + 2^(e−1)) / 2^e⌋` for `y ≥ 0`, `⌊(y + 2^(e−1) − 1) / 2^e⌋` for `y < 0`, `y` when
+    /// `e = 0`. Nested floors of divisions fold, so the result is `⌊(P + t) / 2^(31+e)⌋` with
+    /// `t = 2^30 + 2^(30+e)` for `x ≥ 0` and `t = 2^30 + 2^(30+e) − 2^31` for `x < 0` (`2^30`
+    /// for both when `e = 0`). (`x < 0` and `P < 0` differ only when `M = 0`, and then both give 0.)
+    /// The zero point joins `t` as `zp · 2^(31+e)`. `|P| ≤ 2^62`, so with `e ≤ 22` nothing wraps.
+    ///
+    /// The fast form (every channel of the panel with `1 ≤ e ≤ 22`): the high 32 bits of
+    /// `P + t` are `⌊(P + t) / 2^32⌋`, one `vpermt2d` gathers them for the 16 channels and one
+    /// `vpsravd` by `e − 1` ends the division. Other panels keep the exact unsigned form of
+    /// `TierRequantization`.
+    typealias SignedRequantization = (bias: __m512i, mEven: __m512i, mOdd: __m512i,
+                                      tNegEven: __m512i, tPosEven: __m512i, tNegOdd: __m512i, tPosOdd: __m512i,
+                                      lastShift: __m512i, lo: __m512i, hi: __m512i, fast: Bool,
+                                      doubledMultiplier: SIMD16<UInt32>, shift: SIMD16<UInt32>, zeroPoint: SIMD16<Int32>)
+
+    /// The constants of one panel (`fast`: every channel with `1 ≤ e ≤ 22`; else `requantizeSigned`
+    /// takes the unsigned form with the last three).
+    @inline(__always)
+    static func signedRequantization(bias: UnsafePointer<Int32>, doubledMultiplier: UnsafePointer<UInt32>,
+                                     rightShift: UnsafePointer<UInt32>, outputZeroPoint: Int32,
+                                     activationMin: Int32, activationMax: Int32) -> SignedRequantization {
+        let m2 = _mm512_loadu_si512(doubledMultiplier)
+        let m = _mm512_srli_epi32(m2, 1)
+        let shift = _mm512_loadu_si512(rightShift)
+        let lastShift = _mm512_sub_epi32(shift, _mm512_set1_epi32(1))
+        let eEven = _mm512_and_si512(shift, _mm512_set1_epi64(0xFFFF_FFFF)), eOdd = _mm512_srli_epi64(shift, 32)
+        let zp = _mm512_set1_epi64(Int64(outputZeroPoint))
+        @inline(__always) func constants(_ e: __m512i) -> (neg: __m512i, pos: __m512i) {
+            // 2^30 + 2^(30+e) + zp·2^(31+e), and that − 2^31.
+            let pos = _mm512_add_epi64(_mm512_add_epi64(_mm512_set1_epi64(1 << 30), _mm512_sllv_epi64(_mm512_set1_epi64(1 << 30), e)),
+                                       _mm512_sllv_epi64(zp, _mm512_add_epi64(e, _mm512_set1_epi64(31))))
+            return (_mm512_sub_epi64(pos, _mm512_set1_epi64(1 << 31)), pos)
+        }
+        let even = constants(eEven), odd = constants(eOdd)
+        // 1 ≤ e ≤ 22 in every lane: e − 1 as unsigned ≤ 21.
+        return (bias: _mm512_loadu_si512(bias), mEven: m, mOdd: _mm512_srli_epi64(m, 32),
+                tNegEven: even.neg, tPosEven: even.pos, tNegOdd: odd.neg, tPosOdd: odd.pos,
+                lastShift: lastShift, lo: _mm512_set1_epi32(activationMin), hi: _mm512_set1_epi32(activationMax),
+                fast: _mm512_reduce_max_epu32(lastShift) <= 21,
+                doubledMultiplier: unsafeBitCast(m2, to: SIMD16<UInt32>.self), shift: unsafeBitCast(shift, to: SIMD16<UInt32>.self),
+                zeroPoint: SIMD16<Int32>(repeating: outputZeroPoint))
+    }
+
+    /// The 16 sums `x` (bias included) requantized with `k`, clamped, as Int32 lanes.
+    @inline(__always)
+    static func requantizeSigned(_ x: __m512i, _ k: SignedRequantization) -> SIMD16<Int32> {
+        guard k.fast else {
+            let q = TierRequantization.requantize(unsafeBitCast(x, to: SIMD16<Int32>.self), doubledMultiplier: k.doubledMultiplier,
+                                                  shift: k.shift) &+ k.zeroPoint
+            return unsafeBitCast(_mm512_min_epi32(k.hi, _mm512_max_epi32(k.lo, unsafeBitCast(q, to: __m512i.self))), to: SIMD16<Int32>.self)
+        }
+        // x ≥ 0 per channel: bit 31 of each 64-bit lane for the even, bit 63 for the odd channels.
+        let tEven = _mm512_mask_mov_epi64(k.tNegEven, _mm512_testn_epi64_mask(x, _mm512_set1_epi64(1 << 31)), k.tPosEven)
+        let tOdd = _mm512_mask_mov_epi64(k.tNegOdd, _mm512_testn_epi64_mask(x, _mm512_set1_epi64(Int64.min)), k.tPosOdd)
+        let even = _mm512_add_epi64(_mm512_mul_epi32(x, k.mEven), tEven)
+        let odd = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), k.mOdd), tOdd)
+        // The high halves: even channels' from `even`, odd channels' from `odd`.
+        let high = _mm512_permutex2var_epi32(even, _mm512_set_epi32(31, 15, 29, 13, 27, 11, 25, 9, 23, 7, 21, 5, 19, 3, 17, 1), odd)
+        let q = _mm512_srav_epi32(high, k.lastShift)
+        return unsafeBitCast(_mm512_min_epi32(k.hi, _mm512_max_epi32(k.lo, q)), to: SIMD16<Int32>.self)
     }
 }

@@ -139,8 +139,11 @@ final class ByteGemmTests: XCTestCase {
 
     /// Sums just below, at and above the points where the requantized value steps (TFLite's
     /// double rounding puts them at |x|·M / 2^(31+r) + ½ + 2^−(r+1) ∈ ℤ), for shifts 0 to 30, both
-    /// signs: the byte GEMM's requantization (at AVX-512 a float form that falls back to the exact
-    /// one near such points) must give `QuantizedMultiplier.apply`'s value on every one.
+    /// signs: the byte GEMM's requantization must give `QuantizedMultiplier.apply`'s value on every
+    /// one. Odd trials
+    /// keep every shift in 1…22 and add a zero point, so whole panels take the AVX-512 tiles'
+    /// signed form (zero point folded into the rounding term); even trials mix in shifts 0 and
+    /// 23…30, which take the unsigned form.
     func testByteGemmRequantizedAtRoundingSteps() throws {
         var rng = TestRandom(seed: 8128)
         let n = 48, m = 8, k = 4
@@ -148,24 +151,27 @@ final class ByteGemmTests: XCTestCase {
         let a: [UInt8] = (0..<m).flatMap { i -> [UInt8] in [UInt8(i), 0, 0, 0] }
         let b: [Int8] = (0..<n).flatMap { _ -> [Int8] in [1, 0, 0, 0] }
         let panels = b.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
-        for trial in 0..<30 {
+        for trial in 0..<60 {
             var multipliers: [QuantizedMultiplier] = [], bias: [Int32] = []
+            let shifts = trial % 2 == 0 ? 0...30 : 1...22
+            let zp = trial % 2 == 0 ? Int32(0) : Int32(rng.int(-128...127))
             while multipliers.count < n {
                 // Real multipliers from 2^−31 to 1 (shifts 0…30).
-                let q = QuantizedMultiplier(pow(2, -Double(rng.int(0...30)) - Double(rng.int(0...999)) / 1000))
+                let q = QuantizedMultiplier(pow(2, -Double(rng.int(shifts)) - Double(rng.int(0...999)) / 1000))
                 let r = Int(-q.shift), mult = Double(q.multiplier)
-                guard q.multiplier > 0, r >= 0 else { continue }
+                guard q.multiplier > 0, shifts.contains(r) else { continue }
                 let half = r > 0 ? 0.5 + pow(2, -Double(r + 1)) : 0.5
                 let target = Double(rng.int(1...140)) - half   // |V| where the value steps up
                 let x = (target * pow(2, Double(31 + r)) / mult).rounded()
                 guard x < 2_147_000_000 else { continue }
                 multipliers.append(q)
                 // Rows add 0…7: start 3 below the step (and mirrored for negative sums).
-                bias.append(trial % 2 == 0 || multipliers.count % 3 == 0 ? Int32(x) - 3 : -Int32(x) - 3)
+                bias.append(trial % 4 == 0 || multipliers.count % 3 == 0 ? Int32(x) - 3 : -Int32(x) - 3)
             }
-            let expected = (0..<m * n).map { e in Int8(min(max(multipliers[e % n].apply(bias[e % n] &+ Int32(e / n)), -128), 127)) }
+            let expected = (0..<m * n).map { e in Int8(min(max(multipliers[e % n].apply(bias[e % n] &+ Int32(e / n)) &+ zp, -128), 127)) }
+            if zp == 0 { XCTAssertGreaterThan(Set(expected).count, 20, "trial \(trial) degenerate") }
             for tier in TierTesting.tiers {
-                let vr = try XCTUnwrap(VectorRequantization(multipliers: multipliers, bias: bias, outputZeroPoint: 0,
+                let vr = try XCTUnwrap(VectorRequantization(multipliers: multipliers, bias: bias, outputZeroPoint: zp,
                                                             activationMin: -128, activationMax: 127, tier: tier))
                 var out = [Int8](repeating: 0, count: m * n)
                 VectorRequantization.withRows(vr) { rq in
@@ -176,6 +182,42 @@ final class ByteGemmTests: XCTestCase {
                     } } }
                 }
                 XCTAssertEqual(out, expected, "trial \(trial) \(tier)")
+            }
+        }
+    }
+
+    /// Sums at the ends of Int32 (biases of ±2^31 and nearby, where `x · M` is near ±2^62),
+    /// multipliers just below 1 and just above 2^−23, the zero point at both ends of int8, and a
+    /// clamp inside the range: every tier's requantized bytes against `QuantizedMultiplier.apply`.
+    func testByteGemmRequantizedExtremeSums() throws {
+        let m = 8, k = 4, n = 32
+        let a: [UInt8] = (0..<m).flatMap { i -> [UInt8] in [UInt8(i * 30), 0, 0, 0] }
+        let b: [Int8] = (0..<n).flatMap { j -> [Int8] in [j % 2 == 0 ? 127 : -128, 0, 0, 0] }
+        let panels = b.withUnsafeBufferPointer { IntegerGemm.packBytes($0, n: n, k: k) }
+        let sums = (0..<m * n).map { e in Int32(e / n * 30) * (e % n % 2 == 0 ? 127 : -128) }
+        let biases: [Int32] = [.min, .max, .min + 40_000, .max - 40_000, -1, 0, 1 << 30, -(1 << 30)]
+        for (trial, realMultiplier) in [0.999_999_9, 0.75, 0.5, 0.499_999, pow(2.0, -22) * 1.999, pow(2.0, -23) * 1.5].enumerated() {
+            let multipliers = (0..<n).map { j in QuantizedMultiplier(realMultiplier * (1 - Double(j) * 1e-3)) }
+            let bias = (0..<n).map { biases[$0 % biases.count] }
+            for (zp, lo, hi) in [(Int32(-128), Int32(-128), Int32(127)), (127, -128, 127), (5, -100, 90)] {
+                let expected = (0..<m * n).map { e in
+                    Int8(min(max(multipliers[e % n].apply(sums[e] &+ bias[e % n]) &+ zp, lo), hi))
+                }
+                for tier in TierTesting.tiers {
+                    let vr = try XCTUnwrap(VectorRequantization(multipliers: multipliers, bias: bias, outputZeroPoint: zp,
+                                                                activationMin: lo, activationMax: hi, tier: tier))
+                    var out = [Int8](repeating: 0, count: m * n)
+                    VectorRequantization.withRows(vr) { rq in
+                        a.withUnsafeBufferPointer { ap in panels.withUnsafeBufferPointer { bp in out.withUnsafeMutableBufferPointer { op in
+                            IntegerGemm.multiplyBytesRequantized(a: ap.baseAddress!, lda: k, packedB: bp.baseAddress!, m: m, n: n,
+                                                                 kPadded: k, requantization: rq!, output: op.baseAddress!, ldo: n,
+                                                                 kernel: KernelTable.for(tier).byteGEMM)
+                        } } }
+                    }
+                    XCTAssertEqual(out, expected, "trial \(trial) zp \(zp) \(tier)")
+                }
+                // Most sums saturate (a wrapped product would land at the other end); both ends occur.
+                XCTAssertGreaterThanOrEqual(Set(expected).count, 2, "trial \(trial) zp \(zp) degenerate")
             }
         }
     }

@@ -26,21 +26,11 @@ package enum TierByteGemm {
                                  rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>, ldc: Int) {
         let panels = (n + 15) / 16
         let runs = max(1, runs)
+        let length = kp / runs
         for panel in 0..<panels {
-            let j0 = panel * 16
-            var i = 0
-            while i < m {
-                let rows = min(8, m - i)
-                // A tail of at most 4 rows (20-pixel output rows: 8 + 8 + 4) on the 4-row tile.
-                if rows <= 4 {
-                    tile4(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs, runStride: runStride,
-                          rowWeights: rowWeights.map { $0 + j0 }, c: c + i * ldc + j0, ldc: ldc, width: min(16, n - j0))
-                } else {
-                    tile8(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs, runStride: runStride,
-                          rowWeights: rowWeights.map { $0 + j0 }, c: c + i * ldc + j0, ldc: ldc, width: min(16, n - j0))
-                }
-                i += rows
-            }
+            let j0 = panel &* 16
+            panelSums(a: a, lda: lda, m: m, panel: packedB + j0 &* kp, length: length, runs: runs, runStride: runStride,
+                      rowWeights: rowWeights.map { $0 + j0 }, c: c + j0, ldc: ldc, width: min(16, n &- j0))
         }
     }
 
@@ -57,26 +47,13 @@ package enum TierByteGemm {
                                             output: UnsafeMutableRawPointer, ldo: Int) {
         let panels = (n + 15) / 16
         let runs = max(1, runs)
+        let length = kp / runs
         for panel in 0..<panels {
-            let j0 = panel * 16
-            var i = 0
-            while i < m {
-                let rows = min(8, m - i)
-                if rows <= 4 {
-                    tile4Requantized(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs,
-                                     runStride: runStride, rowWeights: rowWeights.map { $0 + j0 }, bias: bias + j0,
-                                     doubledMultiplier: doubledMultiplier + j0, rightShift: rightShift + j0,
-                                     outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax,
-                                     output: output + i * ldo + j0, ldo: ldo, width: min(16, n - j0))
-                } else {
-                    tile8Requantized(a: a + i * lda, lda: lda, rows: rows, panel: packedB + j0 * kp, kPadded: kp, runs: runs,
-                                     runStride: runStride, rowWeights: rowWeights.map { $0 + j0 }, bias: bias + j0,
-                                     doubledMultiplier: doubledMultiplier + j0, rightShift: rightShift + j0,
-                                     outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax,
-                                     output: output + i * ldo + j0, ldo: ldo, width: min(16, n - j0))
-                }
-                i += rows
-            }
+            let j0 = panel &* 16
+            panelRequantized(a: a, lda: lda, m: m, panel: packedB + j0 &* kp, length: length, runs: runs, runStride: runStride,
+                             rowWeights: rowWeights.map { $0 + j0 }, bias: bias + j0, doubledMultiplier: doubledMultiplier + j0,
+                             rightShift: rightShift + j0, outputZeroPoint: outputZeroPoint, activationMin: activationMin,
+                             activationMax: activationMax, output: output + j0, ldo: ldo, width: min(16, n &- j0))
         }
     }
 
@@ -107,18 +84,17 @@ package enum TierByteGemm {
     @inline(__always)
     private static func store(_ v: __m512i, _ r: Int, rows: Int, c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
         guard r < rows else { return }
-        _mm512_mask_storeu_epi32(c + r * ldc, __mmask16(truncatingIfNeeded: (1 << width) - 1), v)
+        _mm512_mask_storeu_epi32(c + r &* ldc, __mmask16(truncatingIfNeeded: (1 << width) - 1), v)
     }
 
     /// The 8 rows × 16 channels sums of one register tile; rows ≥ `rows` re-read row 0.
     @inline(__always)
-    private static func accumulate8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+    private static func accumulate8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, length: Int,
                                     runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, start: __m512i)
         -> (__m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i) {
-        @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r * lda : a }
+        @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r &* lda : a }
         var a0 = a, a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
         var c0 = start, c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
-        let length = kp / runs
         if let rowWeights {
             let r = _mm512_loadu_si512(rowWeights)
             c0 = _mm512_add_epi32(start, rowCorrection(r, a0, length, runs: runs, runStride: runStride)); c1 = _mm512_add_epi32(start, rowCorrection(r, a1, length, runs: runs, runStride: runStride))
@@ -127,7 +103,9 @@ package enum TierByteGemm {
             c6 = _mm512_add_epi32(start, rowCorrection(r, a6, length, runs: runs, runStride: runStride)); c7 = _mm512_add_epi32(start, rowCorrection(r, a7, length, runs: runs, runStride: runStride))
         }
         var w = panel
-        for _ in 0..<runs {
+        var run = 0
+        while run < runs {
+            run &+= 1
             var q = 0
             while q < length {
                 let b = _mm512_loadu_si512(w)
@@ -144,54 +122,83 @@ package enum TierByteGemm {
         return (c0, c1, c2, c3, c4, c5, c6, c7)
     }
 
-    /// 8 rows × 16 channels of sums; rows ≥ `rows` are not stored.
+    /// One panel of `multiply`: all `m` rows, 8 at a time (a tail of at most 4 rows, as 20-pixel
+    /// output rows leave, on the 4-row tile).
     @inline(never)
-    private static func tile8(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
-                              runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
-                              ldc: Int, width: Int) {
-        let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
-                                                           runStride: runStride, rowWeights: rowWeights, start: _mm512_setzero_si512())
-        store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
-        store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
-        store(c4, 4, rows: rows, c: c, ldc: ldc, width: width); store(c5, 5, rows: rows, c: c, ldc: ldc, width: width)
-        store(c6, 6, rows: rows, c: c, ldc: ldc, width: width); store(c7, 7, rows: rows, c: c, ldc: ldc, width: width)
+    private static func panelSums(a: UnsafePointer<UInt8>, lda: Int, m: Int, panel: UnsafePointer<Int8>, length: Int,
+                                  runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
+                                  ldc: Int, width: Int) {
+        var i = 0
+        while i < m {
+            let rows = min(8, m &- i)
+            let out = c + i &* ldc
+            if rows > 4 {
+                let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a + i &* lda, lda: lda, rows: rows, panel: panel, length: length,
+                                                                   runs: runs, runStride: runStride, rowWeights: rowWeights,
+                                                                   start: _mm512_setzero_si512())
+                store(c0, 0, rows: rows, c: out, ldc: ldc, width: width); store(c1, 1, rows: rows, c: out, ldc: ldc, width: width)
+                store(c2, 2, rows: rows, c: out, ldc: ldc, width: width); store(c3, 3, rows: rows, c: out, ldc: ldc, width: width)
+                store(c4, 4, rows: rows, c: out, ldc: ldc, width: width); store(c5, 5, rows: rows, c: out, ldc: ldc, width: width)
+                store(c6, 6, rows: rows, c: out, ldc: ldc, width: width); store(c7, 7, rows: rows, c: out, ldc: ldc, width: width)
+            } else {
+                let (c0, c1, c2, c3) = accumulate4(a: a + i &* lda, lda: lda, rows: rows, panel: panel, length: length,
+                                                   runs: runs, runStride: runStride, rowWeights: rowWeights, start: _mm512_setzero_si512())
+                store(c0, 0, rows: rows, c: out, ldc: ldc, width: width); store(c1, 1, rows: rows, c: out, ldc: ldc, width: width)
+                store(c2, 2, rows: rows, c: out, ldc: ldc, width: width); store(c3, 3, rows: rows, c: out, ldc: ldc, width: width)
+            }
+            i &+= rows
+        }
     }
 
-    /// 8 rows × 16 channels requantized to bytes (`multiplyRequantized`); rows ≥ `rows` are not stored.
+    /// One panel of `multiplyRequantized`: all `m` rows, 8 at a time (a tail of at most 4 on the
+    /// 4-row tile), the requantization constants set up once.
     @inline(never)
-    private static func tile8Requantized(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+    private static func panelRequantized(a: UnsafePointer<UInt8>, lda: Int, m: Int, panel: UnsafePointer<Int8>, length: Int,
                                          runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, bias: UnsafePointer<Int32>,
                                          doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
                                          outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
                                          output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
         let k = signedRequantization(bias: bias, doubledMultiplier: doubledMultiplier, rightShift: rightShift,
                                      outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax)
-        let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
-                                                           runStride: runStride, rowWeights: rowWeights, start: k.bias)
-        @inline(__always) func put(_ v: __m512i, _ r: Int) {
-            guard r < rows else { return }
-            Tier.storeLowBytes(requantizeSigned(v, k), to: output + r &* ldo, count: width)
+        var i = 0
+        while i < m {
+            let rows = min(8, m &- i)
+            let out = output + i &* ldo
+            @inline(__always) func put(_ v: __m512i, _ r: Int) {
+                guard r < rows else { return }
+                Tier.storeLowBytes(requantizeSigned(v, k), to: out + r &* ldo, count: width)
+            }
+            if rows > 4 {
+                let (c0, c1, c2, c3, c4, c5, c6, c7) = accumulate8(a: a + i &* lda, lda: lda, rows: rows, panel: panel, length: length,
+                                                                   runs: runs, runStride: runStride, rowWeights: rowWeights, start: k.bias)
+                put(c0, 0); put(c1, 1); put(c2, 2); put(c3, 3); put(c4, 4); put(c5, 5); put(c6, 6); put(c7, 7)
+            } else {
+                let (c0, c1, c2, c3) = accumulate4(a: a + i &* lda, lda: lda, rows: rows, panel: panel, length: length,
+                                                   runs: runs, runStride: runStride, rowWeights: rowWeights, start: k.bias)
+                put(c0, 0); put(c1, 1); put(c2, 2); put(c3, 3)
+            }
+            i &+= rows
         }
-        put(c0, 0); put(c1, 1); put(c2, 2); put(c3, 3); put(c4, 4); put(c5, 5); put(c6, 6); put(c7, 7)
     }
 
     /// The 4 rows × 16 channels sums of a tail tile (`accumulate8` for at most 4 rows); rows ≥
     /// `rows` re-read row 0.
     @inline(__always)
-    private static func accumulate4(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+    private static func accumulate4(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, length: Int,
                                     runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, start: __m512i)
         -> (__m512i, __m512i, __m512i, __m512i) {
-        @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r * lda : a }
+        @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r &* lda : a }
         var a0 = a, a1 = row(1), a2 = row(2), a3 = row(3)
         var c0 = start, c1 = c0, c2 = c0, c3 = c0
-        let length = kp / runs
         if let rowWeights {
             let r = _mm512_loadu_si512(rowWeights)
             c0 = _mm512_add_epi32(start, rowCorrection(r, a0, length, runs: runs, runStride: runStride)); c1 = _mm512_add_epi32(start, rowCorrection(r, a1, length, runs: runs, runStride: runStride))
             c2 = _mm512_add_epi32(start, rowCorrection(r, a2, length, runs: runs, runStride: runStride)); c3 = _mm512_add_epi32(start, rowCorrection(r, a3, length, runs: runs, runStride: runStride))
         }
         var w = panel
-        for _ in 0..<runs {
+        var run = 0
+        while run < runs {
+            run &+= 1
             var q = 0
             while q < length {
                 let b = _mm512_loadu_si512(w)
@@ -203,35 +210,6 @@ package enum TierByteGemm {
             a0 += runStride; a1 += runStride; a2 += runStride; a3 += runStride
         }
         return (c0, c1, c2, c3)
-    }
-
-    /// 4 rows × 16 channels of sums; rows ≥ `rows` are not stored.
-    @inline(never)
-    private static func tile4(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
-                              runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>,
-                              ldc: Int, width: Int) {
-        let (c0, c1, c2, c3) = accumulate4(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
-                                           runStride: runStride, rowWeights: rowWeights, start: _mm512_setzero_si512())
-        store(c0, 0, rows: rows, c: c, ldc: ldc, width: width); store(c1, 1, rows: rows, c: c, ldc: ldc, width: width)
-        store(c2, 2, rows: rows, c: c, ldc: ldc, width: width); store(c3, 3, rows: rows, c: c, ldc: ldc, width: width)
-    }
-
-    /// 4 rows × 16 channels requantized to bytes; rows ≥ `rows` are not stored.
-    @inline(never)
-    private static func tile4Requantized(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
-                                         runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?, bias: UnsafePointer<Int32>,
-                                         doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
-                                         outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
-                                         output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
-        let k = signedRequantization(bias: bias, doubledMultiplier: doubledMultiplier, rightShift: rightShift,
-                                     outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax)
-        let (c0, c1, c2, c3) = accumulate4(a: a, lda: lda, rows: rows, panel: panel, kPadded: kp, runs: runs,
-                                           runStride: runStride, rowWeights: rowWeights, start: k.bias)
-        @inline(__always) func put(_ v: __m512i, _ r: Int) {
-            guard r < rows else { return }
-            Tier.storeLowBytes(requantizeSigned(v, k), to: output + r &* ldo, count: width)
-        }
-        put(c0, 0); put(c1, 1); put(c2, 2); put(c3, 3)
     }
 
     /// One panel's requantization in the signed form of the AVX-512 tier: the bytes of

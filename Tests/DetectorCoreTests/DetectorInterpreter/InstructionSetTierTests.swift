@@ -142,7 +142,7 @@ final class InstructionSetTierTests: XCTestCase {
                       "AVX-512 float tile: \(functions)")
         XCTAssertTrue(functions["KernelsAVX512 vnni", default: []].contains { $0.contains("TierIntegerGemm") && $0.contains("tile8") },
                       "AVX-512 integer tile: \(functions)")
-        XCTAssertTrue(functions["KernelsAVX512 vnni bytes", default: []].contains { $0.contains("TierByteGemm") && $0.contains("tile8") },
+        XCTAssertTrue(functions["KernelsAVX512 vnni bytes", default: []].contains { $0.contains("TierByteGemm") && $0.contains("panelRequantized") },
                       "AVX-512 byte tile: \(functions)")
         XCTAssertNil(functions["KernelsAVX2 vnni bytes"], "no VNNI in the AVX2 module")
         // The byte table lookups permute bytes with VBMI, in their own module only.

@@ -30,7 +30,7 @@ extension IntegerGemm {
     package static func packBytes(_ b: UnsafeRawBufferPointer, n: Int, k: Int, flip: UInt8) -> [Int8] {
         let kp = paddedByteDepth(k), w = bytePanelWidth, groups = k / 4
         let flip4 = UInt32(flip) &* 0x0101_0101
-        var out = [Int8](repeating: 0, count: (n + w - 1) / w * w * kp)
+        var out: [Int8] = PrefaultedArray.zeros(count: (n + w - 1) / w * w * kp)
         guard n > 0, k > 0, b.count >= n * k, let source = b.baseAddress else { return out }
         out.withUnsafeMutableBytes { o in
             guard let panels = o.baseAddress else { return }

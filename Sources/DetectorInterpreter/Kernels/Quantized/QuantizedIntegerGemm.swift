@@ -51,7 +51,7 @@ package enum IntegerGemm {
     package static func packB(_ b: UnsafeBufferPointer<Int16>, n: Int, k: Int, panelWidth: Int) -> [Int16] {
         let kp = paddedDepth(k)
         let panels = (n + panelWidth - 1) / panelWidth
-        var out = [Int16](repeating: 0, count: panels * kp * panelWidth)
+        var out: [Int16] = PrefaultedArray.zeros(count: panels * kp * panelWidth)
         guard n > 0, k > 0, b.count >= n * k, let source = b.baseAddress else { return out }
         out.withUnsafeMutableBufferPointer { o in
             guard let packed = o.baseAddress else { return }

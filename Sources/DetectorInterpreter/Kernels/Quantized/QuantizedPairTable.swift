@@ -14,7 +14,7 @@ package struct QuantizedPairTable: Sendable, Equatable {
 
     /// Tabulates `result(a, b)` (the op's clamped output as `Int32`) for every pair of `T` values.
     package init<T: QuantizedElement>(_: T.Type, _ result: (Int32, Int32) -> Int32) {
-        var table = [UInt8](repeating: 0, count: 65536)
+        var table: [UInt8] = PrefaultedArray.zeros(count: 65536)
         table.withUnsafeMutableBufferPointer { t in
             for i in 0..<256 {
                 let a = Int32(T(truncatingIfNeeded: UInt8(i)))
@@ -36,7 +36,7 @@ package struct QuantizedPairTable: Sendable, Equatable {
                                      tier: InstructionSetTier = .baseline) {
         // a − b as a + (0 − b): the same wrapping Int32 result.
         let first = p.rescaled1, second = p.rescaled2.map { subtract ? 0 &- $0 : $0 }
-        var table = [UInt8](repeating: 0, count: 65536)
+        var table: [UInt8] = PrefaultedArray.zeros(count: 65536)
         guard first.count == 256, second.count == 256 else { entries = table; return }
         let vector = VectorRequantization(multipliers: [QuantizedMultiplier](repeating: p.output, count: 256),
                                           bias: [Int32](repeating: 0, count: 256), outputZeroPoint: p.outputZeroPoint,
@@ -45,7 +45,7 @@ package struct QuantizedPairTable: Sendable, Equatable {
             guard let out = t.baseAddress else { return }
             VectorRequantization.withRows(vector) { rows in
                 if let rows {
-                    var sums = [Int32](repeating: 0, count: 65536)
+                    var sums: [Int32] = PrefaultedArray.zeros(count: 65536)
                     sums.withUnsafeMutableBufferPointer { s in
                         guard let sum = s.baseAddress else { return }
                         for i in 0..<256 { for j in 0..<256 { sum[i << 8 | j] = first[i] &+ second[j] } }

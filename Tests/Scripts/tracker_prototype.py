@@ -82,6 +82,12 @@ DEFAULTS = dict(
     # Low-score detections may also continue confirmed tracks lost for at most this many updates
     # (0: only tracks matched in the previous update).
     low_lost_max=0,
+    # OC-SORT's observation-centric recovery: tracks left unmatched vs. unmatched high detections
+    # by IoU with the track's last detected box (not its prediction), at least ocr_iou.
+    ocr=False, ocr_iou=0.3, ocr_all=False, ocr_height_ratio=None,
+    # OC-SORT's observation-centric momentum: + ocm × (π/2 − |angle between the track's direction
+    # over its last ocm_dt observations and the direction last observation → detection|) / π.
+    ocm=0.0, ocm_dt=3, ocm_point="centre",
 )
 
 
@@ -160,7 +166,7 @@ class Motion:
 
 
 class Track:
-    __slots__ = ("id", "m", "hits", "missed", "last_ms", "streak", "last_det", "vel", "born")
+    __slots__ = ("id", "m", "hits", "missed", "last_ms", "streak", "last_det", "vel", "born", "obs")
 
     def __init__(self, box, now):
         self.id = None
@@ -171,6 +177,7 @@ class Track:
         self.born = now
         self.streak = 1
         self.last_det = box
+        self.obs = [box]
 
 
 def quantile(window, q):
@@ -259,6 +266,8 @@ class Tracker:
         self.associate(dets, cand, is_low, scale, matched, det_track)
         if c["stage2"]:
             self.stage2(dets, is_high, matched, det_track)
+        if c["ocr"]:
+            self.ocr(dets, is_high, matched, det_track)
         for d, ti in enumerate(det_track):
             if ti is None:
                 continue
@@ -274,6 +283,9 @@ class Tracker:
                 self.hpos = (self.hpos + 1) % c["hg_window"]
             t.m.correct(box)
             t.last_det = box
+            t.obs.append(box)
+            if len(t.obs) > 8:
+                del t.obs[0]
             t.hits += 1
             t.streak = t.streak + 1 if gap == 0 else 1
             t.missed = 0
@@ -412,6 +424,28 @@ class Tracker:
             sy = np.array([t.m.cy.p00 for t in self.tracks]) + 1.0
             m2 = dx * dx / sx[:, None] + dy * dy / sy[:, None]
             w = w + c["maha_boost"] * np.exp(-m2 / 2)
+        if c["ocm"]:
+            k = c["ocm_dt"]
+            def pt(b):
+                return (b[0] + b[2] / 2, b[1] + b[3] if c["ocm_point"] == "foot" else b[1] + b[3] / 2)
+            dirs = []
+            for t in self.tracks:
+                if len(t.obs) >= 2:
+                    a = pt(t.obs[max(0, len(t.obs) - 1 - k)]); b = pt(t.obs[-1])
+                    vx, vy = b[0] - a[0], b[1] - a[1]
+                    nrm = math.hypot(vx, vy)
+                    dirs.append((vx / nrm, vy / nrm, 1.0) if nrm > 1e-6 else (0.0, 0.0, 0.0))
+                else:
+                    dirs.append((0.0, 0.0, 0.0))
+            dirs = np.array(dirs)
+            last = np.array([pt(t.obs[-1]) for t in self.tracks])
+            dp = np.array([pt(b) for b in D])
+            ux = dp[:, 0][None] - last[:, 0][:, None]; uy = dp[:, 1][None] - last[:, 1][:, None]
+            un = np.hypot(ux, uy)
+            cosv = (ux * dirs[:, 0][:, None] + uy * dirs[:, 1][:, None]) / np.maximum(un, 1e-6)
+            ang = np.arccos(np.clip(cosv, -1, 1))
+            valid = (dirs[:, 2][:, None] > 0) & (un > 1e-6)
+            w = w + c["ocm"] * np.where(valid, (math.pi / 2 - np.abs(ang)) / math.pi, 0.0)
         w = np.where(low[None], w * c["low_weight"], w)
         if c["score_weighted"]:
             w = w * (np.maximum(dets[cand, 4] * scale, 0) ** c["score_power"])[None]
@@ -430,6 +464,22 @@ class Tracker:
                 r = rr[a] if rows is None else rows[rr[a]]
                 matched[r] = True
                 det_track[cand[cc[b]]] = r
+
+    def ocr(self, dets, is_high, matched, det_track):
+        c = self.c
+        rows = [i for i, t in enumerate(self.tracks) if not matched[i] and (c["ocr_all"] or t.id is not None)]
+        cand = np.array([d for d in np.nonzero(is_high)[0] if det_track[d] is None], dtype=int)
+        if not rows or len(cand) == 0:
+            return
+        L = np.array([self.tracks[i].last_det for i in rows])
+        D = dets[cand, :4]
+        iou = iou_matrix(L, D)
+        adm = iou >= c["ocr_iou"]
+        if c["ocr_height_ratio"] is not None:
+            r = c["ocr_height_ratio"]
+            lh = L[:, 3][:, None]; dh = D[:, 3][None]
+            adm &= (dh <= lh * r) & (lh <= dh * r)
+        self.solve(adm, np.maximum(iou, 1e-4), cand, matched, det_track, rows=rows)
 
     def stage2(self, dets, is_high, matched, det_track):
         """Lost tracks left unmatched vs. unmatched high detections, by normalised distance."""

@@ -39,7 +39,7 @@ let package = Package(
         .executable(name: "objdetect", targets: ["objdetect"]),
     ],
     targets: tierTargets + [
-        // Leaves: what the CPU and OS offer (the instruction-set tier); zlib (inflate, deflate, CRC-32, Adler-32).
+        // Leaves: what the CPU and OS offer (the instruction-set tier, file path names); zlib (inflate, deflate, CRC-32, Adler-32).
         .target(name: "DetectorPlatform"),
         .target(name: "DetectorZlib"),
         // The model file: bounds-checked FlatBuffers/FlexBuffers, the TFLite schema, metadata, the appended ZIP.

@@ -17,7 +17,7 @@ enum AnnotationTarget {
         if value == "-" { return .standardOutput }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory)
-        let ext = (value as NSString).pathExtension.lowercased()
+        let ext = PathName.pathExtension(value).lowercased()
         if exists && isDirectory.boolValue || ext.isEmpty {
             return .folder(value)
         }

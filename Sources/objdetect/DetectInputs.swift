@@ -93,7 +93,7 @@ enum DetectInputs {
         } catch {
             throw CommandFailure("cannot list \(folder): \((error as NSError).localizedDescription)")
         }
-        let images = NaturalSort.sorted(names.filter { imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) })
+        let images = NaturalSort.sorted(names.filter { imageExtensions.contains(PathName.pathExtension($0).lowercased()) })
         guard !images.isEmpty else { throw CommandFailure("no image files (.png, .jpg, .ppm, .pgm) in \(folder)") }
         return images.map { (folder as NSString).appendingPathComponent($0) }
     }

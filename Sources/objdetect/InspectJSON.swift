@@ -256,7 +256,7 @@ extension InspectReport {
             indices.compactMap { i in i >= 0 && i < g.tensors.count ? InspectJSON.Tensor(g.tensors[i]) : nil }
         }
         return InspectJSON(
-            model: (path as NSString).lastPathComponent,
+            model: PathName.lastComponent(path),
             fileSize: model.fileSize,
             schemaVersion: model.version,
             description: Nullable(model.description),

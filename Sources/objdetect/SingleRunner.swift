@@ -45,7 +45,7 @@ struct SingleRunner {
 
     /// "photo.png" for a folder of annotated pictures; "photo_2.png" when two inputs share a name.
     func uniqueName(_ path: String, _ used: inout Set<String>) -> String {
-        let stem = path == "-" ? "stdin" : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = path == "-" ? "stdin" : PathName.deletingExtension(PathName.lastComponent(path))
         var name = stem + ".png"
         var k = 2
         while used.contains(name) { name = "\(stem)_\(k).png"; k += 1 }

@@ -17,7 +17,7 @@ enum FFmpeg {
     /// Whether an input names a video: by extension, or a stream URL (`rtsp://…`).
     static func isVideo(_ argument: String) -> Bool {
         if argument.contains("://") { return true }
-        return videoExtensions.contains((argument as NSString).pathExtension.lowercased())
+        return videoExtensions.contains(PathName.pathExtension(argument).lowercased())
     }
 
     /// The path of `name` on `PATH`, if it is there.
@@ -240,7 +240,7 @@ final class VideoEncoder: @unchecked Sendable {
 
     private func start() throws {
         let ffmpeg = try FFmpeg.executable(for: "writing the video \(path)")
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = PathName.pathExtension(path).lowercased()
         var codec: [String] = []
         if ["mp4", "m4v", "mov", "mkv"].contains(ext) && FFmpeg.hasH264(ffmpeg) { codec = ["-c:v", "libx264"] }
         let rate = String(format: "%.6g", frameRate)

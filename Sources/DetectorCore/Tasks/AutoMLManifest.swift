@@ -30,7 +30,7 @@ package struct AutoMLManifest: Sendable, Equatable {
         guard let modelFile = dict["modelFile"] as? String, !modelFile.isEmpty else {
             throw TaskError.invalidOption(name: .model, reason: "the AutoML manifest \(path) has no \"modelFile\" string")
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.deletingLastComponent(path)
         func resolve(_ name: String, field: String) throws -> String {
             guard let inside = Self.pathInsideFolder(name) else {
                 throw TaskError.manifestPathOutsideFolder(manifest: path, field: field, name: name)

@@ -31,7 +31,7 @@ public enum ModelSource: Sendable, Equatable {
     /// let labeler = try ImageLabeler(options: ImageLabelerOptions(model: .localModel(path: "flowers/manifest.json")))
     /// ```
     public static func localModel(path: String) -> ModelSource {
-        (path as NSString).pathExtension.lowercased() == "json" ? .autoMLManifest(path) : .file(path)
+        PathName.pathExtension(path).lowercased() == "json" ? .autoMLManifest(path) : .file(path)
     }
 
     /// A short name for messages and output (`face`, the file path, or `<data>`).

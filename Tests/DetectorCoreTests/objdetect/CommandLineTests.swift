@@ -7,6 +7,7 @@ import XCTest
 @testable import DetectorImage
 @testable import DetectorInterpreter
 @testable import DetectorPostprocess
+@testable import objdetect
 
 /// The CLI's option layer and help: every subcommand's `--help`, README's command reference,
 /// and each bad invocation of issue 17 with its exit code and one-line message.
@@ -94,6 +95,25 @@ final class CommandLineTests: XCTestCase {
             XCTAssertTrue(lines.first?.hasPrefix("objdetect: " + message) ?? false, "\(args): \(r.stderr)")
             XCTAssertEqual(lines.count, status == 2 ? 2 : 1, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stdout.isEmpty, "\(args): \(r.stdout)")
+        }
+    }
+
+    /// Paths on which swift-corelibs-foundation's `NSString` path methods trap (the `cli` fuzz
+    /// target found `--annotate` with the first; `objdetect IMAGE --annotate '#.///o//'` stopped
+    /// on an illegal instruction): plain arguments now, classified by `PathName`.
+    func testPathsThatTrapFoundationAreOrdinaryArguments() throws {
+        let fuzzInput = String(repeating: "\u{FFFD}", count: 7) + "#." + String(repeating: "/", count: 15) + "o"
+            + String(repeating: "/", count: 80)
+        for path in ["#.///o//", fuzzInput, "a/"] {
+            guard case let .folder(folder) = try AnnotationTarget.parse(path, imageCount: 3) else {
+                return XCTFail("--annotate \(path) should name a folder")
+            }
+            XCTAssertEqual(folder, path)
+        }
+        XCTAssertThrowsError(try AnnotationTarget.parse("#.///o//x.jpg/", imageCount: 1))
+        guard case .file = ModelSource.localModel(path: "#.///o//"),
+              case .autoMLManifest = ModelSource.localModel(path: "#.///o//m.JSON/") else {
+            return XCTFail("localModel(path:) classified by the last component's extension")
         }
     }
 

@@ -37,7 +37,7 @@ package enum TierByteGemm {
     /// `multiply` with the requantization fused into the register tile (`TierRequantization`'s
     /// arithmetic): each sum `+ bias[j]`, × the channel's multiplier and shift, `+ outputZeroPoint`,
     /// clamped, its low byte stored at `output[i * ldo + j]` (uint8 and int8 alike). The sums never
-    /// go to memory, and the per-channel constants are loaded once per 8 rows. `bias`,
+    /// go to memory, and the per-channel constants are set up once per 16-channel panel. `bias`,
     /// `doubledMultiplier` and `rightShift` hold whole panels of 16.
     package static func multiplyRequantized(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>,
                                             m: Int, n: Int, kPadded kp: Int, runs: Int, runStride: Int,
@@ -215,7 +215,7 @@ package enum TierByteGemm {
     /// One panel's requantization in the signed form of the AVX-512 tier: the bytes of
     /// `TierRequantization.requantize` (TFLite's `MultiplyByQuantizedMultiplier`, + zero point,
     /// clamp) in 13 vector operations per 16 sums instead of 22, for the register tiles'
-    /// epilogues, where the constants are set up once per tile and used for 4 or 8 rows. The
+    /// epilogues, where the constants are set up once per panel and used for all its rows. The
     /// sums arrive with the bias already in them (the tiles start their accumulators at it).
     ///
     /// For `x = acc + bias`, `M` the Q0.31 multiplier and `e` the right shift of a channel, and

@@ -21,12 +21,14 @@ package enum TierHybrid {
         var c = 0
         while c < count {
             let width = min(16, count &- c)
-            let scale = perChannel ? TierMath.load(scales + c, count: width) : sf
+            // Without per-channel scales the channel factor is 1: v · 1 is v exactly, so one
+            // formula serves both (and keeps the loop free of a branch on `perChannel`).
+            let scale = perChannel ? TierMath.load(scales + c, count: width) : SIMD16<Float>(repeating: 1)
             let shift = correction.map { Tier.load($0 + c, count: width) } ?? SIMD16<Int32>()
             let offset = bias.map { TierMath.load($0 + c, count: width) } ?? SIMD16<Float>()
             @inline(__always) func value(_ r: Int) -> SIMD16<Float> {
                 var v = Tier.toFloat(Tier.load(acc + (r &* count &+ c), count: width) &- shift)
-                v = perChannel ? v * scale * sf : v * sf
+                v = v * scale * sf
                 if bias != nil { v += offset }
                 return TierMath.clamp(v, lo: lo, hi: hi)
             }

@@ -58,11 +58,20 @@ package enum Tier {
     }
 
     /// `round(clamp(v, lo, hi)) + shift` per lane, rounding half away from zero, NaN → `shift`
-    /// (the hybrid input quantization's step): `TierMath.floatStepQuantum`, exact float steps
-    /// around this tier's `clamp`.
+    /// (the hybrid input quantization's step): the AVX-512 tier's truncating formula (derived there) on both
+    /// ymm halves, k = trunc(2c) (`vcvttps2dq`), (k + [k ≥ 0]) >> 1, and the lanes where k is
+    /// 0x8000_0000 (NaN; no other lane gets it) left at the shift.
     @inline(__always)
     static func quantum(_ v: SIMD16<Float>, lo: SIMD16<Float>, hi: SIMD16<Float>, shift: SIMD16<Int32>) -> SIMD16<Int32> {
-        TierMath.floatStepQuantum(v, lo: lo, hi: hi, shift: shift)
+        let c = unsafeBitCast(clamp(v, lo: lo, hi: hi), to: (__m256, __m256).self)
+        let s = unsafeBitCast(shift, to: (__m256i, __m256i).self)
+        let one = _mm256_set1_epi32(1), nan = _mm256_set1_epi32(Int32.min)
+        @inline(__always) func half(_ c: __m256, _ s: __m256i) -> __m256i {
+            let k = _mm256_cvttps_epi32(_mm256_add_ps(c, c))
+            let r = _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(k, one), _mm256_srai_epi32(k, 31)), 1)
+            return _mm256_add_epi32(s, _mm256_andnot_si256(_mm256_cmpeq_epi32(k, nan), r))
+        }
+        return unsafeBitCast((half(c.0, s.0), half(c.1, s.1)), to: SIMD16<Int32>.self)
     }
 
     /// `min(max(v, lo), hi)` per lane.

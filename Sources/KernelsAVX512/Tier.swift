@@ -46,24 +46,17 @@ package enum Tier {
 
     /// `round(clamp(v, lo, hi)) + shift` per lane, rounding half away from zero, NaN → `shift`
     /// (the hybrid input quantization's step, `TierHybrid.quantize`; `lo`, `hi` integers with
-    /// |·| < 2²²): `vcvtps2dq` rounds the magnitude to nearest even (the default MXCSR mode),
-    /// ties that went down (magnitude − rounded = ½ exactly) are moved up, the sign put back,
-    /// and the shift added under the not-NaN mask.
+    /// |·| < 2²²), from one truncating conversion: with c the clamped value, 2c is exact and
+    /// k = trunc(2c) (`vcvttps2dq`); for c ≥ 0, round(c) = ⌊c + ½⌋ = ⌊(⌊2c⌋ + 1) / 2⌋ =
+    /// (k + 1) >> 1, and for c < 0, −⌊(−k + 1) / 2⌋ = −⌈−k / 2⌉ = ⌊k / 2⌋ = k >> 1; so
+    /// (k + 1 + (k >> 31)) >> 1 with arithmetic shifts. A NaN gives k = 0x8000_0000, the only
+    /// k whose low 31 bits are all 0 besides 0 itself (whose result, 0, the shift alone is).
     @inline(__always)
     static func quantum(_ v: SIMD16<Float>, lo: SIMD16<Float>, hi: SIMD16<Float>, shift: SIMD16<Int32>) -> SIMD16<Int32> {
-        let magnitude = _mm512_set1_epi32(0x7FFF_FFFF)
-        let bits = unsafeBitCast(v, to: __m512i.self)
-        // Lanes whose |bits| are at most those of infinity (not NaN).
-        let number = _mm512_movepi32_mask(_mm512_sub_epi32(_mm512_and_si512(bits, magnitude), _mm512_set1_epi32(0x7F80_0001)))
         let c = clamp(v, lo: lo, hi: hi)
-        let cBits = unsafeBitCast(c, to: __m512i.self)
-        let a = _mm512_and_si512(cBits, magnitude)
-        var r = _mm512_cvtps_epi32(unsafeBitCast(a, to: __m512.self))
-        let d = _mm512_sub_ps(unsafeBitCast(a, to: __m512.self), _mm512_cvtepi32_ps(r))
-        let tie = _mm512_testn_epi32_mask(_mm512_xor_si512(unsafeBitCast(d, to: __m512i.self), _mm512_set1_epi32(0x3F00_0000)),
-                                          _mm512_set1_epi32(-1))
-        r = _mm512_mask_add_epi32(r, tie, r, _mm512_set1_epi32(1))
-        r = _mm512_mask_sub_epi32(r, _mm512_movepi32_mask(cBits), _mm512_setzero_si512(), r)
+        let k = _mm512_cvttps_epi32(_mm512_add_ps(c, c))
+        let r = _mm512_srai_epi32(_mm512_add_epi32(_mm512_add_epi32(k, _mm512_set1_epi32(1)), _mm512_srai_epi32(k, 31)), 1)
+        let number = _mm512_test_epi32_mask(k, _mm512_set1_epi32(0x7FFF_FFFF))
         let s = unsafeBitCast(shift, to: __m512i.self)
         return unsafeBitCast(_mm512_mask_add_epi32(s, number, r, s), to: SIMD16<Int32>.self)
     }

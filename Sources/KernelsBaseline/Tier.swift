@@ -111,11 +111,24 @@ package enum Tier {
     }
 
     /// `round(clamp(v, lo, hi)) + shift` per lane, rounding half away from zero, NaN → `shift`
-    /// (the hybrid input quantization's step): `TierMath.floatStepQuantum`, exact float steps
-    /// around this tier's `clamp`.
+    /// (the hybrid input quantization's step): on x86-64 the AVX-512 tier's truncating
+    /// formula with SSE2's `cvttps2dq` on each xmm quarter (NaN gives k = 0x8000_0000, left at
+    /// the shift); elsewhere `TierMath.floatStepQuantum`, exact float steps around `clamp`.
     @inline(__always)
     static func quantum(_ v: SIMD16<Float>, lo: SIMD16<Float>, hi: SIMD16<Float>, shift: SIMD16<Int32>) -> SIMD16<Int32> {
-        TierMath.floatStepQuantum(v, lo: lo, hi: hi, shift: shift)
+        #if arch(x86_64)
+        let c = unsafeBitCast(clamp(v, lo: lo, hi: hi), to: (__m128, __m128, __m128, __m128).self)
+        let s = unsafeBitCast(shift, to: (__m128i, __m128i, __m128i, __m128i).self)
+        let one = _mm_set1_epi32(1), nan = _mm_set1_epi32(Int32.min)
+        @inline(__always) func quarter(_ c: __m128, _ s: __m128i) -> __m128i {
+            let k = _mm_cvttps_epi32(_mm_add_ps(c, c))
+            let r = _mm_srai_epi32(_mm_add_epi32(_mm_add_epi32(k, one), _mm_srai_epi32(k, 31)), 1)
+            return _mm_add_epi32(s, _mm_andnot_si128(_mm_cmpeq_epi32(k, nan), r))
+        }
+        return unsafeBitCast((quarter(c.0, s.0), quarter(c.1, s.1), quarter(c.2, s.2), quarter(c.3, s.3)), to: SIMD16<Int32>.self)
+        #else
+        return TierMath.floatStepQuantum(v, lo: lo, hi: hi, shift: shift)
+        #endif
     }
 
     /// `min(max(v, lo), hi)` per lane (SSE2 has no `pminsd`: compare and select by masks).

@@ -161,8 +161,9 @@ package enum QuantizedConv2D {
         let x16 = (scratch + layout.input).assumingMemoryBound(to: Int16.self)
         (x16 + inputPixels * rowStride).initialize(repeating: 0, count: slack)
         // The conversion split over the threads too (run on one, it made this op slower at 2
-        // threads than at 1 on automl's narrow 1×1 layers).
-        let convertParts = inputPixels * depth >= 1 << 14 ? min(max(threads, 1), inputPixels) : 1
+        // threads than at 1 on automl's narrow 1×1 layers). A pointwise layer's tiles convert
+        // their own pixels instead (below), in the GEMM's parallel pass.
+        let convertParts = pointwise ? 0 : inputPixels * depth >= 1 << 14 ? min(max(threads, 1), inputPixels) : 1
         KernelSupport.parallelFor(convertParts, threads: convertParts) { part in
             let first = inputPixels * part / convertParts, end = inputPixels * (part + 1) / convertParts
             convertInput(input + first * depth, count: end - first, depth: depth, rowStride: rowStride,
@@ -186,6 +187,8 @@ package enum QuantizedConv2D {
                         fillPatches(p, input: x16, first: first, rows: rows, into: patch, paddedDepth: kp)
                         a = UnsafePointer(patch)
                     } else {
+                        convertInput(input + first * depth, count: rows, depth: depth, rowStride: rowStride,
+                                     zeroPoint: p.inputZeroPoint, into: x16 + first * rowStride)
                         a = UnsafePointer(x16 + first * kp)
                     }
                     if let requantization {
@@ -221,26 +224,21 @@ package enum QuantizedConv2D {
         let rowStride = pointwise ? kp : depth
         let layout = scratchLayout(p, threads: threads)
         let converted = direct ? nil : (scratch + layout.input).assumingMemoryBound(to: UInt8.self)
+        let flip = bytes.activationFlip
+        let source = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
         if let converted {
             (converted + inputPixels * rowStride).initialize(repeating: 0, count: copySlackBytes)
-            let flip = bytes.activationFlip
-            let source = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
+        }
+        // A pointwise layer's tile reads only its own pixels, so each tile converts them itself
+        // (below), in the same parallel pass as its GEMM: one pass and one wait fewer per layer.
+        if let converted, !pointwise {
             // Split from 16 KB: on one thread this pass left the other idle for a sixth of
             // yolox int8's 2-thread invoke (64 KB still left its 20 × 20 layers on one thread;
             // 16 KB: 0.96× at 2 threads, paired runs).
             let convertThreads = inputPixels * depth >= 1 << 14 ? threads : 1
-            if rowStride == depth {
-                KernelSupport.parallelElements(inputPixels * depth, threads: convertThreads) { range in
-                    for i in range { converted[i] = source[i] ^ flip }
-                }
-            } else {
-                KernelSupport.parallelChunks(inputPixels, parts: convertThreads) { pixels in
-                    for r in pixels {
-                        let src = source + r * depth, row = converted + r * rowStride
-                        for i in 0..<depth { row[i] = src[i] ^ flip }
-                        (row + depth).initialize(repeating: 0, count: rowStride - depth)
-                    }
-                }
+            KernelSupport.parallelChunks(inputPixels, parts: convertThreads) { pixels in
+                flipRows(source, first: pixels.lowerBound, count: pixels.count, depth: depth, rowStride: rowStride,
+                         flip: flip, into: converted)
             }
         }
         let x = converted.map { UnsafePointer($0) } ?? UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
@@ -263,6 +261,9 @@ package enum QuantizedConv2D {
                         fillPatches(p, input: x, first: first, rows: rows, into: patch, paddedDepth: kp, pad: bytes.paddingValue)
                         a = UnsafePointer(patch)
                     } else {
+                        if let converted {
+                            flipRows(source, first: first, count: rows, depth: depth, rowStride: rowStride, flip: flip, into: converted)
+                        }
                         a = x + first * kp
                     }
                     let rw = bytes.weightZeroPoints == nil ? nil : rowWeights.baseAddress
@@ -278,6 +279,22 @@ package enum QuantizedConv2D {
                 }
             }
         } } }
+    }
+
+    /// Pixels `first ..< first + count` of `source` (`depth` bytes each) XOR `flip` into
+    /// `converted`, rows `rowStride` apart, the bytes after each row's `depth` set to 0.
+    private static func flipRows(_ source: UnsafePointer<UInt8>, first: Int, count: Int, depth: Int, rowStride: Int,
+                                 flip: UInt8, into converted: UnsafeMutablePointer<UInt8>) {
+        if rowStride == depth {
+            let src = source + first * depth, dst = converted + first * depth
+            for i in 0..<count * depth { dst[i] = src[i] ^ flip }
+            return
+        }
+        for r in first..<(first + count) {
+            let src = source + r * depth, row = converted + r * rowStride
+            for i in 0..<depth { row[i] = src[i] ^ flip }
+            (row + depth).initialize(repeating: 0, count: rowStride - depth)
+        }
     }
 
     /// The byte path without im2col: when each filter row (`filterWidth × inputDepth` bytes, a

@@ -130,6 +130,34 @@ final class ElementwiseKernelTests: XCTestCase {
         XCTAssertEqual(v, [-1, -0.5, 3, 3])
     }
 
+    /// PRELU's per-channel path (alpha `[1, 1, C]`, 8 lanes a step and a scalar tail): hand-
+    /// computed values in both the vector part and the tail of a row of 11, with NaN (the
+    /// product, NaN), −0 (kept: −0 ≥ 0), −∞ (× alpha) and +∞; then a layer large enough to be
+    /// split over 1 and 3 threads against a plain loop.
+    func testPReluPerChannelAlphaVectorAndTail() throws {
+        let alpha: [Float] = [0.5, 0.25, 2, -1, 0, 0.5, 0.5, 0.5, 0.5, 3, 0.125]
+        let row: [Float] = [-2, -4, -1, -3, -5, .nan, -0.0, .infinity, 6, -1, -8]
+        let (v, shape) = try binary("PRELU", row + row.map { -$0 }, [1, 2, 11], alpha, [1, 1, 11])
+        XCTAssertEqual(shape, [1, 2, 11])
+        let first: [Float] = [-1, -1, -2, 3, -0.0, .nan, -0.0, .infinity, 6, -3, -1]
+        let second: [Float] = [2, 4, 1, 3, 5, .nan, 0, -.infinity * 0.5, -3, 1, 8]
+        for (i, expected) in (first + second).enumerated() {
+            if expected.isNaN { XCTAssertTrue(v[i].isNaN, "element \(i): \(v[i])"); continue }
+            XCTAssertEqual(v[i], expected, "element \(i)")
+            XCTAssertEqual(v[i].sign, expected.sign, "element \(i) sign")
+        }
+        let big = [1, 30, 31, 19], n = big.reduce(1, *)
+        let a = (0..<n).map { Float(($0 * 7919) % 201) / 50 - 2 }
+        let al = (0..<19).map { Float($0 % 7) / 4 - 0.5 }
+        let expected = (0..<n).map { a[$0] >= 0 ? a[$0] : a[$0] * al[$0 % 19] }
+        for threads in [1, 3] {
+            var g = GraphBuilder()
+            let x = g.input(big)
+            g.outputs = g.op(try XCTUnwrap(BuiltinOperator(name: "PRELU")), [x, g.constant(al, shape: [1, 1, 19])])
+            XCTAssertEqual(try g.run([a], threads: threads).values, expected, "\(threads) threads")
+        }
+    }
+
     func unary(_ op: String, _ x: [Float], _ configure: (inout OperatorParameters) -> Void = { _ in }) throws -> [Float] {
         var g = GraphBuilder()
         let a = g.input([x.count])

@@ -16,6 +16,9 @@ final class BinaryElementwiseKernel: PreparedKernel {
     let sameShape: Bool
     let activation: (min: Float, max: Float)
     let opIndex: Int, opName: String
+    /// Float PRELU whose input is not broadcast and whose alpha varies only along the innermost
+    /// dimension (one alpha per channel, the usual `[1, 1, C]`): the alpha count, else 0.
+    let channelAlphas: Int
 
     init(operation: Operation, a: Int, b: Int, out: Int, type: TensorDataType, aShape: [Int], bShape: [Int],
          outShape: [Int], activation: (min: Float, max: Float), opIndex: Int, opName: String) {
@@ -36,6 +39,9 @@ final class BinaryElementwiseKernel: PreparedKernel {
         sameShape = aShape == bShape
         self.activation = activation
         self.opIndex = opIndex; self.opName = opName
+        let inner = outShape.last ?? 0
+        let alphaPerChannel = bStrides.dropLast().allSatisfy { $0 == 0 } && bStrides.last == 1 && bShape.last == inner
+        channelAlphas = operation == .prelu && type == .float32 && aShape == outShape && alphaPerChannel && inner > 0 ? inner : 0
     }
 
     /// Prepare for one of the operations; `types` are the element types the op supports.
@@ -63,6 +69,14 @@ final class BinaryElementwiseKernel: PreparedKernel {
                 let threads = count >= Self.parallelSameShapeCount ? e.threadCount : 1
                 KernelSupport.parallelElements(count, threads: threads, minimumPerPart: Self.parallelSameShapeCount / 2) { range in
                     Self.sameShapeFloat(op, pa, pb, po, range, clamp: clamp ? (lo, hi) : nil)
+                }
+                return
+            }
+            if channelAlphas > 0 {
+                let pa = e.floats(a), alpha = e.floats(b), po = e.floats(out), inner = channelAlphas
+                let threads = count >= Self.parallelSameShapeCount ? e.threadCount : 1
+                KernelSupport.parallelChunks(count / inner, parts: threads) { rows in
+                    Self.preluRows(pa, alpha, po, rows: rows, inner: inner)
                 }
                 return
             }
@@ -150,6 +164,29 @@ final class BinaryElementwiseKernel: PreparedKernel {
         case (.mul, nil): floatLoop(a, b, o, range, nil) { $0 * $1 } _: { $0 * $1 }
         case (.mul, let c?): floatLoop(a, b, o, range, c) { $0 * $1 } _: { $0 * $1 }
         default: break
+        }
+    }
+
+    /// PRELU over `rows` of `inner` values with one alpha per position in the row:
+    /// `x ≥ 0 ? x : x · alpha` (NaN takes the product, as the element loop), 8 lanes a step.
+    static func preluRows(_ x: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>,
+                          rows: Range<Int>, inner: Int) {
+        for r in rows {
+            let xr = x + r * inner, orow = o + r * inner
+            var j = 0
+            while j + 8 <= inner {
+                let v = UnsafeRawPointer(xr + j).loadUnaligned(as: SIMD8<Float>.self)
+                let a = UnsafeRawPointer(alpha + j).loadUnaligned(as: SIMD8<Float>.self)
+                var y = v * a
+                y.replace(with: v, where: v .>= SIMD8<Float>())
+                UnsafeMutableRawPointer(orow + j).storeBytes(of: y, as: SIMD8<Float>.self)
+                j += 8
+            }
+            while j < inner {
+                let v = xr[j]
+                orow[j] = v >= 0 ? v : v * alpha[j]
+                j += 1
+            }
         }
     }
 

@@ -44,13 +44,28 @@ package struct ActivationFusion {
     }
 
     private(set) var pairs: [Pair] = []
-    /// What op k applies on top of its own work (producers only).
-    private(set) var overrides: [Int: Epilogue] = [:]
+    /// What op k applies on top of its own work (producers only), by op index. Arrays rather
+    /// than sets and dictionaries here and below: the first use of a hashed collection of a type
+    /// makes the Swift runtime look up its `Hashable` conformance, about 60 µs each on Linux
+    /// (a scan of every loaded library's conformance records), a tenth of a small model's load.
+    private var overrides: [Epilogue?] = []
     /// Pair index by absorbed op.
-    private var byActivationOp: [Int: Int] = [:]
+    private var byActivationOp: [Int?] = []
 
-    static let fusibleProducers: Set<BuiltinOperator> = [.conv2D, .depthwiseConv2D, .fullyConnected, .add, .sub, .mul]
-    static let activations: [BuiltinOperator: OperatorParameters.Activation] = [.relu: .relu, .relu6: .relu6, .reluN1To1: .reluN1To1]
+    /// Whether `code`'s fused-activation slot can take a folded activation.
+    static func isFusibleProducer(_ code: BuiltinOperator) -> Bool {
+        code == .conv2D || code == .depthwiseConv2D || code == .fullyConnected || code == .add || code == .sub || code == .mul
+    }
+
+    /// The fused activation a standalone activation op is, or nil.
+    static func activation(of code: BuiltinOperator) -> OperatorParameters.Activation? {
+        code == .relu ? .relu : code == .relu6 ? .relu6 : code == .reluN1To1 ? .reluN1To1 : nil
+    }
+
+    /// What op `k` applies on top of its own work, or nil.
+    func override(_ k: Int) -> Epilogue? {
+        k >= 0 && k < overrides.count ? overrides[k] : nil
+    }
 
     init() {}
 
@@ -63,21 +78,24 @@ package struct ActivationFusion {
             for t in op.outputs where t >= 0 && t < n { producer[t] = k }
             for t in op.inputs where t >= 0 && t < n { readers[t] += 1 }
         }
-        let boundary = Set(graph.inputs).union(graph.outputs)
+        var boundary = [Bool](repeating: false, count: n)
+        for t in graph.inputs + graph.outputs where t >= 0 && t < n { boundary[t] = true }
+        overrides = [Epilogue?](repeating: nil, count: graph.operators.count)
+        byActivationOp = [Int?](repeating: nil, count: graph.operators.count)
         for (k, op) in graph.operators.enumerated() {
             if op.code == .mul, op.parameters.activation == .none, op.inputs.count == 2, op.outputs.count == 1 {
                 planSiLU(graph, k, producer: producer, readers: readers, boundary: boundary, types: types)
                 continue
             }
-            guard let activation = ActivationFusion.activations[op.code],
+            guard let activation = ActivationFusion.activation(of: op.code),
                   op.inputs.count == 1, op.outputs.count == 1 else { continue }
             let t = op.inputs[0], u = op.outputs[0]
-            guard t >= 0, t < n, u >= 0, u < n, t != u, readers[t] == 1, !boundary.contains(t),
+            guard t >= 0, t < n, u >= 0, u < n, t != u, readers[t] == 1, !boundary[t],
                   graph.tensors[t].constant == nil, types[t] == .float32, types[u] == .float32 else { continue }
             let j = producer[t]
             guard j >= 0, j < k, overrides[j] == nil else { continue }
             let p = graph.operators[j]
-            guard ActivationFusion.fusibleProducers.contains(p.code), p.parameters.activation == .none,
+            guard ActivationFusion.isFusibleProducer(p.code), p.parameters.activation == .none,
                   p.outputs.count == 1, p.outputs[0] == t,
                   let first = p.inputs.first, first >= 0, first < n, types[first] == .float32 else { continue }
             byActivationOp[k] = pairs.count
@@ -91,11 +109,11 @@ package struct ActivationFusion {
 
     /// Moves SiLU pair `index` (LOGISTIC j, MUL k over x) into the float CONV_2D producing x.
     private mutating func planConvolutionSiLU(_ graph: InterpreterGraph, _ index: Int, producer: [Int], readers: [Int],
-                                              boundary: Set<Int>, types: [TensorDataType]) {
+                                              boundary: [Bool], types: [TensorDataType]) {
         let n = graph.tensors.count
         let pair = pairs[index]
         let logistic = graph.operators[pair.producer]
-        guard let x = logistic.inputs.first, x >= 0, x < n, readers[x] == 2, !boundary.contains(x),
+        guard let x = logistic.inputs.first, x >= 0, x < n, readers[x] == 2, !boundary[x],
               graph.tensors[x].constant == nil else { return }
         let c = producer[x]
         guard c >= 0, c < pair.producer, overrides[c] == nil else { return }
@@ -113,13 +131,13 @@ package struct ActivationFusion {
 
     /// MUL op `k` over (x, LOGISTIC(x)) in either order.
     private mutating func planSiLU(_ graph: InterpreterGraph, _ k: Int, producer: [Int], readers: [Int],
-                                   boundary: Set<Int>, types: [TensorDataType]) {
+                                   boundary: [Bool], types: [TensorDataType]) {
         let n = graph.tensors.count
         let op = graph.operators[k]
         let u = op.outputs[0]
         guard u >= 0, u < n, types[u] == .float32 else { return }
         for (s, x) in [(op.inputs[0], op.inputs[1]), (op.inputs[1], op.inputs[0])] {
-            guard s >= 0, s < n, x >= 0, x < n, s != x, s != u, readers[s] == 1, !boundary.contains(s),
+            guard s >= 0, s < n, x >= 0, x < n, s != x, s != u, readers[s] == 1, !boundary[s],
                   graph.tensors[s].constant == nil, types[s] == .float32, types[x] == .float32 else { continue }
             let j = producer[s]
             guard j >= 0, j < k, overrides[j] == nil else { continue }
@@ -134,6 +152,7 @@ package struct ActivationFusion {
 
     /// The pair whose activation op is `k`.
     func pair(activationOp k: Int) -> Pair? {
-        byActivationOp[k].map { pairs[$0] }
+        guard k >= 0, k < byActivationOp.count else { return nil }
+        return byActivationOp[k].map { pairs[$0] }
     }
 }

@@ -348,7 +348,7 @@ public final class Interpreter {
                 // absorb then run on their own (a SiLU epilogue is not idempotent like a clamp).
                 let constantInputs = op.inputs.contains { $0 >= 0 } && op.inputs.allSatisfy { $0 < 0 || isConstant[$0] }
                 let context = PrepareContext(operatorIndex: k, node: op, threadCount: options.threadCount, interpreter: self,
-                                             epilogue: constantInputs ? nil : fusion.overrides[k], foldedPadding: padFolds[k]?.padding)
+                                             epilogue: constantInputs ? nil : fusion.override(k), foldedPadding: padFolds[k]?.padding)
                 outputsSet = []
                 let kernel = try registrations[k].prepare(context)
                 for t in op.outputs where t >= 0 && !outputsSet.contains(t) {

@@ -53,31 +53,46 @@ final class WinogradConvolution {
         // textbook triple loop's 144 three-way products. G's entries are 0, ±0.5 and 1, so every
         // product is exact and the sums of float weights are exact in Double whenever the
         // weights of a filter lie within 2²⁹ of each other in magnitude: then both orders give
-        // the same Double, rounded once to Float. Input channels outer, so a pair's 16 results
-        // land one `outC` row apart.
+        // the same Double, rounded once to Float. Four input channels at a time as lanes (each
+        // filter tap's input channels are contiguous; lane-wise Double arithmetic, the same
+        // values as one channel at a time); a pair's 16 results land one `inC × outC` plane apart.
         // Every value is written below (16 per channel pair), so the array starts uninitialized.
         let u = [Float](unsafeUninitializedCapacity: 16 * inC * outC) { ub, initialized in
             initialized = 16 * inC * outC
             guard let out = ub.baseAddress else { return }
             let plane = inC * outC
-            for ic in 0..<inC {
-                for oc in 0..<outC {
-                    let base = weights + oc * 9 * inC + ic
-                    let w0 = Double(base[0]), w1 = Double(base[inC]), w2 = Double(base[2 * inC])
-                    let w3 = Double(base[3 * inC]), w4 = Double(base[4 * inC]), w5 = Double(base[5 * inC])
-                    let w6 = Double(base[6 * inC]), w7 = Double(base[7 * inC]), w8 = Double(base[8 * inC])
+            for oc in 0..<outC {
+                let filter = weights + oc * 9 * inC
+                var ic = 0
+                while ic < inC {
+                    let lanes = min(4, inC - ic)
+                    @inline(__always) func tap(_ k: Int) -> SIMD4<Double> {
+                        let p = filter + k * inC + ic
+                        if lanes == 4 { return SIMD4(Double(p[0]), Double(p[1]), Double(p[2]), Double(p[3])) }
+                        var v = SIMD4<Double>()
+                        for l in 0..<lanes { v[l] = Double(p[l]) }
+                        return v
+                    }
+                    let w0 = tap(0), w1 = tap(1), w2 = tap(2), w3 = tap(3), w4 = tap(4)
+                    let w5 = tap(5), w6 = tap(6), w7 = tap(7), w8 = tap(8)
+                    let half = SIMD4<Double>(repeating: 0.5)
+                    let o = out + ic * outC + oc
                     // T's four rows (G's rows: [1,0,0], [½,½,½], [½,−½,½], [0,0,1]), each turned
                     // into four values of U by Gᵀ's columns.
-                    let o = out + ic * outC + oc
-                    @inline(__always) func row(_ i: Int, _ a: Double, _ b: Double, _ c: Double) {
+                    @inline(__always) func row(_ i: Int, _ a: SIMD4<Double>, _ b: SIMD4<Double>, _ c: SIMD4<Double>) {
+                        let values = (SIMD4<Float>(a), SIMD4<Float>(half * a + half * b + half * c),
+                                      SIMD4<Float>(half * a - half * b + half * c), SIMD4<Float>(c))
                         let p = o + 4 * i * plane
-                        p[0] = Float(a); p[plane] = Float(0.5 * a + 0.5 * b + 0.5 * c)
-                        p[2 * plane] = Float(0.5 * a - 0.5 * b + 0.5 * c); p[3 * plane] = Float(c)
+                        for l in 0..<lanes {
+                            let q = p + l * outC
+                            q[0] = values.0[l]; q[plane] = values.1[l]; q[2 * plane] = values.2[l]; q[3 * plane] = values.3[l]
+                        }
                     }
                     row(0, w0, w1, w2)
-                    row(1, 0.5 * w0 + 0.5 * w3 + 0.5 * w6, 0.5 * w1 + 0.5 * w4 + 0.5 * w7, 0.5 * w2 + 0.5 * w5 + 0.5 * w8)
-                    row(2, 0.5 * w0 - 0.5 * w3 + 0.5 * w6, 0.5 * w1 - 0.5 * w4 + 0.5 * w7, 0.5 * w2 - 0.5 * w5 + 0.5 * w8)
+                    row(1, half * w0 + half * w3 + half * w6, half * w1 + half * w4 + half * w7, half * w2 + half * w5 + half * w8)
+                    row(2, half * w0 - half * w3 + half * w6, half * w1 - half * w4 + half * w7, half * w2 - half * w5 + half * w8)
                     row(3, w6, w7, w8)
+                    ic += 4
                 }
             }
         }

@@ -64,6 +64,18 @@ package enum TierFloatGEMM {
         var m = 0
         while m < rows {
             let mr = min(tileRows, rows - m)
+            if mr <= 4 && wide >= 2 {
+                // A short tile (a batch-1 FULLY_CONNECTED, a last tile of one to four rows) one
+                // row at a time over four panels, so every multiply-add is a useful one; each
+                // value's sum runs over k in the same order as in the tiles, so any split of
+                // the rows gives the same results.
+                for r in m..<(m + mr) {
+                    rowPanels(M.self, a: a + r * lda, runCount: runCount, runLength: runLength, runStride: runStride,
+                              packed: packed, k: k, panels: wide, n: n, bias: bias, c: c + r * ldc, lo: lo, hi: hi, mode: mode)
+                }
+                m += mr
+                continue
+            }
             var p = 0
             while p < wide {
                 let cols = min(16, n - p * 16)
@@ -127,6 +139,47 @@ package enum TierFloatGEMM {
         if r + 1 < mr { TierMath.store(y.b, to: c + (r + 1) * ldc, count: cols) }
         if r + 2 < mr { TierMath.store(y.c, to: c + (r + 2) * ldc, count: cols) }
         if r + 3 < mr { TierMath.store(y.d, to: c + (r + 3) * ldc, count: cols) }
+    }
+
+    /// One row × `panels` panels of 16 columns, four panels (four independent accumulators) at
+    /// a time; each sum over k in order, as in `tile8`/`tile6`, finished and stored like theirs.
+    @inline(never)
+    private static func rowPanels<M: MultiplyAdd>(_: M.Type, a: UnsafePointer<Float>, runCount: Int, runLength: Int,
+                                                  runStride: Int, packed: UnsafePointer<Float>, k: Int, panels: Int, n: Int,
+                                                  bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>,
+                                                  lo: Float, hi: Float, mode: Int) {
+        var p = 0
+        while p < panels {
+            let group = min(4, panels &- p)
+            let b0 = packed + p &* k &* 16
+            // Panels past the group's end re-read the first one (always valid) and are not stored.
+            let b1 = group > 1 ? b0 + k &* 16 : b0, b2 = group > 2 ? b0 + 2 &* k &* 16 : b0
+            let b3 = group > 3 ? b0 + 3 &* k &* 16 : b0
+            var c0 = SIMD16<Float>(), c1 = c0, c2 = c0, c3 = c0
+            var j = 0, offset = 0
+            for _ in 0..<runCount {
+                var kk = offset
+                let end = offset &+ runLength
+                while kk < end {
+                    let x = SIMD16<Float>(repeating: a[kk])
+                    c0 = M.add(c0, x, UnsafeRawPointer(b0 + j).loadUnaligned(as: SIMD16<Float>.self))
+                    c1 = M.add(c1, x, UnsafeRawPointer(b1 + j).loadUnaligned(as: SIMD16<Float>.self))
+                    c2 = M.add(c2, x, UnsafeRawPointer(b2 + j).loadUnaligned(as: SIMD16<Float>.self))
+                    c3 = M.add(c3, x, UnsafeRawPointer(b3 + j).loadUnaligned(as: SIMD16<Float>.self))
+                    j &+= 16
+                    kk &+= 1
+                }
+                offset &+= runStride
+            }
+            let sums = (c0, c1, c2, c3)
+            for g in 0..<group {
+                let column = (p &+ g) &* 16, cols = min(16, n &- column)
+                let v = g == 0 ? sums.0 : g == 1 ? sums.1 : g == 2 ? sums.2 : sums.3
+                let biasVector = bias.map { TierMath.load($0 + column, count: cols) } ?? SIMD16()
+                TierMath.store(finish(v, bias: biasVector, lo: lo, hi: hi, mode: mode), to: c + column, count: cols)
+            }
+            p &+= group
+        }
     }
 
     /// 8 rows × 16 columns (AVX-512: 8 zmm accumulators, 2 FMA pipes × 4 cycles).

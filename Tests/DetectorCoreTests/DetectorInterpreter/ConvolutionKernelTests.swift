@@ -307,6 +307,41 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
+    /// Rows computed in any grouping (one call, one row at a time, threes: what thread splits
+    /// do) give the same bits at every tier, with fused multiply-adds too: short row groups take
+    /// the one-row kernel over four panels, whose sums run over k in the tiles' order. Widths
+    /// with whole panels, a partial panel and a narrow last panel; runs as rows.
+    func testGEMMAnyRowGroupingGivesTheSameBits() {
+        var rng = Rng(state: 17)
+        for (m, n, k, runs) in [(13, 64, 40, 1), (11, 100, 33, 3), (9, 37, 300, 1), (5, 129, 12, 2), (1, 80, 257, 1)] {
+            let length = k / runs, stride = length + 2, lda = runs * stride
+            let a = rng.floats(m * lda), b = rng.floats(k * n), bias = rng.floats(n)
+            let layout = FloatGEMM.RowLayout(count: runs, length: length, stride: stride)
+            for tier in TierTesting.tiers { for fused in tier == .baseline ? [false] : [false, true] { for silu in [false, true] {
+                let packed = FloatGEMM.PackedMatrix(k: runs * length, n: n, tier: tier, fused: fused) { kk, j in b[kk * n + j] }
+                func product(groups: Int) -> [Float] {
+                    var c = [Float](repeating: .nan, count: m * n)
+                    a.withUnsafeBufferPointer { ap in bias.withUnsafeBufferPointer { bp in c.withUnsafeMutableBufferPointer { cp in
+                        var r = 0
+                        while r < m {
+                            let end = min(m, r + groups)
+                            FloatGEMM.multiply(rows: r..<end, a: ap.baseAddress!, lda: lda, b: packed, bias: bp.baseAddress!,
+                                               c: cp.baseAddress!, ldc: n, clampMin: -0.5, clampMax: 3, silu: silu, layout: layout)
+                            r = end
+                        }
+                    } } }
+                    return c
+                }
+                let whole = product(groups: m)
+                for groups in [1, 3] {
+                    XCTAssertEqual(product(groups: groups).map(\.bitPattern), whole.map(\.bitPattern),
+                                   "\(tier) fused \(fused) silu \(silu) m \(m) n \(n) k \(k) in groups of \(groups)")
+                }
+                XCTAssertFalse(whole.contains { $0.isNaN }, "every value written")
+            } } }
+        }
+    }
+
     func testConvFastPathMatchesReferenceOnRandomShapes() throws {
         var rng = Rng(state: 7)
         for trial in 0..<20 {

@@ -106,7 +106,7 @@ enum BenchCommand {
         interpreter.profile = [Double](repeating: 0, count: interpreter.graph.operators.count)
         for _ in 0..<runs { try interpreter.invoke() }
         let ops = interpreter.graph.operators
-        let ranked = (interpreter.profile ?? []).enumerated().sorted { $0.element > $1.element }.prefix(15)
+        let ranked = (interpreter.profile ?? []).enumerated().sorted { $0.element > $1.element }.prefix(400)
         for (k, ms) in ranked {
             let out = ops[k].outputs.first.map { interpreter.tensorDescription($0).shape } ?? []
             let kernel = interpreter.kernelName(ofOperator: k).map { "  kernel " + $0 } ?? ""
@@ -210,8 +210,9 @@ struct BenchTiming {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
 
-    /// Rounded to 1 µs, as the JSON lines print it.
-    static func milli(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }
+    /// Rounded to 0.1 µs, as the JSON lines print it (a model of a few microseconds needs the
+    /// digit after the microsecond for a ratio).
+    static func milli(_ ms: Double) -> Double { (ms * 10_000).rounded() / 10_000 }
 }
 
 /// CPU time used so far by the whole process (every thread), in milliseconds.

@@ -106,7 +106,7 @@ enum BenchCommand {
         interpreter.profile = [Double](repeating: 0, count: interpreter.graph.operators.count)
         for _ in 0..<runs { try interpreter.invoke() }
         let ops = interpreter.graph.operators
-        let ranked = (interpreter.profile ?? []).enumerated().sorted { $0.element > $1.element }.prefix(400)
+        let ranked = (interpreter.profile ?? []).enumerated().sorted { $0.element > $1.element }.prefix(15)
         for (k, ms) in ranked {
             let out = ops[k].outputs.first.map { interpreter.tensorDescription($0).shape } ?? []
             let kernel = interpreter.kernelName(ofOperator: k).map { "  kernel " + $0 } ?? ""

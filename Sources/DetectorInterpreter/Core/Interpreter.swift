@@ -294,6 +294,8 @@ public final class Interpreter {
     /// Resolves shapes, folds constant ops and plans the arena. Called automatically at
     /// creation and by the first `copyInput`/`invoke` after `resizeInput`.
     public func prepare() throws {
+        // The worker threads start now, while the model is prepared, not in the first invoke.
+        KernelSupport.startWorkers(threads: options.threadCount)
         let n = graph.tensors.count
         let inputSet = Set(graph.inputs)
         // Reset everything prepare derives.

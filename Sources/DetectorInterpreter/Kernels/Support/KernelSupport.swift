@@ -52,6 +52,15 @@ enum KernelSupport {
         }
     }
 
+    /// Starts the worker threads `threads`-way work uses (`threads` − 1 besides the caller), so
+    /// that they are running before the first parallel pass; nothing for one thread.
+    static func startWorkers(threads: Int) {
+        guard threads > 1 else { return }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            WorkerPool.shared.startWorkers(threads - 1)
+        }
+    }
+
     /// Splits `0..<count` into `parts` contiguous chunks and runs them (in parallel when parts > 1).
     static func parallelChunks(_ count: Int, parts: Int, _ body: (Range<Int>) -> Void) {
         let p = max(1, min(parts, count))

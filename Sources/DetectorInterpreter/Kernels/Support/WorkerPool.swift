@@ -53,6 +53,23 @@ final class WorkerPool: @unchecked Sendable {
         return key
     }()
 
+    #if !canImport(Darwin)
+    /// Names the calling thread (15 bytes at most): glibc's `pthread_setname_np`, which its
+    /// Swift module does not export, looked up once; nothing if it is missing.
+    private static func setThreadName(_ name: String) {
+        typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np") else { return }
+        _ = name.withCString { unsafeBitCast(symbol, to: SetName.self)(pthread_self(), $0) }
+    }
+    #endif
+
+    /// What a new worker thread receives.
+    private final class WorkerStart {
+        let pool: WorkerPool
+        let name: String
+        init(pool: WorkerPool, name: String) { self.pool = pool; self.name = name }
+    }
+
     private struct Job {
         let body: (Int) -> Void
     }
@@ -119,15 +136,47 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    private func startWorkers(_ wanted: Int) {
+    /// Starts workers until `wanted` run. `Interpreter.prepare` calls it for its thread count,
+    /// so the threads are up before the first invoke (Foundation's `Thread` took a few
+    /// milliseconds to start one here: the first invoke of a process ran on one thread).
+    /// A thread that cannot be created is left out; the calling thread then does more.
+    func startWorkers(_ wanted: Int) {
         workersLock.withLock { running in
             while running < wanted {
+                guard Self.spawn(self, number: running + 1) else { return }
                 running += 1
-                let thread = Thread { [self] in workerLoop() }
-                thread.name = "objdetect worker \(running)"
-                thread.start()
             }
         }
+    }
+
+    /// A detached thread running `pool.workerLoop()`, named "objdetect worker N"; false if the
+    /// system refused one.
+    private static func spawn(_ pool: WorkerPool, number: Int) -> Bool {
+        let context = Unmanaged.passRetained(WorkerStart(pool: pool, name: "objdetect worker \(number)")).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        let result = pthread_create(&thread, &attributes, { raw in
+            let start = Unmanaged<WorkerStart>.fromOpaque(raw).takeRetainedValue()
+            pthread_setname_np(start.name)
+            start.pool.workerLoop()
+            return nil
+        }, context)
+        #else
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { raw in
+            guard let raw else { return nil }
+            let start = Unmanaged<WorkerStart>.fromOpaque(raw).takeRetainedValue()
+            WorkerPool.setThreadName(String(start.name.prefix(15)))
+            start.pool.workerLoop()
+            return nil
+        }, context)
+        #endif
+        if result != 0 { Unmanaged<WorkerStart>.fromOpaque(context).release() }
+        return result == 0
     }
 
     private func workerLoop() {

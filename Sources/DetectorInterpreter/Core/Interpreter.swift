@@ -36,7 +36,9 @@ public struct TensorDescription: Sendable, Equatable {
 public final class Interpreter {
     /// Interpreter settings.
     public struct Options: Sendable {
-        /// Threads the heavy kernels may use (1 = single-threaded).
+        /// Threads the heavy kernels may use (1 = single-threaded). With more than one, the
+        /// process-wide worker threads (`threadCount` − 1, shared by every interpreter) are
+        /// started when the model is prepared, so the first invoke already runs on all of them.
         public var threadCount: Int
         /// Kernels to use; `.standard` has every kernel of the project.
         package var registry: KernelRegistry = .standard

@@ -5,7 +5,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 import Synchronization
 
 /// The persistent worker threads behind `KernelSupport.parallelFor` / `parallelChunks`.
@@ -41,6 +40,9 @@ final class WorkerPool: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let wake: UnsafeMutablePointer<pthread_cond_t>
     private let workersLock = Mutex<Int>(0)
+    /// Workers started so far (`workersLock`'s count, readable without the lock): every
+    /// parallel pass asks for its workers, and once they run it need not take the lock.
+    private let started = Atomic<Int>(0)
 
     /// Spins of a worker between jobs before it sleeps (about 0.5–1 ms: the gaps between the
     /// parallel ops of one invoke are shorter, so workers stay awake through an invoke).
@@ -141,10 +143,12 @@ final class WorkerPool: @unchecked Sendable {
     /// milliseconds to start one here: the first invoke of a process ran on one thread).
     /// A thread that cannot be created is left out; the calling thread then does more.
     func startWorkers(_ wanted: Int) {
+        guard started.load(ordering: .acquiring) < wanted else { return }
         workersLock.withLock { running in
             while running < wanted {
                 guard Self.spawn(self, number: running + 1) else { return }
                 running += 1
+                started.store(running, ordering: .releasing)
             }
         }
     }

@@ -50,7 +50,7 @@ package protocol PreparedKernel: AnyObject {
     /// True when the outputs depend only on input shapes (e.g. `SHAPE`): the op is then
     /// always evaluated at prepare.
     var dependsOnlyOnInputShapes: Bool { get }
-    /// The kernel-table entries the op runs (`KernelTable`, e.g. "float GEMM 16-wide avx512"),
+    /// The kernel-table entries the op runs (`KernelTable`, e.g. "float GEMM 12x32 avx512"),
     /// for `objdetect bench --profile`; nil for ops with one implementation.
     var kernelName: String? { get }
     /// Input tensors the kernel read only at prepare (their values are in its packed weights):

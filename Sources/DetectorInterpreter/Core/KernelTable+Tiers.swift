@@ -104,11 +104,19 @@ extension KernelTable {
         byteTable: ByteTableKernel(name: "byte table vpermi2b",
             apply: KernelsAVX512VBMI.TierByteTable.apply))
 
+    /// The AVX-512 float GEMM on its two register tiles, both reading the same 16-column panels:
+    /// 8 × 16 (`single`, where the core halves 512-bit operations: AMD Zen 4) and 12 × 32
+    /// (`paired`, every other AVX-512 core); `ProcessorCore.pairsFloatPanels` picks.
+    package static let avx512FloatGEMMs = (
+        single: FloatGEMMKernel(name: "float GEMM 8x16 avx512", panelWidth: 16,
+                                multiply: KernelsAVX512.TierFloatGEMM.multiply, winogradBalance: 24),
+        paired: FloatGEMMKernel(name: "float GEMM 12x32 avx512", panelWidth: 16,
+                                multiply: KernelsAVX512.TierFloatGEMM.multiplyPaired, winogradBalance: 24))
+
     private static func avx512(name: String, byteTable: ByteTableKernel?) -> KernelTable {
         KernelTable(
             name: name, tier: .avx512, hasFusedMultiplyAdd: true,
-            floatGEMM: FloatGEMMKernel(name: "float GEMM 16-wide avx512", panelWidth: 16,
-                multiply: KernelsAVX512.TierFloatGEMM.multiply, winogradBalance: 24),
+            floatGEMM: ProcessorCore.pairsFloatPanels ? avx512FloatGEMMs.paired : avx512FloatGEMMs.single,
             depthwise: FloatDepthwiseKernel(name: "depthwise 16-wide avx512",
                 interior: KernelsAVX512.TierDepthwise.interior),
             hybrid: HybridKernels(

@@ -307,6 +307,49 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
+    /// The AVX-512 float GEMM's two register tiles (8 × 16 and 12 × 32; the table holds the one
+    /// chosen for this CPU) on the same packed panels: without fused multiply-adds each equals the
+    /// reference loop bit for bit, with them the two give the same bits (each sum over k in order).
+    /// Shapes: a pair and an odd panel left over, a narrow last panel, 5–11 rows in the last tile,
+    /// four rows or fewer (the one-row kernel), runs as rows, every finish (none, clamp, SiLU).
+    func testAVX512FloatTilesGiveTheSameBits() throws {
+        #if arch(x86_64)
+        guard InstructionSetTier.supported >= .avx512 else { throw XCTSkip("this CPU has no AVX-512") }
+        var rng = Rng(state: 29)
+        let kernels = KernelTable.avx512FloatGEMMs
+        for (m, n, k, runs) in [(29, 80, 40, 1), (12, 64, 17, 1), (17, 48, 33, 3), (9, 100, 64, 2), (4, 96, 20, 1),
+                                (30, 37, 300, 1), (25, 24, 9, 1), (1, 1001, 256, 1)] {
+            let length = k / runs, stride = length + 2, lda = runs * stride
+            let a = rng.floats(m * lda), b = rng.floats(k * n), bias = rng.floats(n)
+            let layout = FloatGEMM.RowLayout(count: runs, length: length, stride: stride)
+            var dense = [Float](repeating: 0, count: m * k)
+            for r in 0..<m { for s in 0..<runs { for j in 0..<length { dense[r * k + s * length + j] = a[r * lda + s * stride + j] } } }
+            for fused in [false, true] { for (lo, hi, silu) in [(-Float.greatestFiniteMagnitude, Float.greatestFiniteMagnitude, false),
+                                                                (-0.5, 3, false), (-Float.greatestFiniteMagnitude, Float.greatestFiniteMagnitude, true)] {
+                func product(_ kernel: FloatGEMMKernel) -> [Float] {
+                    let packed = FloatGEMM.PackedMatrix(k: k, n: n, kernel: kernel, fused: fused) { kk, j in b[kk * n + j] }
+                    var c = [Float](repeating: .nan, count: m * n)
+                    a.withUnsafeBufferPointer { ap in bias.withUnsafeBufferPointer { bp in c.withUnsafeMutableBufferPointer { cp in
+                        FloatGEMM.multiply(rows: 0..<m, a: ap.baseAddress!, lda: lda, b: packed, bias: bp.baseAddress!,
+                                           c: cp.baseAddress!, ldc: n, clampMin: lo, clampMax: hi, silu: silu, layout: layout)
+                    } } }
+                    return c
+                }
+                let single = product(kernels.single), paired = product(kernels.paired)
+                let what = "fused \(fused) silu \(silu) clamp \(lo)...\(hi) m \(m) n \(n) k \(k) runs \(runs)"
+                XCTAssertEqual(paired.map(\.bitPattern), single.map(\.bitPattern), what)
+                XCTAssertFalse(paired.contains { $0.isNaN }, "every value written: " + what)
+                if !fused && !silu {
+                    let expected = FloatGEMM.reference(m: m, n: n, k: k, a: dense, b: b, bias: bias, clampMin: lo, clampMax: hi)
+                    XCTAssertEqual(paired.map(\.bitPattern), expected.map(\.bitPattern), "reference: " + what)
+                }
+            } }
+        }
+        #else
+        throw XCTSkip("x86-64 only")
+        #endif
+    }
+
     /// Rows computed in any grouping (one call, one row at a time, threes: what thread splits
     /// do) give the same bits at every tier, with fused multiply-adds too: short row groups take
     /// the one-row kernel over four panels, whose sums run over k in the tiles' order. Widths

@@ -44,7 +44,13 @@ enum FloatGEMM {
 
         /// Packs `b(k, n)` for the float GEMM of `table`.
         convenience init(k: Int, n: Int, table: KernelTable, fused: Bool = false, _ b: (Int, Int) -> Float) {
-            self.init(k: k, n: n, table: table, fused: fused)
+            self.init(k: k, n: n, kernel: table.floatGEMM, fused: fused && table.hasFusedMultiplyAdd, b)
+        }
+
+        /// Packs `b(k, n)` for `kernel` (one of a table's float GEMMs; `fused` only where the
+        /// tier has fused multiply-adds).
+        convenience init(k: Int, n: Int, kernel: FloatGEMMKernel, fused: Bool, _ b: (Int, Int) -> Float) {
+            self.init(k: k, n: n, kernel: kernel, fused: fused)
             storage.initialize(repeating: 0, count: max(1, panels * k * width))
             for p in 0..<panels {
                 for kk in 0..<k {
@@ -85,10 +91,14 @@ enum FloatGEMM {
 
         /// Storage for `table`'s panels, not yet initialized: each public init writes all of it
         /// (zeroing the whole of it first cost a fifth of a float model's prepare).
-        private init(k: Int, n: Int, table: KernelTable, fused: Bool) {
+        private convenience init(k: Int, n: Int, table: KernelTable, fused: Bool) {
+            self.init(k: k, n: n, kernel: table.floatGEMM, fused: fused && table.hasFusedMultiplyAdd)
+        }
+
+        private init(k: Int, n: Int, kernel: FloatGEMMKernel, fused: Bool) {
             self.k = k; self.n = n
-            kernel = table.floatGEMM
-            self.fused = fused && table.hasFusedMultiplyAdd
+            self.kernel = kernel
+            self.fused = fused
             width = kernel.panelWidth
             panels = (n + width - 1) / width
             let count = max(1, panels * k * width)

@@ -9,21 +9,23 @@
 /// Each output sums its taps in (ky, kx) order from 0 and adds the bias last, as the
 /// reference loop does: bit-identical with `fused` false, one `vfmadd` per tap with it.
 package enum TierDepthwise {
-    /// `pixels` (a multiple of 4) consecutive output pixels of one row. `input` is the first
-    /// pixel's first tap (row `kyLo`'s offset is added here), `filter` is `[kH][kW][channels]`,
-    /// `output` the first output pixel. Taps: rows `kyLo..<kyHi` (`rowStep` apart), columns
-    /// `0..<kW` (`colStep` apart); pixels are `pixelStep` apart in the input.
+    /// `pixels` consecutive output pixels of one row. `input` is the first pixel's first tap
+    /// (row `kyLo`'s offset is added here), `filter` is `[kH][kW][channels]` from the first
+    /// tap column, `output` the first output pixel. Taps: rows `kyLo..<kyHi` (`rowStep` apart),
+    /// `taps` columns (`colStep` apart; fewer than `kW` at the image's left and right edges,
+    /// with `input` and `filter` starting at the first column inside); pixels are `pixelStep`
+    /// apart in the input. Groups of 8 (AVX-512) or 4 pixels, then one at a time.
     package static func interior(input: UnsafePointer<Float>, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
                                  output: UnsafeMutablePointer<Float>, channels: Int, pixels: Int,
-                                 kyLo: Int, kyHi: Int, kW: Int, rowStep: Int, colStep: Int, pixelStep: Int,
+                                 kyLo: Int, kyHi: Int, kW: Int, taps: Int, rowStep: Int, colStep: Int, pixelStep: Int,
                                  clampMin: Float, clampMax: Float, fused: Bool) {
         if fused {
             run(Fused.self, input: input, filter: filter, bias: bias, output: output, channels: channels, pixels: pixels,
-                kyLo: kyLo, kyHi: kyHi, kW: kW, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
+                kyLo: kyLo, kyHi: kyHi, kW: kW, taps: taps, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
                 clampMin: clampMin, clampMax: clampMax)
         } else {
             run(Separate.self, input: input, filter: filter, bias: bias, output: output, channels: channels, pixels: pixels,
-                kyLo: kyLo, kyHi: kyHi, kW: kW, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
+                kyLo: kyLo, kyHi: kyHi, kW: kW, taps: taps, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
                 clampMin: clampMin, clampMax: clampMax)
         }
     }
@@ -31,7 +33,7 @@ package enum TierDepthwise {
     @inline(__always)
     private static func run<M: MultiplyAdd>(_: M.Type, input: UnsafePointer<Float>, filter: UnsafePointer<Float>,
                                             bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
-                                            channels C: Int, pixels: Int, kyLo: Int, kyHi: Int, kW: Int,
+                                            channels C: Int, pixels: Int, kyLo: Int, kyHi: Int, kW: Int, taps: Int,
                                             rowStep: Int, colStep: Int, pixelStep: Int, clampMin: Float, clampMax: Float) {
         let lanes = DepthwiseLanes.scalarCount
         let lo = DepthwiseLanes(repeating: clampMin), hi = DepthwiseLanes(repeating: clampMax)
@@ -50,11 +52,11 @@ package enum TierDepthwise {
                         let width = min(16, C &- c)
                         if width <= 8 {
                             eight8(M.self, base: base, filter: filter, bias: bias, o: o, c: c, width: width, channels: C,
-                                   kyLo: kyLo, kyHi: kyHi, kW: kW, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
+                                   kyLo: kyLo, kyHi: kyHi, kW: kW, taps: taps, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
                                    clamps: clamps, lo: clampMin, hi: clampMax)
                         } else {
                             eight(M.self, base: base, filter: filter, bias: bias, o: o, c: c, width: width, channels: C,
-                                  kyLo: kyLo, kyHi: kyHi, kW: kW, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
+                                  kyLo: kyLo, kyHi: kyHi, kW: kW, taps: taps, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
                                   clamps: clamps, lo: SIMD16(repeating: clampMin), hi: SIMD16(repeating: clampMax))
                         }
                         c &+= 16
@@ -64,7 +66,7 @@ package enum TierDepthwise {
                 }
                 while c < C {
                     block(M.self, full: false, base: base, filter: filter, bias: bias, o: o, c: c, width: min(lanes, C &- c),
-                          channels: C, kyLo: kyLo, kyHi: kyHi, kW: kW, rowStep: rowStep, colStep: colStep,
+                          channels: C, kyLo: kyLo, kyHi: kyHi, kW: kW, taps: taps, rowStep: rowStep, colStep: colStep,
                           pixelStep: pixelStep, clamps: clamps, lo: lo, hi: hi)
                     c &+= lanes
                 }
@@ -76,24 +78,66 @@ package enum TierDepthwise {
             // accumulators spill around it; measured 1.75× slower at the baseline).
             while c &+ lanes <= C {
                 block(M.self, full: true, base: base, filter: filter, bias: bias, o: o, c: c, width: lanes, channels: C,
-                      kyLo: kyLo, kyHi: kyHi, kW: kW, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
+                      kyLo: kyLo, kyHi: kyHi, kW: kW, taps: taps, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
                       clamps: clamps, lo: lo, hi: hi)
                 c &+= lanes
             }
             if c < C {
                 block(M.self, full: false, base: base, filter: filter, bias: bias, o: o, c: c, width: C &- c, channels: C,
-                      kyLo: kyLo, kyHi: kyHi, kW: kW, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
+                      kyLo: kyLo, kyHi: kyHi, kW: kW, taps: taps, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
                       clamps: clamps, lo: lo, hi: hi)
             }
             p &+= 4
         }
+        while p < pixels {
+            one(M.self, base: input + p &* pixelStep, filter: filter, bias: bias, o: output + p &* C, channels: C,
+                kyLo: kyLo, kyHi: kyHi, kW: kW, taps: taps, rowStep: rowStep, colStep: colStep,
+                clamps: clamps, lo: lo, hi: hi)
+            p &+= 1
+        }
+    }
+
+    /// One pixel, every channel: whole vectors, then the last partial one (out of the loop over
+    /// whole vectors, as in `run`). Each channel's sum is one chain over the taps in order.
+    @inline(never)
+    private static func one<M: MultiplyAdd>(_: M.Type, base: UnsafePointer<Float>, filter: UnsafePointer<Float>,
+                                            bias: UnsafePointer<Float>?, o: UnsafeMutablePointer<Float>, channels C: Int,
+                                            kyLo: Int, kyHi: Int, kW: Int, taps: Int, rowStep: Int, colStep: Int,
+                                            clamps: Bool, lo: DepthwiseLanes, hi: DepthwiseLanes) {
+        let lanes = DepthwiseLanes.scalarCount
+        @inline(__always) func pixel(_ c: Int, _ width: Int, full: Bool) {
+            @inline(__always) func load(_ p: UnsafePointer<Float>) -> DepthwiseLanes {
+                full ? UnsafeRawPointer(p).loadUnaligned(as: DepthwiseLanes.self) : TierMath.load(p, count: width, as: DepthwiseLanes.self)
+            }
+            var a = DepthwiseLanes()
+            var ky = kyLo
+            while ky < kyHi {
+                let ip = base + (ky &* rowStep &+ c)
+                let wp = filter + (ky &* kW &* C &+ c)
+                var kx = 0
+                while kx < taps {
+                    a = M.add(a, load(ip + kx &* colStep), load(wp + kx &* C))
+                    kx &+= 1
+                }
+                ky &+= 1
+            }
+            if let bias { a += load(bias + c) }
+            if clamps { a = TierMath.clamp(a, lo: lo, hi: hi) }
+            TierMath.store(a, to: o + c, count: width)
+        }
+        var c = 0
+        while c &+ lanes <= C {
+            pixel(c, lanes, full: true)
+            c &+= lanes
+        }
+        if c < C { pixel(c, C &- c, full: false) }
     }
 
     /// 4 pixels × `width` channels from channel `c`; `full`: `width` is the whole vector.
     @inline(__always)
     private static func block<M: MultiplyAdd>(_: M.Type, full: Bool, base: UnsafePointer<Float>, filter: UnsafePointer<Float>,
                                               bias: UnsafePointer<Float>?, o: UnsafeMutablePointer<Float>, c: Int, width: Int,
-                                              channels C: Int, kyLo: Int, kyHi: Int, kW: Int, rowStep: Int, colStep: Int,
+                                              channels C: Int, kyLo: Int, kyHi: Int, kW: Int, taps: Int, rowStep: Int, colStep: Int,
                                               pixelStep: Int, clamps: Bool, lo: DepthwiseLanes, hi: DepthwiseLanes) {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> DepthwiseLanes {
             full ? UnsafeRawPointer(p).loadUnaligned(as: DepthwiseLanes.self) : TierMath.load(p, count: width, as: DepthwiseLanes.self)
@@ -104,7 +148,7 @@ package enum TierDepthwise {
             let ip = base + (ky &* rowStep &+ c)
             let wp = filter + (ky &* kW &* C &+ c)
             var kx = 0
-            while kx < kW {
+            while kx < taps {
                 let w = load(wp + kx &* C)
                 let xp = ip + kx &* colStep
                 a0 = M.add(a0, load(xp), w)
@@ -133,7 +177,7 @@ package enum TierDepthwise {
     @inline(__always)
     private static func eight<M: MultiplyAdd>(_: M.Type, base: UnsafePointer<Float>, filter: UnsafePointer<Float>,
                                               bias: UnsafePointer<Float>?, o: UnsafeMutablePointer<Float>, c: Int, width: Int,
-                                              channels C: Int, kyLo: Int, kyHi: Int, kW: Int, rowStep: Int, colStep: Int,
+                                              channels C: Int, kyLo: Int, kyHi: Int, kW: Int, taps: Int, rowStep: Int, colStep: Int,
                                               pixelStep: Int, clamps: Bool, lo: SIMD16<Float>, hi: SIMD16<Float>) {
         // Every load masked (as cheap as a whole one with AVX-512): no branch on the width per load.
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD16<Float> { Tier.load(p, count: width) }
@@ -143,7 +187,7 @@ package enum TierDepthwise {
             let ip = base + (ky &* rowStep &+ c)
             let wp = filter + (ky &* kW &* C &+ c)
             var kx = 0
-            while kx < kW {
+            while kx < taps {
                 let w = load(wp + kx &* C)
                 let xp = ip + kx &* colStep
                 a0 = M.add(a0, load(xp), w)
@@ -182,7 +226,7 @@ package enum TierDepthwise {
     @inline(__always)
     private static func eight8<M: MultiplyAdd>(_: M.Type, base: UnsafePointer<Float>, filter: UnsafePointer<Float>,
                                                bias: UnsafePointer<Float>?, o: UnsafeMutablePointer<Float>, c: Int, width: Int,
-                                               channels C: Int, kyLo: Int, kyHi: Int, kW: Int, rowStep: Int, colStep: Int,
+                                               channels C: Int, kyLo: Int, kyHi: Int, kW: Int, taps: Int, rowStep: Int, colStep: Int,
                                                pixelStep: Int, clamps: Bool, lo: Float, hi: Float) {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { TierMath.load(p, count: width, as: SIMD8<Float>.self) }
         var a0 = SIMD8<Float>(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
@@ -191,7 +235,7 @@ package enum TierDepthwise {
             let ip = base + (ky &* rowStep &+ c)
             let wp = filter + (ky &* kW &* C &+ c)
             var kx = 0
-            while kx < kW {
+            while kx < taps {
                 let w = load(wp + kx &* C)
                 let xp = ip + kx &* colStep
                 a0 = M.add(a0, load(xp), w)

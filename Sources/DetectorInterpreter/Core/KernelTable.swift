@@ -85,7 +85,7 @@ package struct FloatGEMMKernel: Sendable {
 /// rowStep, colStep, pixelStep, clampMin, clampMax, fused.
 package struct FloatDepthwiseKernel: Sendable {
     package typealias Interior = @Sendable (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>?,
-                                            UnsafeMutablePointer<Float>, Int, Int, Int, Int, Int, Int, Int, Int,
+                                            UnsafeMutablePointer<Float>, Int, Int, Int, Int, Int, Int, Int, Int, Int,
                                             Float, Float, Bool) -> Void
     package let name: String
     package let interior: Interior

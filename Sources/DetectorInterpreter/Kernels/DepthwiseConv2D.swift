@@ -4,10 +4,10 @@ import DetectorPlatform
 /// `DEPTHWISE_CONV_2D` (NHWC input, [1, kH, kW, C·multiplier] filter): float32 with
 /// SAME/VALID padding, strides, dilation, depth multiplier, fused activation; and the hybrid
 /// form (int8 per-channel filter; the runtime's asymmetric per-batch input quantization).
-/// The fast path splits rows over threads; the interior pixels of each row (every tap inside
-/// the image) run the kernel table's depthwise entry (`TierDepthwise` of the tier's module: 16
-/// channels per step at AVX2 and AVX-512, FMA unless reference rounding is kept; 8 at the
-/// baseline), the border pixels `SIMD8<Float>` loops here.
+/// The fast path splits rows over threads; every pixel runs the kernel table's depthwise entry
+/// (`TierDepthwise` of the tier's module: 16 channels per step at AVX2 and AVX-512, FMA unless
+/// reference rounding is kept; 8 at the baseline): a row's interior pixels (every tap inside the
+/// image) in one call, each edge pixel alone with the tap columns inside the image.
 /// Hybrid with multiplier 1 runs the same float path on the quantized input (`fastHybrid`): the
 /// products of 8-bit values and their sums over at most 512 taps are integers below 2^24, exact
 /// in float32 in any order, so the result is `referenceHybrid`'s bit for bit.
@@ -80,10 +80,10 @@ final class DepthwiseConv2DKernel: PreparedKernel {
 
     var kernelName: String? {
         if hybrid != nil, hybridFloatFilter != nil {
-            return "hybrid as exact float: " + interior.name + " + 8-wide borders"
+            return "hybrid as exact float: " + interior.name
         }
         if hybrid != nil || multiplier != 1 { return "reference loops" }
-        return interior.name + " + 8-wide borders"
+        return interior.name
     }
 
     func eval(_ e: EvalContext) throws {
@@ -101,9 +101,6 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                                                  bias: biasPtr, output: dst, act: act)
         }
     }
-
-    @inline(__always)
-    private static func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
 
     /// Hybrid, multiplier 1: each batch quantized as `referenceHybrid` does, the quantized values
     /// minus the zero point as floats through `fast` (sums exact, see the type's note), then
@@ -152,15 +149,13 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                       act: (min: Float, max: Float)) {
         let g = self.g
         let rows = g.batch * g.outH
-        let C = g.outC, vecEnd = C - C % 8
+        let C = g.outC
         let work = g.outputPixels * C * g.kH * g.kW
-        let clamp = act.min > -.greatestFiniteMagnitude || act.max < .greatestFiniteMagnitude
         let interior = self.interior.interior, fused = self.fused
         // The last output column whose taps are all inside the image (-1: none).
         let lastInterior = g.inW - 1 - (g.kW - 1) * g.dilationW + g.padLeft < 0 ? -1
             : min(g.outW - 1, (g.inW - 1 - (g.kW - 1) * g.dilationW + g.padLeft) / g.strideW)
         KernelSupport.parallelChunks(rows, parts: work >= 1 << 16 ? threads : 1) { range in
-            let vlo = SIMD8<Float>(repeating: act.min), vhi = SIMD8<Float>(repeating: act.max)
             for row in range {
                 let b = row / g.outH, oy = row % g.outH
                 let y0 = oy &* g.strideH &- g.padTop
@@ -170,57 +165,28 @@ final class DepthwiseConv2DKernel: PreparedKernel {
                 while kyHi > kyLo && y0 &+ (kyHi &- 1) &* g.dilationH >= g.inH { kyHi &-= 1 }
                 let rowBase = src + (b &* g.inH &+ y0) &* g.inW &* C
                 let rowStep = g.dilationH &* g.inW &* C
-                // Interior columns (every kx tap inside the image) are done 4 output pixels at a
-                // time so each filter vector is loaded once for 4 pixels; per output the sum order
-                // (ky, kx ascending from 0, bias last) is the same as below and the reference.
                 let colStep = g.dilationW &* C
                 let pixStep = g.strideW &* C
+                let out = dst + (b &* g.outH &+ oy) &* g.outW &* C
+                // The interior columns (every kx tap inside the image) in one call, several output
+                // pixels per step so each filter vector is loaded once for all of them; a column at
+                // the left or right edge alone, with its taps inside the image. Per output the sum
+                // order (ky, kx ascending, bias last) is the reference's.
                 var ox = 0
                 while ox < g.outW {
                     let x0 = ox &* g.strideW &- g.padLeft
-                    let wide = (lastInterior &- ox &+ 1) / 4 * 4
-                    if x0 >= 0 && wide >= 4 {
-                        let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
-                        interior(rowBase + x0 &* C, filter, bias, o, C, wide, kyLo, kyHi, g.kW, rowStep, colStep, pixStep,
-                                 act.min, act.max, fused)
-                        ox &+= wide
+                    if x0 >= 0 && ox <= lastInterior {
+                        let count = lastInterior &- ox &+ 1
+                        interior(rowBase + x0 &* C, filter, bias, out + ox &* C, C, count, kyLo, kyHi, g.kW, g.kW,
+                                 rowStep, colStep, pixStep, act.min, act.max, fused)
+                        ox &+= count
                         continue
                     }
                     var kxLo = 0, kxHi = g.kW
                     while kxLo < kxHi && x0 &+ kxLo &* g.dilationW < 0 { kxLo &+= 1 }
                     while kxHi > kxLo && x0 &+ (kxHi &- 1) &* g.dilationW >= g.inW { kxHi &-= 1 }
-                    let pixelBase = rowBase + x0 &* C
-                    let o = dst + ((b &* g.outH &+ oy) &* g.outW &+ ox) &* C
-                    var c = 0
-                    while c < vecEnd {
-                        var acc = SIMD8<Float>(repeating: 0)
-                        var ky = kyLo
-                        while ky < kyHi {
-                            let ip = pixelBase + (ky &* rowStep &+ c)
-                            let wp = filter + (ky &* g.kW &* C &+ c)
-                            var kx = kxLo
-                            while kx < kxHi {
-                                acc += DepthwiseConv2DKernel.load(ip + kx &* colStep) * DepthwiseConv2DKernel.load(wp + kx &* C)
-                                kx &+= 1
-                            }
-                            ky &+= 1
-                        }
-                        if let bias { acc += DepthwiseConv2DKernel.load(bias + c) }
-                        if clamp { acc = KernelSupport.clamp(acc, vlo, vhi) }
-                        UnsafeMutableRawPointer(o + c).storeBytes(of: acc, as: SIMD8<Float>.self)
-                        c &+= 8
-                    }
-                    while c < C {
-                        var acc: Float = 0
-                        for ky in kyLo..<kyHi {
-                            for kx in kxLo..<kxHi {
-                                acc += pixelBase[ky &* rowStep &+ kx &* colStep &+ c] * filter[(ky &* g.kW &+ kx) &* C &+ c]
-                            }
-                        }
-                        if let bias { acc += bias[c] }
-                        o[c] = min(max(acc, act.min), act.max)
-                        c &+= 1
-                    }
+                    interior(rowBase + x0 &* C + kxLo &* colStep, filter + kxLo &* C, bias, out + ox &* C, C, 1,
+                             kyLo, kyHi, g.kW, kxHi &- kxLo, rowStep, colStep, pixStep, act.min, act.max, fused)
                     ox &+= 1
                 }
             }

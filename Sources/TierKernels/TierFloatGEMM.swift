@@ -151,31 +151,39 @@ package enum TierFloatGEMM {
         r < mr ? a + r * lda : a
     }
 
+    /// Row `r` of a tile, if below `mr`: the sum plus the bias, clamped in mode 1. The SiLU
+    /// (mode 2) runs afterwards over the stored rows (`siluRows`): kept out of the tile, the
+    /// epilogue inlines (an out-of-line store taking `SIMD16` arguments rebuilt each from four
+    /// xmm parts was a quarter of a depth-32 layer's time).
     @inline(__always)
     private static func store(_ v: SIMD16<Float>, _ r: Int, mr: Int, c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
                               bias: SIMD16<Float>, lo: Float, hi: Float, mode: Int) {
         guard r < mr else { return }
-        TierMath.store(finish(v, bias: bias, lo: lo, hi: hi, mode: mode), to: c + r * ldc, count: cols)
+        var x = v + bias
+        if mode == 1 { x = TierMath.clamp(x, lo: SIMD16(repeating: lo), hi: SIMD16(repeating: hi)) }
+        TierMath.store(x, to: c + r &* ldc, count: cols)
     }
 
-    /// Rows `r…r + 3` (those below `mr`); with the SiLU, the four as one `LaneQuad` (four
-    /// interleaved chains, the same bits as one at a time).
-    @inline(__always)
-    private static func store(_ v0: SIMD16<Float>, _ v1: SIMD16<Float>, _ v2: SIMD16<Float>, _ v3: SIMD16<Float>, _ r: Int,
-                              mr: Int, c: UnsafeMutablePointer<Float>, ldc: Int, cols: Int,
-                              bias: SIMD16<Float>, lo: Float, hi: Float, mode: Int) {
-        guard mode == 2, r < mr else {
-            store(v0, r, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-            store(v1, r + 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-            store(v2, r + 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-            store(v3, r + 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-            return
+    /// The SiLU in place over rows `0..<rows` of a stored tile (`cols` columns each): four rows
+    /// as one `LaneQuad` (four interleaved chains, the same bits as one at a time), then one by one.
+    @inline(never)
+    private static func siluRows(_ c: UnsafeMutablePointer<Float>, ldc: Int, rows: Int, cols: Int) {
+        var r = 0
+        while r &+ 4 <= rows {
+            let p = c + r &* ldc
+            let y = LaneMath.silu(LaneQuad(TierMath.load(p, count: cols), TierMath.load(p + ldc, count: cols),
+                                           TierMath.load(p + 2 &* ldc, count: cols), TierMath.load(p + 3 &* ldc, count: cols)))
+            TierMath.store(y.a, to: p, count: cols)
+            TierMath.store(y.b, to: p + ldc, count: cols)
+            TierMath.store(y.c, to: p + 2 &* ldc, count: cols)
+            TierMath.store(y.d, to: p + 3 &* ldc, count: cols)
+            r &+= 4
         }
-        let y = LaneMath.silu(LaneQuad(v0 + bias, v1 + bias, v2 + bias, v3 + bias))
-        TierMath.store(y.a, to: c + r * ldc, count: cols)
-        if r + 1 < mr { TierMath.store(y.b, to: c + (r + 1) * ldc, count: cols) }
-        if r + 2 < mr { TierMath.store(y.c, to: c + (r + 2) * ldc, count: cols) }
-        if r + 3 < mr { TierMath.store(y.d, to: c + (r + 3) * ldc, count: cols) }
+        while r < rows {
+            let p = c + r &* ldc
+            TierMath.store(LaneMath.silu(TierMath.load(p, count: cols)), to: p, count: cols)
+            r &+= 1
+        }
     }
 
     /// One row × `panels` panels of 16 columns, four panels (four independent accumulators) at
@@ -249,8 +257,15 @@ package enum TierFloatGEMM {
             }
             offset &+= runStride
         }
-        store(c0, c1, c2, c3, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c4, c5, c6, c7, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c6, 6, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c7, 7, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        if mode == 2 { siluRows(c, ldc: ldc, rows: min(mr, 8), cols: cols) }
     }
 
     /// 12 rows × 32 columns (`pair`: two panels, 24 accumulators) or 12 × 16 (one panel, the
@@ -297,9 +312,19 @@ package enum TierFloatGEMM {
                 offset &+= runStride
             }
             let high = c + 16, highCols = cols &- 16
-            store(d0, d1, d2, d3, 0, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
-            store(d4, d5, d6, d7, 4, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
-            store(d8, d9, d10, d11, 8, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d0, 0, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d1, 1, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d2, 2, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d3, 3, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d4, 4, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d5, 5, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d6, 6, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d7, 7, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d8, 8, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d9, 9, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d10, 10, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            store(d11, 11, mr: mr, c: high, ldc: ldc, cols: highCols, bias: biasHigh, lo: lo, hi: hi, mode: mode)
+            if mode == 2 { siluRows(high, ldc: ldc, rows: min(mr, 12), cols: highCols) }
         } else {
             var pb = panel
             var offset = 0
@@ -327,9 +352,19 @@ package enum TierFloatGEMM {
             }
         }
         let lowCols = min(16, cols)
-        store(c0, c1, c2, c3, 0, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c4, c5, c6, c7, 4, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
-        store(c8, c9, c10, c11, 8, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c4, 4, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c5, 5, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c6, 6, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c7, 7, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c8, 8, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c9, 9, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c10, 10, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c11, 11, mr: mr, c: c, ldc: ldc, cols: lowCols, bias: bias, lo: lo, hi: hi, mode: mode)
+        if mode == 2 { siluRows(c, ldc: ldc, rows: min(mr, 12), cols: lowCols) }
     }
 
     /// 6 rows × 16 columns (AVX2: 12 ymm accumulators, 2 for B, 1 broadcast).
@@ -359,9 +394,13 @@ package enum TierFloatGEMM {
             }
             offset &+= runStride
         }
-        store(c0, c1, c2, c3, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c0, 0, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c1, 1, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c2, 2, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        store(c3, 3, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
         store(c4, 4, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
         store(c5, 5, mr: mr, c: c, ldc: ldc, cols: cols, bias: bias, lo: lo, hi: hi, mode: mode)
+        if mode == 2 { siluRows(c, ldc: ldc, rows: min(mr, 6), cols: cols) }
     }
 
     /// Two finished 8-column rows `r`, `r + 1` (one 16-lane `finish`, `bias` = the 8 biases twice).

@@ -80,8 +80,10 @@ package enum TierFloatGEMM {
                                             paired: Bool = false) {
         let panels = (n + 15) / 16
         // A last panel of at most 8 columns runs on the narrow tile (8-lane vectors, more rows):
-        // with 16 lanes half of every multiply-add would be padding.
-        let narrow = n % 16 != 0 && n % 16 <= 8
+        // with 16 lanes half of every multiply-add would be padding. On the paired tile it joins
+        // the panel before it when that one would be left alone (n = 24, 56, 88): 12 × 32 with a
+        // quarter of its lanes padding beat 12 × 16 plus 12 × 8 there (Intel Xeon, face models).
+        let narrow = n % 16 != 0 && n % 16 <= 8 && !(paired && panels % 2 == 0)
         let wide = narrow ? panels - 1 : panels
         let tileRows = paired ? 12 : Tier.floatTileRows
         var m = 0

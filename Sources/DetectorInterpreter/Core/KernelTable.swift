@@ -130,6 +130,11 @@ package struct FloatElementwiseKernels: Sendable {
     package let silu: Map
     /// SOFTMAX over rows: (src, dst, rows, depth, beta) (`TierElementwise.softmax`).
     package let softmax: @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int, Int, Float) -> Void
+    /// Same-shape ADD/SUB/MUL (op 0/1/2), then the clamp when asked: (op, a, b, out, count, lo,
+    /// hi, clamps) (`TierElementwise.binary`).
+    package typealias Binary = @Sendable (Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafeMutablePointer<Float>,
+                                          Int, Float, Float, Bool) -> Void
+    package let binary: Binary
 }
 
 /// `C = A · Bᵀ` on `Int16` operands in exact `Int32`, B packed by `IntegerGemm.packB` in panels

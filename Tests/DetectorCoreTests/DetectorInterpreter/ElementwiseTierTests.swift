@@ -50,6 +50,47 @@ final class ElementwiseTierTests: XCTestCase {
         }
     }
 
+    /// Same-shape ADD, SUB, MUL with and without the activation clamp, at every tier: each value
+    /// as the reference's element loop computes it (one rounding, then `std::min(std::max(v, lo),
+    /// hi)`: NaN and −0 kept), whole vectors and masked tails alike, in place too.
+    func testBinaryEntryGivesTheElementLoopValuesAtEveryTier() {
+        let specials: [Float] = [.nan, .infinity, -.infinity, 0, -0, 6, 6.0000005, -1e-30, 1e30, -3, 5.999999]
+        var rng = SplitMix64(seed: 9)
+        var a = specials, b = specials.reversed() as [Float]
+        for _ in 0..<120 {
+            a.append(Float(Double(rng.next() >> 11) / Double(1 << 53) * 16 - 8))
+            b.append(Float(Double(rng.next() >> 11) / Double(1 << 53) * 16 - 8))
+        }
+        func reference(_ op: Int, _ x: Float, _ y: Float, _ clamp: (Float, Float)?) -> Float {
+            let v = op == 0 ? x + y : op == 1 ? x - y : x * y
+            guard let (lo, hi) = clamp else { return v }
+            let m = v < lo ? lo : v
+            return hi < m ? hi : m
+        }
+        for tier in TierTesting.tiers {
+            let binary = KernelTable.for(tier).elementwise.binary
+            for op in 0..<3 { for clamp in [nil, (Float(0), Float(6)), (Float(-1), Float(1))] as [(Float, Float)?] {
+                for count in [1, 15, 16, 17, 33, a.count] {
+                    var out = [Float](repeating: 42, count: count + 1)
+                    a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in out.withUnsafeMutableBufferPointer { po in
+                        binary(op, pa.baseAddress!, pb.baseAddress!, po.baseAddress!, count, clamp?.0 ?? 0, clamp?.1 ?? 0, clamp != nil)
+                    } } }
+                    for i in 0..<count {
+                        let expected = reference(op, a[i], b[i], clamp)
+                        XCTAssertEqual(out[i].bitPattern, expected.bitPattern,
+                                       "op \(op) clamp \(String(describing: clamp)) at \(tier), count \(count), \(a[i]) ∘ \(b[i])")
+                    }
+                    XCTAssertEqual(out[count], 42, "nothing written past count \(count) at \(tier)")
+                }
+                var inPlace = a
+                inPlace.withUnsafeMutableBufferPointer { p in b.withUnsafeBufferPointer { pb in
+                    binary(op, UnsafePointer(p.baseAddress!), pb.baseAddress!, p.baseAddress!, p.count, clamp?.0 ?? 0, clamp?.1 ?? 0, clamp != nil)
+                } }
+                XCTAssertEqual(inPlace.map(\.bitPattern), zip(a, b).map { reference(op, $0, $1, clamp).bitPattern }, "in place at \(tier)")
+            } }
+        }
+    }
+
     func testLogisticIsWithinTwoUlpOfTheScalarReference() {
         let values = inputs()
         var out = [Float](repeating: 0, count: values.count)

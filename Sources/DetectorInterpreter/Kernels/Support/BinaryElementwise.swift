@@ -65,10 +65,11 @@ final class BinaryElementwiseKernel: PreparedKernel {
             let lo = activation.min, hi = activation.max
             let clamp = lo > -.greatestFiniteMagnitude || hi < .greatestFiniteMagnitude
             if sameShape, operation == .add || operation == .sub || operation == .mul {
-                let pa = e.floats(a), pb = e.floats(b), po = e.floats(out), op = operation
+                let pa = e.floats(a), pb = e.floats(b), po = e.floats(out)
+                let op = operation == .add ? 0 : operation == .sub ? 1 : 2, binary = e.kernelTable.elementwise.binary
                 let threads = count >= Self.parallelSameShapeCount ? e.threadCount : 1
                 KernelSupport.parallelElements(count, threads: threads, minimumPerPart: Self.parallelSameShapeCount / 2) { range in
-                    Self.sameShapeFloat(op, pa, pb, po, range, clamp: clamp ? (lo, hi) : nil)
+                    binary(op, pa + range.lowerBound, pb + range.lowerBound, po + range.lowerBound, range.count, lo, hi, clamp)
                 }
                 return
             }
@@ -151,22 +152,6 @@ final class BinaryElementwiseKernel: PreparedKernel {
     /// core's cache (face_detection_short_range's residual ADDs, AMD EPYC).
     static let parallelSameShapeCount = 1 << 14
 
-    /// Same-shape float ADD, SUB or MUL over `range` with the activation clamp in the same pass,
-    /// 8 lanes a step: a concrete loop per op (a closure handed to the worker pool was called per
-    /// element). The same values as the element loop: one rounding per operation, then the clamp.
-    static func sameShapeFloat(_ op: Operation, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
-                               _ o: UnsafeMutablePointer<Float>, _ range: Range<Int>, clamp: (Float, Float)?) {
-        switch (op, clamp) {
-        case (.add, nil): floatLoop(a, b, o, range, nil) { $0 + $1 } _: { $0 + $1 }
-        case (.add, let c?): floatLoop(a, b, o, range, c) { $0 + $1 } _: { $0 + $1 }
-        case (.sub, nil): floatLoop(a, b, o, range, nil) { $0 - $1 } _: { $0 - $1 }
-        case (.sub, let c?): floatLoop(a, b, o, range, c) { $0 - $1 } _: { $0 - $1 }
-        case (.mul, nil): floatLoop(a, b, o, range, nil) { $0 * $1 } _: { $0 * $1 }
-        case (.mul, let c?): floatLoop(a, b, o, range, c) { $0 * $1 } _: { $0 * $1 }
-        default: break
-        }
-    }
-
     /// PRELU over `rows` of `inner` values with one alpha per position in the row:
     /// `x ≥ 0 ? x : x · alpha` (NaN takes the product, as the element loop), 8 lanes a step.
     static func preluRows(_ x: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>,
@@ -187,28 +172,6 @@ final class BinaryElementwiseKernel: PreparedKernel {
                 orow[j] = v >= 0 ? v : v * alpha[j]
                 j += 1
             }
-        }
-    }
-
-    @inline(__always)
-    private static func floatLoop(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>,
-                                  _ range: Range<Int>, _ clamp: (Float, Float)?,
-                                  _ vector: (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>, _ scalar: (Float, Float) -> Float) {
-        var i = range.lowerBound
-        let end = range.upperBound
-        let lo = SIMD8<Float>(repeating: clamp?.0 ?? 0), hi = SIMD8<Float>(repeating: clamp?.1 ?? 0)
-        while i + 8 <= end {
-            let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self)
-            let y = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self)
-            var v = vector(x, y)
-            if clamp != nil { v = KernelSupport.clamp(v, lo, hi) }
-            UnsafeMutableRawPointer(o + i).storeBytes(of: v, as: SIMD8<Float>.self)
-            i += 8
-        }
-        while i < end {
-            let v = scalar(a[i], b[i])
-            o[i] = clamp.map { Swift.min(Swift.max(v, $0.0), $0.1) } ?? v
-            i += 1
         }
     }
 

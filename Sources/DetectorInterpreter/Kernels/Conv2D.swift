@@ -289,10 +289,8 @@ final class Conv2DKernel: PreparedKernel {
         let act = self.act, tile = tileRows, base = shared.pointer, stride = partStride, silu = self.silu
         let work = m * k * g.outC
         if g.isPointwise {
-            KernelSupport.parallelChunks(m, parts: parts(work)) { rows in
-                FloatGEMM.multiply(rows: rows, a: src, lda: k, b: packed, bias: bias, c: dst, ldc: g.outC,
-                                   clampMin: act.min, clampMax: act.max, silu: silu)
-            }
+            FloatGEMM.parallelMultiply(m: m, parts: parts(work), a: src, lda: k, b: packed, bias: bias, c: dst, ldc: g.outC,
+                                       clampMin: act.min, clampMax: act.max, silu: silu)
             return
         }
         if g.readsInPlace || paddedInput != nil {

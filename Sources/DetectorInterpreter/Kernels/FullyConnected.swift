@@ -63,9 +63,8 @@ final class FullyConnectedKernel: PreparedKernel {
                                                  bias: biasPtr, output: dst, act: act)
         } else if let packed {
             let (d, u, a) = (depth, units, act)
-            KernelSupport.parallelChunks(rows, parts: rows * depth * units >= 1 << 16 ? threads : 1) { r in
-                FloatGEMM.multiply(rows: r, a: src, lda: d, b: packed, bias: biasPtr, c: dst, ldc: u, clampMin: a.min, clampMax: a.max)
-            }
+            FloatGEMM.parallelMultiply(m: rows, parts: rows * depth * units >= 1 << 16 ? threads : 1, a: src, lda: d, b: packed,
+                                       bias: biasPtr, c: dst, ldc: u, clampMin: a.min, clampMax: a.max)
         } else {
             FullyConnectedKernel.referenceFloat(rows: rows, depth: depth, units: units, input: src, weights: UnsafePointer(e.floats(weights)),
                                                 bias: biasPtr, output: dst, act: act)

@@ -307,6 +307,37 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
+    /// Few rows (a batch-1 FULLY_CONNECTED) split over the threads by whole panels of columns,
+    /// many rows by rows: the same bits as one call at every tier, fused or not, for any part count.
+    func testParallelGEMMSplitsGiveTheSameBits() {
+        var rng = Rng(state: 41)
+        for (m, n, k) in [(1, 1001, 256), (3, 100, 37), (1, 24, 64), (30, 72, 20)] {
+            let a = rng.floats(m * k), b = rng.floats(k * n), bias = rng.floats(n)
+            for tier in TierTesting.tiers { for fused in tier == .baseline ? [false] : [false, true] {
+                let packed = FloatGEMM.PackedMatrix(k: k, n: n, tier: tier, fused: fused) { kk, j in b[kk * n + j] }
+                func product(parts: Int) -> [Float] {
+                    var c = [Float](repeating: .nan, count: m * n)
+                    a.withUnsafeBufferPointer { ap in bias.withUnsafeBufferPointer { bp in c.withUnsafeMutableBufferPointer { cp in
+                        if parts == 0 {
+                            FloatGEMM.multiply(rows: 0..<m, a: ap.baseAddress!, lda: k, b: packed, bias: bp.baseAddress!,
+                                               c: cp.baseAddress!, ldc: n, clampMin: -1, clampMax: 2)
+                        } else {
+                            FloatGEMM.parallelMultiply(m: m, parts: parts, a: ap.baseAddress!, lda: k, b: packed, bias: bp.baseAddress!,
+                                                       c: cp.baseAddress!, ldc: n, clampMin: -1, clampMax: 2)
+                        }
+                    } } }
+                    return c
+                }
+                let whole = product(parts: 0)
+                XCTAssertFalse(whole.contains { $0.isNaN })
+                for parts in [1, 2, 3] {
+                    XCTAssertEqual(product(parts: parts).map(\.bitPattern), whole.map(\.bitPattern),
+                                   "\(tier) fused \(fused) m \(m) n \(n) k \(k) in \(parts) parts")
+                }
+            } }
+        }
+    }
+
     /// The AVX-512 float GEMM's two register tiles (8 × 16 and 12 × 32; the table holds the one
     /// chosen for this CPU) on the same packed panels: without fused multiply-adds each equals the
     /// reference loop bit for bit, with them the two give the same bits (each sum over k in order).

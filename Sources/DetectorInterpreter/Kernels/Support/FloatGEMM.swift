@@ -129,6 +129,36 @@ enum FloatGEMM {
                           UnsafePointer(b.storage), b.k, b.n, bias, c + rows.lowerBound * ldc, ldc, clampMin, clampMax, silu, b.fused)
     }
 
+    /// `multiply` for the columns of whole panels `columns` of `b` (all its columns when the
+    /// range reaches past the last panel): the same values as `multiply` gives them.
+    static func multiply(rows: Range<Int>, columns: Range<Int>, a: UnsafePointer<Float>, lda: Int, b: PackedMatrix,
+                         bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
+                         clampMin: Float, clampMax: Float, silu: Bool = false) {
+        let w = b.width, c0 = columns.lowerBound * w, c1 = min(b.n, columns.upperBound * w)
+        guard !rows.isEmpty, c0 < c1 else { return }
+        b.kernel.multiply(rows.count, a + rows.lowerBound * lda, lda, 1, b.k, 0, UnsafePointer(b.storage) + columns.lowerBound * b.k * w,
+                          b.k, c1 - c0, bias.map { $0 + c0 }, c + rows.lowerBound * ldc + c0, ldc, clampMin, clampMax, silu, b.fused)
+    }
+
+    /// `multiply` over rows `0..<m` split into `parts` for the worker threads: by rows, or, with
+    /// fewer than 8 rows a part (a batch-1 FULLY_CONNECTED, a 1×1 convolution of a 1×1 map), by
+    /// whole panels of columns, which one row cannot be split into (MobileNet's 256 → 1001
+    /// classifier ran on one thread). Every value is the same for any split and thread count.
+    static func parallelMultiply(m: Int, parts: Int, a: UnsafePointer<Float>, lda: Int, b: PackedMatrix,
+                                 bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
+                                 clampMin: Float, clampMax: Float, silu: Bool = false) {
+        if parts > 1 && m < 8 * parts && b.panels >= 2 * parts {
+            KernelSupport.parallelChunks(b.panels, parts: parts) { columns in
+                multiply(rows: 0..<m, columns: columns, a: a, lda: lda, b: b, bias: bias, c: c, ldc: ldc,
+                         clampMin: clampMin, clampMax: clampMax, silu: silu)
+            }
+            return
+        }
+        KernelSupport.parallelChunks(m, parts: parts) { rows in
+            multiply(rows: rows, a: a, lda: lda, b: b, bias: bias, c: c, ldc: ldc, clampMin: clampMin, clampMax: clampMax, silu: silu)
+        }
+    }
+
     /// The baseline table's GEMM (`FloatGEMMKernel.Multiply`) on 8-column panels: rows
     /// `0..<rows` of A (row layout `runCount` runs of `runLength`, `runStride` apart) times B
     /// packed at `packed` (`k × n`). No fused multiply-adds at this tier (`fused` is ignored).

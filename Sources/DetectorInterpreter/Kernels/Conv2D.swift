@@ -247,9 +247,8 @@ final class Conv2DKernel: PreparedKernel {
         case .winograd(let w):
             let tiles = w.tileCount, act = self.act, silu = self.silu, base = shared.pointer, stride = partStride
             let p = min(parts(g.outputPixels * g.kH * g.kW * g.inC * g.outC), scratchParts)
-            KernelSupport.parallelFor(p, threads: p) { part in
-                w.run(tiles: (tiles * part / p)..<(tiles * (part + 1) / p), input: src, bias: biasPtr, output: dst,
-                      act: act, silu: silu, scratch: base + part * stride)
+            KernelSupport.parallelRanges(tiles, parts: p) { slot, range in
+                w.run(tiles: range, input: src, bias: biasPtr, output: dst, act: act, silu: silu, scratch: base + slot * stride)
             }
         case .hybrid(let weights):
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights, silu: siluAfter)
@@ -310,10 +309,10 @@ final class Conv2DKernel: PreparedKernel {
         }
         let tiles = (m + tile - 1) / tile
         let p = min(parts(work), scratchParts)
-        KernelSupport.parallelFor(p, threads: p) { part in
-            let a = (base + part * stride).assumingMemoryBound(to: Float.self)
-            var t = tiles * part / p
-            let tEnd = tiles * (part + 1) / p
+        KernelSupport.parallelRanges(tiles, parts: p) { slot, range in
+            let a = (base + slot * stride).assumingMemoryBound(to: Float.self)
+            var t = range.lowerBound
+            let tEnd = range.upperBound
             while t < tEnd {
                 let p0 = t * tile, p1 = min(m, p0 + tile)
                 g.im2col(src, pixels: p0..<p1, channels: g.inC, padValue: 0, into: a)
@@ -389,9 +388,9 @@ final class Conv2DKernel: PreparedKernel {
     private func forEachTile(pixels m: Int, tile: Int, work: Int, _ body: (UnsafeMutableRawPointer, Range<Int>) -> Void) {
         let tiles = (m + tile - 1) / tile, scratch = shared.pointer, stride = partStride
         let p = min(parts(work), scratchParts)
-        KernelSupport.parallelFor(p, threads: p) { part in
-            let base = scratch + part * stride
-            for t in (tiles * part / p)..<(tiles * (part + 1) / p) { body(base, (t * tile)..<min(m, t * tile + tile)) }
+        KernelSupport.parallelRanges(tiles, parts: p) { slot, range in
+            let base = scratch + slot * stride
+            for t in range { body(base, (t * tile)..<min(m, t * tile + tile)) }
         }
     }
 

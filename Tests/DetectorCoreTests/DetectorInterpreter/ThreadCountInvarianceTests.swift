@@ -57,7 +57,8 @@ final class ThreadCountInvarianceTests: XCTestCase {
     func testUInt8MobileNetIsTheSameOnAnyThreadCount() throws { try check("mobilenet_v2_1.0_224_quant.tflite") }
     func testFloatPalmDetectorIsTheSameOnAnyThreadCount() throws { try check("palm_detection_lite.tflite") }
 
-    /// `parallelElements` covers the range once, in parts that start at multiples of 64.
+    /// `parallelElements` covers the range once, in ranges that start at multiples of 64, at
+    /// most `grainsPerPart` (4) of them for each part of at least `minimumPerPart` elements.
     func testElementPartsCoverTheRangeOnceOn64Boundaries() {
         for count in [0, 1, 63, 64, 65, 40_000, 100_003] {
             for threads in [1, 2, 3] {
@@ -72,7 +73,8 @@ final class ThreadCountInvarianceTests: XCTestCase {
                 }
                 XCTAssertTrue((0..<count).allSatisfy { seen[$0] == 1 }, "count \(count), threads \(threads)")
                 XCTAssertTrue(starts.allSatisfy { $0 % 64 == 0 }, "count \(count), threads \(threads)")
-                XCTAssertLessThanOrEqual(starts.count, max(1, min(threads, count / 1000)))
+                XCTAssertLessThanOrEqual(starts.count, max(1, min(threads, count / 1000)) * 4)
+                if threads == 1 || count < 2000 { XCTAssertLessThanOrEqual(starts.count, 1) }
             }
         }
     }

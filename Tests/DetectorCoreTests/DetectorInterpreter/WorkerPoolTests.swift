@@ -40,6 +40,45 @@ final class WorkerPoolTests: XCTestCase {
         }
     }
 
+    /// The work-stealing split: every index once, inner boundaries on multiples of `align`,
+    /// slots in `0..<parts`, and a slot never on two threads at once (its scratch is private).
+    func testRangesCoverOnceOnAlignedBoundsWithPrivateSlots() {
+        final class Slots: @unchecked Sendable {
+            let lock = NSLock()
+            var busy = [Bool](repeating: false, count: 16)
+            var clashes = 0, badBounds = 0, badSlots = 0
+            func enter(_ slot: Int) { lock.lock(); if busy[slot] { clashes += 1 }; busy[slot] = true; lock.unlock() }
+            func leave(_ slot: Int) { lock.lock(); busy[slot] = false; lock.unlock() }
+        }
+        for parts in [1, 2, 3, 8] {
+            for align in [1, 24, 64] {
+                for count in [0, 1, 23, 24, 25, 100, 1089, 5000] {
+                    let tally = Tally(count), slots = Slots()
+                    for _ in 0..<5 {
+                        KernelSupport.parallelRanges(count, parts: parts, align: align) { slot, range in
+                            guard slot >= 0 && slot < parts else { slots.lock.lock(); slots.badSlots += 1; slots.lock.unlock(); return }
+                            slots.enter(slot)
+                            if (range.lowerBound % align != 0) || (range.upperBound % align != 0 && range.upperBound != count) || range.isEmpty {
+                                slots.lock.lock(); slots.badBounds += 1; slots.lock.unlock()
+                            }
+                            for i in range { tally.hit(i) }
+                            // Long enough that the other thread starts stealing.
+                            var x = 0
+                            for j in 0..<(range.count * 50) { x &+= j }
+                            XCTAssertNotEqual(x, -1)
+                            slots.leave(slot)
+                        }
+                    }
+                    let label = "parts \(parts) align \(align) count \(count)"
+                    XCTAssertEqual(tally.counts, [Int](repeating: 5, count: count), label)
+                    XCTAssertEqual(slots.clashes, 0, label)
+                    XCTAssertEqual(slots.badBounds, 0, label)
+                    XCTAssertEqual(slots.badSlots, 0, label)
+                }
+            }
+        }
+    }
+
     func testNestedAndConcurrentCallsComplete() {
         let tally = Tally(8 * 8)
         // Nested: the inner calls run on the thread that makes them.

@@ -175,8 +175,8 @@ package enum QuantizedConv2D {
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
             let parts = min(max(threads, 1), tiles)
-            KernelSupport.parallelFor(parts, threads: parts) { part in
-                let tileBegin = tiles * part / parts, tileEnd = tiles * (part + 1) / parts
+            KernelSupport.parallelRanges(tiles, parts: parts) { part, tileRange in
+                let tileBegin = tileRange.lowerBound, tileEnd = tileRange.upperBound
                 let patch = pointwise ? nil : (scratch + layout.patch(part)).assumingMemoryBound(to: Int16.self)
                 let acc = (scratch + layout.sums(part)).assumingMemoryBound(to: Int32.self)
                 for tile in tileBegin..<tileEnd {
@@ -249,8 +249,8 @@ package enum QuantizedConv2D {
         VectorRequantization.withRows(p.vectorRequantization) { requantization in
             guard let w = wb.baseAddress else { return }
             let parts = min(max(threads, 1), tiles)
-            KernelSupport.parallelFor(parts, threads: parts) { part in
-                let tileBegin = tiles * part / parts, tileEnd = tiles * (part + 1) / parts
+            KernelSupport.parallelRanges(tiles, parts: parts) { part, tileRange in
+                let tileBegin = tileRange.lowerBound, tileEnd = tileRange.upperBound
                 let patch = pointwise ? nil : (scratch + layout.patch(part)).assumingMemoryBound(to: UInt8.self)
                 let acc = (scratch + layout.sums(part)).assumingMemoryBound(to: Int32.self)
                 for tile in tileBegin..<tileEnd {

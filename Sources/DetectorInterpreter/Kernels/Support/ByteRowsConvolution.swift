@@ -32,9 +32,9 @@ struct ByteRowsConvolution {
         let rows = batches * outputHeight
         guard rows > 0 else { return }
         let parts = min(max(parts, 1), rows)
-        KernelSupport.parallelFor(parts, threads: parts) { part in
+        KernelSupport.parallelRanges(rows, parts: parts) { part, range in
             let acc = sums(part)
-            for row in (rows * part / parts)..<(rows * (part + 1) / parts) {
+            for row in range {
                 let b = row / outputHeight, oy = row - b * outputHeight
                 IntegerGemm.multiplyBytes(a: input + ((b * sourceHeight + oy * strideHeight) * sourceWidth) * channels,
                                           lda: strideWidth * channels, packedB: panels, m: outputWidth, n: outputChannels,
@@ -55,8 +55,8 @@ struct ByteRowsConvolution {
         let rows = batches * outputHeight
         guard rows > 0 else { return }
         let parts = min(max(parts, 1), rows)
-        KernelSupport.parallelFor(parts, threads: parts) { part in
-            for row in (rows * part / parts)..<(rows * (part + 1) / parts) {
+        KernelSupport.parallelChunks(rows, parts: parts) { range in
+            for row in range {
                 let b = row / outputHeight, oy = row - b * outputHeight
                 IntegerGemm.multiplyBytesRequantized(a: input + ((b * sourceHeight + oy * strideHeight) * sourceWidth) * channels,
                                                      lda: strideWidth * channels, packedB: panels, m: outputWidth, n: outputChannels,

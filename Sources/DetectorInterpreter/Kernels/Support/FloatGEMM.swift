@@ -148,13 +148,14 @@ enum FloatGEMM {
                                  bias: UnsafePointer<Float>?, c: UnsafeMutablePointer<Float>, ldc: Int,
                                  clampMin: Float, clampMax: Float, silu: Bool = false) {
         if parts > 1 && m < 8 * parts && b.panels >= 2 * parts {
-            KernelSupport.parallelChunks(b.panels, parts: parts) { columns in
+            KernelSupport.parallelChunks(b.panels, parts: parts, align: 2) { columns in
                 multiply(rows: 0..<m, columns: columns, a: a, lda: lda, b: b, bias: bias, c: c, ldc: ldc,
                          clampMin: clampMin, clampMax: clampMax, silu: silu)
             }
             return
         }
-        KernelSupport.parallelChunks(m, parts: parts) { rows in
+        // Splits on multiples of 24 rows: whole register tiles of 8 and of 12 rows.
+        KernelSupport.parallelChunks(m, parts: parts, align: 24) { rows in
             multiply(rows: rows, a: a, lda: lda, b: b, bias: bias, c: c, ldc: ldc, clampMin: clampMin, clampMax: clampMax, silu: silu)
         }
     }

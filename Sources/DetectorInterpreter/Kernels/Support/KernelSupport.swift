@@ -61,22 +61,33 @@ enum KernelSupport {
         }
     }
 
-    /// Splits `0..<count` into `parts` contiguous chunks and runs them (in parallel when parts > 1).
-    static func parallelChunks(_ count: Int, parts: Int, _ body: (Range<Int>) -> Void) {
-        let p = max(1, min(parts, count))
-        if p == 1 { body(0..<count); return }
+    /// Splits `0..<count` into contiguous ranges and runs them on up to `parts` threads
+    /// (`parallelRanges` without the slot).
+    static func parallelChunks(_ count: Int, parts: Int, align: Int = 1, _ body: (Range<Int>) -> Void) {
+        parallelRanges(count, parts: parts, align: align) { _, range in body(range) }
+    }
+
+    /// Grains of work per thread in `parallelRanges`: enough that a thread that finishes early
+    /// can take over part of a slower one's share.
+    static let grainsPerPart = 4
+
+    /// Runs `body(slot, range)` over `0..<count` on up to `parts` threads, in contiguous ranges
+    /// whose inner boundaries are multiples of `align` (a kernel's row tile). Slot `k` (one of
+    /// `0..<parts`, run by one thread at a time: it can index per-thread scratch) starts on the
+    /// `k`-th share and then helps the others (`WorkerPool.runRanges`). One part: one call.
+    static func parallelRanges(_ count: Int, parts: Int, align: Int = 1, _ body: (Int, Range<Int>) -> Void) {
+        let units = (count + max(1, align) - 1) / max(1, align)
+        let p = max(1, min(parts, units))
+        if p == 1 { if count > 0 { body(0, 0..<count) }; return }
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            WorkerPool.shared.run(p, threads: p) { k in
-                let lo = count * k / p, hi = count * (k + 1) / p
-                if lo < hi { body(lo..<hi) }
-            }
+            WorkerPool.shared.runRanges(count, parts: p, grains: min(units, p * grainsPerPart), align: align, body)
             return
         }
         withoutActuallyEscaping(body) { body in
             let box = UncheckedSendableBox(body)
             DispatchQueue.concurrentPerform(iterations: p) { k in
-                let lo = count * k / p, hi = count * (k + 1) / p
-                if lo < hi { box.value(lo..<hi) }
+                let lo = min(count, units * k / p * max(1, align)), hi = min(count, units * (k + 1) / p * max(1, align))
+                if lo < hi { box.value(k, lo..<hi) }
             }
         }
     }
@@ -90,17 +101,13 @@ enum KernelSupport {
     static let parallelCopyBytes = 1 << 16
 
     /// Runs a memory-bound element-wise pass over `0..<count` on up to `threads` threads:
-    /// at least `minimumPerPart` elements a part (below that one thread is faster than waking
-    /// another), part boundaries multiples of 64 elements. Each element is computed the same
+    /// at least `minimumPerPart` elements a thread (below that one thread is faster than waking
+    /// another), in `parallelRanges`' grains, their boundaries multiples of 64 elements. Each element is computed the same
     /// way on any thread, so results do not depend on the thread count.
     static func parallelElements(_ count: Int, threads: Int, minimumPerPart: Int = 1 << 14, _ body: (Range<Int>) -> Void) {
         let parts = max(1, min(threads, count / max(minimumPerPart, 1)))
         if parts == 1 { if count > 0 { body(0..<count) }; return }
-        let step = ((count + parts - 1) / parts + 63) & ~63
-        parallelFor(parts, threads: parts) { k in
-            let lo = min(count, k * step), hi = min(count, lo + step)
-            if lo < hi { body(lo..<hi) }
-        }
+        parallelChunks(count, parts: parts, align: 64, body)
     }
 
     /// Clamps every lane (inlined; the generic `pointwiseMin`/`Max` are not always).

@@ -118,6 +118,60 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
+    /// Runs `body(slot, range)` over `0..<count` split into `grains` contiguous ranges (their
+    /// inner boundaries multiples of `align`), on up to `parts` threads. Slot `k` starts with the
+    /// `k`-th share of the grains and runs them from the front; a slot that runs out takes the
+    /// last grains of the others (work stealing, as pthreadpool does), so a thread that started
+    /// late or runs on a slower CPU no longer holds the others up. Each slot runs on one thread
+    /// at a time, so `slot` can pick per-thread scratch. Every index is passed exactly once;
+    /// which thread runs it does not change what it computes.
+    func runRanges(_ count: Int, parts: Int, grains: Int, align: Int, _ body: (Int, Range<Int>) -> Void) {
+        let p = max(1, min(parts, grains)), g = max(p, grains), unit = max(1, align)
+        guard p > 1, g < 1 << 31 else { body(0, 0..<count); return }
+        // Bounds of grain i: multiples of `unit`, the last one at `count`.
+        let units = (count + unit - 1) / unit
+        @inline(__always) func bound(_ i: Int) -> Int { min(count, (units * i / g) * unit) }
+        // One word per slot, 64 bytes apart: `end << 32 | next` of its remaining grains.
+        let stride = 8
+        let words = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: p * stride)
+        for k in 0..<p { (words + k * stride).initialize(to: Atomic((g * (k + 1) / p) << 32 | (g * k / p))) }
+        defer {
+            for k in 0..<p { (words + k * stride).deinitialize(count: 1) }
+            words.deallocate()
+        }
+        run(p, threads: p) { slot in
+            // Own grains from the front.
+            var current = words[slot * stride].load(ordering: .relaxed)
+            while current & 0xFFFF_FFFF < current >> 32 {
+                let (exchanged, original) = words[slot * stride].compareExchange(expected: current, desired: current &+ 1, ordering: .relaxed)
+                if exchanged {
+                    let i = current & 0xFFFF_FFFF
+                    let lo = bound(i), hi = bound(i + 1)
+                    if lo < hi { body(slot, lo..<hi) }
+                    current = words[slot * stride].load(ordering: .relaxed)
+                } else {
+                    current = original
+                }
+            }
+            // Then the others' grains from the back.
+            for step in 1..<p {
+                let victim = (slot + step) % p
+                var w = words[victim * stride].load(ordering: .relaxed)
+                while w & 0xFFFF_FFFF < w >> 32 {
+                    let (exchanged, original) = words[victim * stride].compareExchange(expected: w, desired: w &- (1 << 32), ordering: .relaxed)
+                    if exchanged {
+                        let i = (w >> 32) - 1
+                        let lo = bound(i), hi = bound(i + 1)
+                        if lo < hi { body(slot, lo..<hi) }
+                        w = words[victim * stride].load(ordering: .relaxed)
+                    } else {
+                        w = original
+                    }
+                }
+            }
+        }
+    }
+
     /// Claims and runs indices of job `generation` until none is left.
     private func work(generation: Int) {
         var current = state.load(ordering: .acquiring)

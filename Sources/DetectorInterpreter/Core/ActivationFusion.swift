@@ -16,6 +16,14 @@ import DetectorPlatform
 /// reference rounding: see `Interpreter.roundsLikeReference`); LOGISTIC and MUL are both
 /// skipped.
 ///
+/// A same-shape float ADD of a float `CONV_2D`'s output (no activation, read only by that ADD)
+/// and a tensor ready before the convolution runs — a residual connection — moves into the
+/// convolution too, with the ADD's activation or a RELU folded into it: the convolution adds
+/// the other operand on the ADD's own tier kernel (same bits) as it writes, per chunk of rows
+/// on its 1×1 path while they are in cache, and the ADD is skipped (face full range's 96×96×32
+/// ADDs each moved 3.5 MB through memory in a pass of their own). A broadcast ADD, found at
+/// prepare, stays an op (`dropResidual`).
+///
 /// Only when nothing else can observe the intermediate tensor: it has exactly one reader (the
 /// absorbed op), is not a subgraph input or output, and `preserveAllTensors` is off.
 package struct ActivationFusion {
@@ -26,6 +34,20 @@ package struct ActivationFusion {
         case multiplyByInput
         /// CONV_2D only: the output x is replaced by x · logistic(x).
         case silu
+        /// CONV_2D only: the output x is replaced by an absorbed same-shape float ADD of x and
+        /// `tensor` (x first when `outputFirst`), clamped by the ADD's activation (its own, or
+        /// a RELU folded into it): a residual connection, added while the tile is in cache.
+        case residual(Residual)
+    }
+
+    /// The ADD a convolution absorbs (`Epilogue.residual`).
+    package struct Residual: Equatable {
+        /// The ADD's other input, produced before the convolution runs.
+        package let tensor: Int
+        /// Whether the convolution's output is the ADD's first operand.
+        package let outputFirst: Bool
+        /// The ADD's activation (its own, or that of a RELU folded into it).
+        package let activation: OperatorParameters.Activation
     }
 
     /// One fused pair.
@@ -51,6 +73,8 @@ package struct ActivationFusion {
     private var overrides: [Epilogue?] = []
     /// Pair index by absorbed op.
     private var byActivationOp: [Int?] = []
+    /// The pair of the ADD each convolution absorbed (`Epilogue.residual`), by convolution op.
+    private var residualAdd: [Int?] = []
 
     /// Whether `code`'s fused-activation slot can take a folded activation.
     static func isFusibleProducer(_ code: BuiltinOperator) -> Bool {
@@ -82,6 +106,7 @@ package struct ActivationFusion {
         for t in graph.inputs + graph.outputs where t >= 0 && t < n { boundary[t] = true }
         overrides = [Epilogue?](repeating: nil, count: graph.operators.count)
         byActivationOp = [Int?](repeating: nil, count: graph.operators.count)
+        residualAdd = [Int?](repeating: nil, count: graph.operators.count)
         for (k, op) in graph.operators.enumerated() {
             if op.code == .mul, op.parameters.activation == .none, op.inputs.count == 2, op.outputs.count == 1 {
                 planSiLU(graph, k, producer: producer, readers: readers, boundary: boundary, types: types)
@@ -105,6 +130,65 @@ package struct ActivationFusion {
         for index in pairs.indices where pairs[index].epilogue == .multiplyByInput {
             planConvolutionSiLU(graph, index, producer: producer, readers: readers, boundary: boundary, types: types)
         }
+        for (k, op) in graph.operators.enumerated() where op.code == .add {
+            planResidual(graph, k, producer: producer, readers: readers, boundary: boundary, types: types)
+        }
+    }
+
+    /// A float ADD op `k` of a CONV_2D's output x (read only by it) and a tensor r ready before
+    /// that convolution: the convolution adds r as it writes and the ADD is skipped. A RELU
+    /// already folded into the ADD moves to the convolution with it. Shapes are checked at
+    /// prepare (`dropResidual` when they differ: a broadcast ADD stays an op).
+    private mutating func planResidual(_ graph: InterpreterGraph, _ k: Int, producer: [Int], readers: [Int],
+                                       boundary: [Bool], types: [TensorDataType]) {
+        let n = graph.tensors.count
+        let op = graph.operators[k]
+        guard op.inputs.count == 2, op.outputs.count == 1, byActivationOp[k] == nil else { return }
+        let z = op.outputs[0]
+        guard z >= 0, z < n, types[z] == .float32 else { return }
+        let folded = overrides[k]
+        var activation = op.parameters.activation
+        if let folded {
+            guard case .activation(let a) = folded, activation == .none else { return }
+            activation = a
+        }
+        for (x, r, outputFirst) in [(op.inputs[0], op.inputs[1], true), (op.inputs[1], op.inputs[0], false)] {
+            guard x >= 0, x < n, r >= 0, r < n, x != r, x != z, r != z, readers[x] == 1, !boundary[x],
+                  graph.tensors[x].constant == nil, types[x] == .float32, types[r] == .float32 else { continue }
+            let c = producer[x]
+            guard c >= 0, c < k, overrides[c] == nil, producer[r] < c else { continue }
+            let conv = graph.operators[c]
+            guard conv.code == .conv2D, conv.parameters.activation == .none, conv.outputs == [x],
+                  let first = conv.inputs.first, first >= 0, first < n, types[first] == .float32 else { continue }
+            let epilogue = Epilogue.residual(Residual(tensor: r, outputFirst: outputFirst, activation: activation))
+            overrides[c] = epilogue
+            overrides[k] = nil
+            // A RELU folded into the ADD now follows the convolution's output.
+            for i in pairs.indices where pairs[i].producer == k {
+                pairs[i] = Pair(producer: c, activationOp: pairs[i].activationOp, epilogue: epilogue, intermediate: pairs[i].intermediate,
+                                output: pairs[i].output, source: pairs[i].source)
+            }
+            byActivationOp[k] = pairs.count
+            residualAdd[c] = pairs.count
+            pairs.append(Pair(producer: c, activationOp: k, epilogue: epilogue, intermediate: x, output: z, source: x))
+            return
+        }
+    }
+
+    /// Undoes the residual fusion into convolution `c` (its ADD's operands turned out to differ
+    /// in shape): the ADD runs as an op again, with any RELU it had absorbed.
+    mutating func dropResidual(convolution c: Int) {
+        guard c >= 0, c < residualAdd.count, let index = residualAdd[c], case .residual(let r)? = overrides[c] else { return }
+        let add = pairs[index].activationOp
+        residualAdd[c] = nil
+        overrides[c] = nil
+        byActivationOp[add] = nil
+        for i in pairs.indices where i != index && pairs[i].producer == c {
+            pairs[i] = Pair(producer: add, activationOp: pairs[i].activationOp, epilogue: .activation(r.activation),
+                            intermediate: pairs[i].intermediate, output: pairs[i].output, source: pairs[i].source)
+            overrides[add] = .activation(r.activation)
+        }
+        // The dropped pair stays in `pairs` but no op maps to it any more.
     }
 
     /// Moves SiLU pair `index` (LOGISTIC j, MUL k over x) into the float CONV_2D producing x.

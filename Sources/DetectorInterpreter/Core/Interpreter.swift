@@ -351,10 +351,19 @@ public final class Interpreter {
                 // An op that is folded into a constant now gets no epilogue: the ops it would
                 // absorb then run on their own (a SiLU epilogue is not idempotent like a clamp).
                 let constantInputs = op.inputs.contains { $0 >= 0 } && op.inputs.allSatisfy { $0 < 0 || isConstant[$0] }
-                let context = PrepareContext(operatorIndex: k, node: op, threadCount: options.threadCount, interpreter: self,
+                var context = PrepareContext(operatorIndex: k, node: op, threadCount: options.threadCount, interpreter: self,
                                              epilogue: constantInputs ? nil : fusion.override(k), foldedPadding: padFolds[k]?.padding)
                 outputsSet = []
-                let kernel = try registrations[k].prepare(context)
+                var kernel = try registrations[k].prepare(context)
+                if case .residual(let r)? = context.epilogue,
+                   op.outputs.count != 1 || op.outputs[0] < 0 || shapes[op.outputs[0]] != shapes[r.tensor] || types[r.tensor] != .float32 {
+                    // A broadcast ADD: it stays an op, and the convolution is prepared plainly.
+                    fusion.dropResidual(convolution: k)
+                    context = PrepareContext(operatorIndex: k, node: op, threadCount: options.threadCount, interpreter: self,
+                                             epilogue: nil, foldedPadding: padFolds[k]?.padding)
+                    outputsSet = []
+                    kernel = try registrations[k].prepare(context)
+                }
                 for t in op.outputs where t >= 0 && !outputsSet.contains(t) {
                     throw context.invalid("its kernel did not set the shape of output tensor \(t)")
                 }

@@ -88,6 +88,15 @@ final class Conv2DKernel: PreparedKernel {
     /// GEMM/Winograd epilogue (`silu`), or in a pass after the other paths (`siluAfter`),
     /// with LOGISTIC's and MUL's own roundings in graphs with hybrid kernels.
     let silu: Bool, siluAfter: Bool, faithfulSiLU: Bool
+    /// A residual ADD folded in by `ActivationFusion` (`Epilogue.residual`): its other operand,
+    /// the operand order and the ADD's clamp. It runs on the tier's same-shape ADD (the ADD
+    /// op's own kernel, so the same bits), per chunk of rows right after the GEMM wrote them
+    /// on the 1×1 path, over the whole output on the others.
+    struct Residual {
+        let tensor: Int, outputFirst: Bool
+        let lo: Float, hi: Float, clamps: Bool
+    }
+    let residual: Residual?
     let tileRows = 60
     /// Output pixels per tile of the hybrid byte GEMM (a multiple of its 8-row register tile).
     let byteTileRows = 64
@@ -114,8 +123,9 @@ final class Conv2DKernel: PreparedKernel {
 
     init(input: Int, filter: Int, bias: Int?, output: Int, g: ConvGeometry, groups: Int,
          act: (min: Float, max: Float), threads: Int, table: KernelTable = .baseline, mode: Mode, silu: Bool = false,
-         siluAfter: Bool = false, faithfulSiLU: Bool = false, scratch: SharedScratch) {
+         siluAfter: Bool = false, faithfulSiLU: Bool = false, residual: Residual? = nil, scratch: SharedScratch) {
         self.input = input; self.filter = filter; self.bias = bias; self.output = output
+        self.residual = residual
         self.table = table
         self.g = g; self.groups = groups; self.act = act; self.threads = threads; self.mode = mode
         self.silu = silu; self.siluAfter = siluAfter; self.faithfulSiLU = faithfulSiLU
@@ -221,9 +231,16 @@ final class Conv2DKernel: PreparedKernel {
         var fastSiLU = !c.roundsLikeReference
         if case .reference = mode { fastSiLU = false }
         if case .hybrid = mode { fastSiLU = false }
+        var residual: Residual? = nil
+        if case .residual(let r)? = c.epilogue {
+            let range = KernelSupport.activationRange(r.activation)
+            residual = Residual(tensor: r.tensor, outputFirst: r.outputFirst, lo: range.min, hi: range.max,
+                                clamps: range.min > -.greatestFiniteMagnitude || range.max < .greatestFiniteMagnitude)
+        }
         return Conv2DKernel(input: x.index, filter: w.index, bias: b?.index, output: out.index, g: g, groups: groups,
                             act: act, threads: c.threadCount, table: c.kernelTable, mode: mode, silu: c.epilogue == .silu && fastSiLU,
-                            siluAfter: c.epilogue == .silu && !fastSiLU, faithfulSiLU: c.roundsLikeReference, scratch: c.scratch)
+                            siluAfter: c.epilogue == .silu && !fastSiLU, faithfulSiLU: c.roundsLikeReference, residual: residual,
+                            scratch: c.scratch)
     }
 
     var kernelName: String? {
@@ -243,7 +260,7 @@ final class Conv2DKernel: PreparedKernel {
             Conv2DKernel.referenceFloat(g: g, groups: groups, input: src, filter: e.floats(filter), bias: biasPtr,
                                         output: dst, act: act)
         case .gemm(let packed):
-            runGEMM(src: src, dst: dst, bias: biasPtr, packed: packed)
+            runGEMM(src: src, dst: dst, bias: biasPtr, packed: packed, other: residual.map { UnsafePointer(e.floats($0.tensor)) })
         case .winograd(let w):
             let tiles = w.tileCount, act = self.act, silu = self.silu, base = shared.pointer, stride = partStride
             let p = min(parts(g.outputPixels * g.kH * g.kW * g.inC * g.outC), scratchParts)
@@ -252,9 +269,32 @@ final class Conv2DKernel: PreparedKernel {
             }
         case .hybrid(let weights):
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights, silu: siluAfter)
+            if let residual { addResidual(residual, e, dst, rows: 0..<g.outputPixels) }
             return
         }
         if siluAfter { siluInPlace(dst, count: g.outputPixels * g.outC) }
+        if let residual, !residualAddedByGEMM { addResidual(residual, e, dst, rows: 0..<g.outputPixels, threads: threads) }
+    }
+
+    /// Whether the 1×1 GEMM path adds the residual per chunk itself (`runGEMM`).
+    private var residualAddedByGEMM: Bool {
+        if case .gemm = mode, g.isPointwise { return true }
+        return false
+    }
+
+    /// `dst = clamp(dst + r)` (operands in the ADD's order) over output pixels `rows`, on up to
+    /// `threads` threads: the ADD op's own same-shape kernel.
+    private func addResidual(_ r: Residual, _ e: EvalContext, _ dst: UnsafeMutablePointer<Float>, rows: Range<Int>, threads: Int = 1) {
+        let other = UnsafePointer(e.floats(r.tensor)), outC = g.outC, binary = table.elementwise.binary
+        let base = rows.lowerBound * outC, count = rows.count * outC
+        KernelSupport.parallelElements(count, threads: count >= 1 << 14 ? threads : 1, minimumPerPart: 1 << 13) { range in
+            let o = dst + base + range.lowerBound, x = other + base + range.lowerBound
+            if r.outputFirst {
+                binary(0, o, x, o, range.count, r.lo, r.hi, r.clamps)
+            } else {
+                binary(0, x, o, o, range.count, r.lo, r.hi, r.clamps)
+            }
+        }
     }
 
     /// The filter, where eval reads only the packed weights (GEMM and Winograd).
@@ -282,12 +322,28 @@ final class Conv2DKernel: PreparedKernel {
         }
     }
 
+    /// `other`: the residual ADD's other operand, when one is folded in (added per chunk on the 1×1 path).
     private func runGEMM(src: UnsafePointer<Float>, dst: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?,
-                         packed: FloatGEMM.PackedMatrix) {
+                         packed: FloatGEMM.PackedMatrix, other: UnsafePointer<Float>?) {
         let g = self.g, m = g.outputPixels, k = packed.k
         let act = self.act, tile = tileRows, base = shared.pointer, stride = partStride, silu = self.silu
         let work = m * k * g.outC
         if g.isPointwise {
+            if let residual, let other {
+                // The ADD over each chunk of rows right after the GEMM wrote them (still in cache).
+                let binary = table.elementwise.binary, outC = g.outC
+                KernelSupport.parallelChunks(m, parts: parts(work), align: 24) { rows in
+                    FloatGEMM.multiply(rows: rows, a: src, lda: k, b: packed, bias: bias, c: dst, ldc: outC,
+                                       clampMin: act.min, clampMax: act.max, silu: silu)
+                    let o = dst + rows.lowerBound * outC, x = other + rows.lowerBound * outC
+                    if residual.outputFirst {
+                        binary(0, o, x, o, rows.count * outC, residual.lo, residual.hi, residual.clamps)
+                    } else {
+                        binary(0, x, o, o, rows.count * outC, residual.lo, residual.hi, residual.clamps)
+                    }
+                }
+                return
+            }
             FloatGEMM.parallelMultiply(m: m, parts: parts(work), a: src, lda: k, b: packed, bias: bias, c: dst, ldc: g.outC,
                                        clampMin: act.min, clampMax: act.max, silu: silu)
             return

@@ -165,4 +165,90 @@ final class ActivationFusionTests: XCTestCase {
         XCTAssertNotNil(fused.kernels[0]); XCTAssertNotNil(fused.kernels[1]); XCTAssertNil(fused.kernels[2])
         for (u, v) in zip(a, b) { XCTAssertEqual(u, v, accuracy: 1e-6 * max(1, abs(v))) }
     }
+
+    // MARK: - Residual ADD folded into the convolution
+
+    /// x → conv (`kernel`×`kernel`, 32 → 32, no activation) → ADD with `other` (in either
+    /// operand order) → RELU; `other` is a second graph input of shape `otherShape`.
+    private func residualAddGraph(kernel: Int, convFirst: Bool, otherShape: [Int] = [1, 16, 16, 32]) -> GraphBuilder {
+        var g = GraphBuilder()
+        let x = g.input([1, 16, 16, 32])
+        let other = g.input(otherShape)
+        var rng = SplitMix64(seed: 23)
+        let w = g.constant((0..<(32 * kernel * kernel * 32)).map { _ in Float.random(in: -0.3...0.3, using: &rng) },
+                           shape: [32, kernel, kernel, 32])
+        let b = g.constant((0..<32).map { Float($0 % 5) * 0.1 - 0.2 }, shape: [32])
+        let conv = g.op(.conv2D, [x, w, b]) { $0.padding = .same }
+        let sum = g.op(.add, convFirst ? [conv[0], other] : [other, conv[0]])
+        g.outputs = g.op(.relu, sum)
+        return g
+    }
+
+    private func runResidual(_ g: GraphBuilder, preserve: Bool, threads: Int, otherCount: Int = 16 * 16 * 32) throws -> (Interpreter, [Float]) {
+        let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: threads, preserveAllTensors: preserve))
+        let x: [Float] = (0..<(16 * 16 * 32)).map { (i: Int) -> Float in Float((i * 7) % 23) * 0.13 - 1.4 }
+        let other: [Float] = (0..<otherCount).map { (i: Int) -> Float in Float((i * 5) % 19) * 0.21 - 2 }
+        try interpreter.copyInput(x, at: 0)
+        try interpreter.copyInput(other, at: 1)
+        try interpreter.invoke()
+        return (interpreter, try interpreter.outputFloats(at: 0))
+    }
+
+    /// A same-shape ADD after a convolution without activation is done by the convolution (1×1:
+    /// per chunk of GEMM rows; 3×3: over its output), the RELU after the ADD with it: the same
+    /// bits as the three ops, at 1 and 2 threads, in either operand order.
+    func testResidualAddMovesIntoTheConvolution() throws {
+        for kernel in [1, 3] {
+            for convFirst in [true, false] {
+                let g = residualAddGraph(kernel: kernel, convFirst: convFirst)
+                let (_, plain) = try runResidual(g, preserve: true, threads: 1)
+                XCTAssertTrue(plain.contains { $0 == 0 } && plain.contains { $0 > 0.5 }, "clamped and positive values")
+                for threads in [1, 2] {
+                    let (fused, a) = try runResidual(g, preserve: false, threads: threads)
+                    let label = "kernel \(kernel) convFirst \(convFirst) threads \(threads)"
+                    XCTAssertEqual(a, plain, label)
+                    XCTAssertNotNil(fused.kernels[0], label)
+                    XCTAssertNil(fused.kernels[1], label); XCTAssertNil(fused.kernels[2], label)
+                    XCTAssertEqual(fused.fusion.override(0), .residual(.init(tensor: 1, outputFirst: convFirst, activation: .relu)), label)
+                }
+            }
+        }
+    }
+
+    /// An ADD that broadcasts (the other operand is one pixel) stays an op, with its RELU.
+    func testABroadcastResidualAddStaysAnOp() throws {
+        let g = residualAddGraph(kernel: 1, convFirst: true, otherShape: [1, 1, 1, 32])
+        let (fused, a) = try runResidual(g, preserve: false, threads: 2, otherCount: 32)
+        let (_, plain) = try runResidual(g, preserve: true, threads: 1, otherCount: 32)
+        XCTAssertEqual(a, plain)
+        XCTAssertNil(fused.fusion.override(0))
+        XCTAssertEqual(fused.fusion.override(1), .activation(.relu))
+        XCTAssertNotNil(fused.kernels[1]); XCTAssertNil(fused.kernels[2])
+    }
+
+    /// ADD(conv₁(x), conv₂(x)): conv₂'s output is not ready when conv₁ runs, so the ADD goes
+    /// into conv₂, which reads conv₁'s output.
+    func testAResidualComputedLaterGoesIntoTheLaterConvolution() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 8, 8, 16])
+        var rng = SplitMix64(seed: 5)
+        let w1 = g.constant((0..<(16 * 16)).map { _ in Float.random(in: -0.5...0.5, using: &rng) }, shape: [16, 1, 1, 16])
+        let w2 = g.constant((0..<(16 * 16)).map { _ in Float.random(in: -0.5...0.5, using: &rng) }, shape: [16, 1, 1, 16])
+        let c1 = g.op(.conv2D, [x, w1, -1])
+        let c2 = g.op(.conv2D, [x, w2, -1])
+        g.outputs = g.op(.add, [c1[0], c2[0]])
+        func run(_ preserve: Bool) throws -> (Interpreter, [Float]) {
+            let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: 1, preserveAllTensors: preserve))
+            let x: [Float] = (0..<(8 * 8 * 16)).map { (i: Int) -> Float in Float((i * 3) % 17) * 0.1 - 0.8 }
+            try interpreter.copyInput(x, at: 0)
+            try interpreter.invoke()
+            return (interpreter, try interpreter.outputFloats(at: 0))
+        }
+        let (fused, a) = try run(false)
+        let (_, b) = try run(true)
+        XCTAssertEqual(a, b)
+        XCTAssertNil(fused.fusion.override(0))
+        XCTAssertEqual(fused.fusion.override(1), .residual(.init(tensor: c1[0], outputFirst: false, activation: .none)))
+        XCTAssertNil(fused.kernels[2])
+    }
 }

@@ -269,7 +269,7 @@ final class Conv2DKernel: PreparedKernel {
             }
         case .hybrid(let weights):
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights, silu: siluAfter)
-            if let residual { addResidual(residual, e, dst, rows: 0..<g.outputPixels) }
+            if let residual { addResidual(residual, e, dst, rows: 0..<g.outputPixels, threads: threads) }
             return
         }
         if siluAfter { siluInPlace(dst, count: g.outputPixels * g.outC) }

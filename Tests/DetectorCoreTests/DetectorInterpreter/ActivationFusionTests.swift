@@ -170,13 +170,16 @@ final class ActivationFusionTests: XCTestCase {
 
     /// x → conv (`kernel`×`kernel`, 32 → 32, no activation) → ADD with `other` (in either
     /// operand order) → RELU; `other` is a second graph input of shape `otherShape`.
-    private func residualAddGraph(kernel: Int, convFirst: Bool, otherShape: [Int] = [1, 16, 16, 32]) -> GraphBuilder {
+    private func residualAddGraph(kernel: Int, convFirst: Bool, otherShape: [Int] = [1, 16, 16, 32], hybrid: Bool = false) -> GraphBuilder {
         var g = GraphBuilder()
         let x = g.input([1, 16, 16, 32])
         let other = g.input(otherShape)
         var rng = SplitMix64(seed: 23)
-        let w = g.constant((0..<(32 * kernel * kernel * 32)).map { _ in Float.random(in: -0.3...0.3, using: &rng) },
-                           shape: [32, kernel, kernel, 32])
+        let weights = (0..<(32 * kernel * kernel * 32)).map { _ in Float.random(in: -0.3...0.3, using: &rng) }
+        let w = hybrid
+            ? g.int8Constant(weights.map { Int8(($0 * 400).rounded()) }, shape: [32, kernel, kernel, 32],
+                             quantization: .init(scales: [1.0 / 400], zeroPoints: [0]))
+            : g.constant(weights, shape: [32, kernel, kernel, 32])
         let b = g.constant((0..<32).map { Float($0 % 5) * 0.1 - 0.2 }, shape: [32])
         let conv = g.op(.conv2D, [x, w, b]) { $0.padding = .same }
         let sum = g.op(.add, convFirst ? [conv[0], other] : [other, conv[0]])
@@ -195,17 +198,17 @@ final class ActivationFusionTests: XCTestCase {
     }
 
     /// A same-shape ADD after a convolution without activation is done by the convolution (1×1:
-    /// per chunk of GEMM rows; 3×3: over its output), the RELU after the ADD with it: the same
-    /// bits as the three ops, at 1 and 2 threads, in either operand order.
+    /// per chunk of GEMM rows; 3×3 and int8 weights: over its output), the RELU after the ADD
+    /// with it: the same bits as the three ops, at 1 and 2 threads, in either operand order.
     func testResidualAddMovesIntoTheConvolution() throws {
-        for kernel in [1, 3] {
+        for (kernel, hybrid) in [(1, false), (3, false), (1, true)] {
             for convFirst in [true, false] {
-                let g = residualAddGraph(kernel: kernel, convFirst: convFirst)
+                let g = residualAddGraph(kernel: kernel, convFirst: convFirst, hybrid: hybrid)
                 let (_, plain) = try runResidual(g, preserve: true, threads: 1)
                 XCTAssertTrue(plain.contains { $0 == 0 } && plain.contains { $0 > 0.5 }, "clamped and positive values")
                 for threads in [1, 2] {
                     let (fused, a) = try runResidual(g, preserve: false, threads: threads)
-                    let label = "kernel \(kernel) convFirst \(convFirst) threads \(threads)"
+                    let label = "kernel \(kernel) hybrid \(hybrid) convFirst \(convFirst) threads \(threads)"
                     XCTAssertEqual(a, plain, label)
                     XCTAssertNotNil(fused.kernels[0], label)
                     XCTAssertNil(fused.kernels[1], label); XCTAssertNil(fused.kernels[2], label)

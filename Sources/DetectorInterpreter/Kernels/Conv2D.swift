@@ -269,11 +269,11 @@ final class Conv2DKernel: PreparedKernel {
             }
         case .hybrid(let weights):
             runHybrid(src: src, dst: dst, bias: biasPtr, weights: weights, silu: siluAfter)
-            if let residual { addResidual(residual, e, dst, rows: 0..<g.outputPixels, threads: threads) }
+            if let residual { addResidual(residual, e, dst) }
             return
         }
         if siluAfter { siluInPlace(dst, count: g.outputPixels * g.outC) }
-        if let residual, !residualAddedByGEMM { addResidual(residual, e, dst, rows: 0..<g.outputPixels, threads: threads) }
+        if let residual, !residualAddedByGEMM { addResidual(residual, e, dst) }
     }
 
     /// Whether the 1×1 GEMM path adds the residual per chunk itself (`runGEMM`).
@@ -282,18 +282,22 @@ final class Conv2DKernel: PreparedKernel {
         return false
     }
 
-    /// `dst = clamp(dst + r)` (operands in the ADD's order) over output pixels `rows`, on up to
-    /// `threads` threads: the ADD op's own same-shape kernel.
-    private func addResidual(_ r: Residual, _ e: EvalContext, _ dst: UnsafeMutablePointer<Float>, rows: Range<Int>, threads: Int = 1) {
-        let other = UnsafePointer(e.floats(r.tensor)), outC = g.outC, binary = table.elementwise.binary
-        let base = rows.lowerBound * outC, count = rows.count * outC
+    /// The whole output's residual ADD (`addResidual(_:into:other:count:)`), over the threads.
+    private func addResidual(_ r: Residual, _ e: EvalContext, _ dst: UnsafeMutablePointer<Float>) {
+        let other = UnsafePointer(e.floats(r.tensor)), count = g.outputPixels * g.outC
         KernelSupport.parallelElements(count, threads: count >= 1 << 14 ? threads : 1, minimumPerPart: 1 << 13) { range in
-            let o = dst + base + range.lowerBound, x = other + base + range.lowerBound
-            if r.outputFirst {
-                binary(0, o, x, o, range.count, r.lo, r.hi, r.clamps)
-            } else {
-                binary(0, x, o, o, range.count, r.lo, r.hi, r.clamps)
-            }
+            addResidual(r, into: dst + range.lowerBound, other: other + range.lowerBound, count: range.count)
+        }
+    }
+
+    /// `o = clamp(o + x)` for `count` values, operands in the ADD's order: the ADD op's own
+    /// same-shape kernel (`elementwise.binary`).
+    @inline(__always)
+    private func addResidual(_ r: Residual, into o: UnsafeMutablePointer<Float>, other x: UnsafePointer<Float>, count: Int) {
+        if r.outputFirst {
+            table.elementwise.binary(0, o, x, o, count, r.lo, r.hi, r.clamps)
+        } else {
+            table.elementwise.binary(0, x, o, o, count, r.lo, r.hi, r.clamps)
         }
     }
 
@@ -331,16 +335,12 @@ final class Conv2DKernel: PreparedKernel {
         if g.isPointwise {
             if let residual, let other {
                 // The ADD over each chunk of rows right after the GEMM wrote them (still in cache).
-                let binary = table.elementwise.binary, outC = g.outC
+                let outC = g.outC
                 KernelSupport.parallelChunks(m, parts: parts(work), align: 24) { rows in
                     FloatGEMM.multiply(rows: rows, a: src, lda: k, b: packed, bias: bias, c: dst, ldc: outC,
                                        clampMin: act.min, clampMax: act.max, silu: silu)
-                    let o = dst + rows.lowerBound * outC, x = other + rows.lowerBound * outC
-                    if residual.outputFirst {
-                        binary(0, o, x, o, rows.count * outC, residual.lo, residual.hi, residual.clamps)
-                    } else {
-                        binary(0, x, o, o, rows.count * outC, residual.lo, residual.hi, residual.clamps)
-                    }
+                    addResidual(residual, into: dst + rows.lowerBound * outC, other: other + rows.lowerBound * outC,
+                                count: rows.count * outC)
                 }
                 return
             }

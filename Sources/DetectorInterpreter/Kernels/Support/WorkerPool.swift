@@ -139,36 +139,26 @@ final class WorkerPool: @unchecked Sendable {
             for k in 0..<p { (words + k * stride).deinitialize(count: 1) }
             words.deallocate()
         }
-        run(p, threads: p) { slot in
-            // Own grains from the front.
-            var current = words[slot * stride].load(ordering: .relaxed)
-            while current & 0xFFFF_FFFF < current >> 32 {
-                let (exchanged, original) = words[slot * stride].compareExchange(expected: current, desired: current &+ 1, ordering: .relaxed)
+        // Runs grains of `owner`'s remaining range on `slot`, taking each from the front (its
+        // own) or the back (another slot's), until that range is empty.
+        func drain(_ owner: Int, fromBack: Bool, on slot: Int) {
+            var w = words[owner * stride].load(ordering: .relaxed)
+            while w & 0xFFFF_FFFF < w >> 32 {
+                let desired = fromBack ? w &- (1 << 32) : w &+ 1
+                let (exchanged, original) = words[owner * stride].compareExchange(expected: w, desired: desired, ordering: .relaxed)
                 if exchanged {
-                    let i = current & 0xFFFF_FFFF
+                    let i = fromBack ? (w >> 32) - 1 : w & 0xFFFF_FFFF
                     let lo = bound(i), hi = bound(i + 1)
                     if lo < hi { body(slot, lo..<hi) }
-                    current = words[slot * stride].load(ordering: .relaxed)
+                    w = words[owner * stride].load(ordering: .relaxed)
                 } else {
-                    current = original
+                    w = original
                 }
             }
-            // Then the others' grains from the back.
-            for step in 1..<p {
-                let victim = (slot + step) % p
-                var w = words[victim * stride].load(ordering: .relaxed)
-                while w & 0xFFFF_FFFF < w >> 32 {
-                    let (exchanged, original) = words[victim * stride].compareExchange(expected: w, desired: w &- (1 << 32), ordering: .relaxed)
-                    if exchanged {
-                        let i = (w >> 32) - 1
-                        let lo = bound(i), hi = bound(i + 1)
-                        if lo < hi { body(slot, lo..<hi) }
-                        w = words[victim * stride].load(ordering: .relaxed)
-                    } else {
-                        w = original
-                    }
-                }
-            }
+        }
+        run(p, threads: p) { slot in
+            drain(slot, fromBack: false, on: slot)
+            for step in 1..<p { drain((slot + step) % p, fromBack: true, on: slot) }
         }
     }
 

@@ -46,7 +46,7 @@ final class WorkerPoolTests: XCTestCase {
         final class Slots: @unchecked Sendable {
             let lock = NSLock()
             var busy = [Bool](repeating: false, count: 16)
-            var clashes = 0, badBounds = 0, badSlots = 0
+            var clashes = 0, badBounds = 0, badSlots = 0, movedSlots = 0
             func enter(_ slot: Int) { lock.lock(); if busy[slot] { clashes += 1 }; busy[slot] = true; lock.unlock() }
             func leave(_ slot: Int) { lock.lock(); busy[slot] = false; lock.unlock() }
         }
@@ -54,9 +54,15 @@ final class WorkerPoolTests: XCTestCase {
             for align in [1, 24, 64] {
                 for count in [0, 1, 23, 24, 25, 100, 1089, 5000] {
                     let tally = Tally(count), slots = Slots()
+                    let caller = pthread_self()
                     for _ in 0..<5 {
                         KernelSupport.parallelRanges(count, parts: parts, align: align) { slot, range in
                             guard slot >= 0 && slot < parts else { slots.lock.lock(); slots.badSlots += 1; slots.lock.unlock(); return }
+                            // Slot 0 is the calling thread's, every time (its cache keeps its part
+                            // of the tensors from one op to the next); the other slots are workers'.
+                            if (slot == 0) != (pthread_equal(pthread_self(), caller) != 0) {
+                                slots.lock.lock(); slots.movedSlots += 1; slots.lock.unlock()
+                            }
                             slots.enter(slot)
                             if (range.lowerBound % align != 0) || (range.upperBound % align != 0 && range.upperBound != count) || range.isEmpty {
                                 slots.lock.lock(); slots.badBounds += 1; slots.lock.unlock()
@@ -74,6 +80,7 @@ final class WorkerPoolTests: XCTestCase {
                     XCTAssertEqual(slots.clashes, 0, label)
                     XCTAssertEqual(slots.badBounds, 0, label)
                     XCTAssertEqual(slots.badSlots, 0, label)
+                    XCTAssertEqual(slots.movedSlots, 0, label)
                 }
             }
         }

@@ -149,6 +149,7 @@ public final class Interpreter {
 
     /// Creates an interpreter for a graph, checks every op has a kernel and prepares it.
     package init(graph: InterpreterGraph, options: Options = Options()) throws {
+        let graph = options.preserveAllTensors ? graph : ResidualScheduling.reordered(graph)
         self.graph = graph
         self.options = options
         kernelTable = KernelTable.for(options.tier ?? InstructionSetTier.best)

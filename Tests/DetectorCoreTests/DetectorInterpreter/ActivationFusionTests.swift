@@ -254,4 +254,61 @@ final class ActivationFusionTests: XCTestCase {
         XCTAssertEqual(fused.fusion.override(1), .residual(.init(tensor: c1[0], outputFirst: false, activation: .none)))
         XCTAssertNil(fused.kernels[2])
     }
+
+    // MARK: - The skip path scheduled ahead of the convolution (`ResidualScheduling`)
+
+    /// BlazeFace's block: conv(x) → c; channel PAD(s) → r (after the conv in the model); ADD(c, r);
+    /// RELU. With `skipReadsLater`, the PAD reads a RELU of x computed after the conv, so it cannot
+    /// move on its own and the ADD stays an op.
+    private func skipPadGraph(skipReadsLater: Bool) -> GraphBuilder {
+        var g = GraphBuilder()
+        let x = g.input([1, 16, 16, 32])
+        let s = g.input([1, 16, 16, 24])
+        var rng = SplitMix64(seed: 41)
+        let w = g.constant((0..<(32 * 32)).map { _ in Float.random(in: -0.3...0.3, using: &rng) }, shape: [32, 1, 1, 32])
+        let conv = g.op(.conv2D, [x, w, -1])
+        let skip = skipReadsLater ? g.op(.relu, [s])[0] : s
+        let paddings = g.intConstant([0, 0, 0, 0, 0, 0, 0, 8], shape: [4, 2])
+        let r = g.op(.pad, [skip, paddings])
+        let sum = g.op(.add, [conv[0], r[0]])
+        g.outputs = g.op(.relu, sum)
+        return g
+    }
+
+    private func runSkipPad(_ g: GraphBuilder, preserve: Bool, threads: Int) throws -> (Interpreter, [Float]) {
+        let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: threads, preserveAllTensors: preserve))
+        try interpreter.copyInput((0..<(16 * 16 * 32)).map { (i: Int) -> Float in Float((i * 7) % 23) * 0.13 - 1.4 }, at: 0)
+        try interpreter.copyInput((0..<(16 * 16 * 24)).map { (i: Int) -> Float in Float((i * 5) % 19) * 0.21 - 2 }, at: 1)
+        try interpreter.invoke()
+        return (interpreter, try interpreter.outputFloats(at: 0))
+    }
+
+    /// The PAD moves ahead of the convolution (op 0 now), the ADD and RELU go into the
+    /// convolution (op 1): the same bits as the model's order, at 1 and 2 threads.
+    func testASkipPathAfterTheConvolutionRunsFirstAndTheAddIsFused() throws {
+        let g = skipPadGraph(skipReadsLater: false)
+        let (plain, b) = try runSkipPad(g, preserve: true, threads: 1)
+        XCTAssertEqual(plain.graph.operators.map(\.code), [.conv2D, .pad, .add, .relu], "the model's order under preserveAllTensors")
+        XCTAssertTrue(b.contains { $0 == 0 } && b.contains { $0 > 0.5 }, "clamped and positive values")
+        for threads in [1, 2] {
+            let (fused, a) = try runSkipPad(g, preserve: false, threads: threads)
+            XCTAssertEqual(fused.graph.operators.map(\.code), [.pad, .conv2D, .add, .relu])
+            XCTAssertEqual(a, b, "threads \(threads)")
+            guard case .residual(let r)? = fused.fusion.override(1) else { return XCTFail("ADD not folded into the convolution") }
+            XCTAssertEqual(r.activation, .relu)
+            XCTAssertNil(fused.kernels[2]); XCTAssertNil(fused.kernels[3])
+        }
+    }
+
+    /// A skip path whose op reads something computed after the convolution keeps its place;
+    /// the ADD runs as an op.
+    func testASkipPathDependingOnLaterOpsKeepsItsPlace() throws {
+        let g = skipPadGraph(skipReadsLater: true)
+        let (fused, a) = try runSkipPad(g, preserve: false, threads: 2)
+        let (_, b) = try runSkipPad(g, preserve: true, threads: 1)
+        XCTAssertEqual(fused.graph.operators.map(\.code), [.conv2D, .relu, .pad, .add, .relu])
+        XCTAssertEqual(a, b)
+        XCTAssertNil(fused.fusion.override(0))
+        XCTAssertNotNil(fused.kernels[3])
+    }
 }

@@ -62,7 +62,8 @@ extension KernelTable {
                     _:rows:count:bias:doubledMultiplier:rightShift:outputZeroPoint:activationMin:activationMax:output:)),
             quantizedDepthwise: QuantizedDepthwiseKernel(name: "8-bit depthwise 16 lanes \(isa)",
                 run: KernelsBaseline.TierQuantizedDepthwise.run),
-            byteTable: nil)
+            byteTable: nil,
+            pooling: FloatPoolingKernel(name: "pool 16 lanes \(isa)", row: KernelsBaseline.TierPool.row))
     }
 
     #if arch(x86_64)
@@ -95,7 +96,8 @@ extension KernelTable {
         byteTable: nil,
         quantizedSoftmax: QuantizedSoftmaxRowsKernel(name: "softmax rows avx2",
             exponentials: KernelsAVX2.TierQuantizedSoftmax.exponentials(_:rows:depth:signed:exps:into:sums:),
-            outputs: KernelsAVX2.TierQuantizedSoftmax.outputs(_:rows:depth:scales:shifts:outputMin:top:output:)))
+            outputs: KernelsAVX2.TierQuantizedSoftmax.outputs(_:rows:depth:scales:shifts:outputMin:top:output:)),
+        pooling: FloatPoolingKernel(name: "pool 16 lanes avx2", row: KernelsAVX2.TierPool.row))
 
     /// x86-64-v4 + AVX-512 VNNI (`KernelsAVX512`): `vpdpwssd` integer GEMM, `vpdpbusd` byte GEMM.
     static let avx512 = KernelTable.avx512(name: InstructionSetTier.avx512.description, byteTable: nil)
@@ -145,7 +147,8 @@ extension KernelTable {
             byteTable: byteTable,
             quantizedSoftmax: QuantizedSoftmaxRowsKernel(name: "softmax rows avx512",
                 exponentials: KernelsAVX512.TierQuantizedSoftmax.exponentials(_:rows:depth:signed:exps:into:sums:),
-            outputs: KernelsAVX512.TierQuantizedSoftmax.outputs(_:rows:depth:scales:shifts:outputMin:top:output:)))
+            outputs: KernelsAVX512.TierQuantizedSoftmax.outputs(_:rows:depth:scales:shifts:outputMin:top:output:)),
+            pooling: FloatPoolingKernel(name: "pool 16 lanes \(name)", row: KernelsAVX512.TierPool.row))
     }
     #endif
 }

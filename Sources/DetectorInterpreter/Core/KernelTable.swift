@@ -44,19 +44,31 @@ package final class KernelTable: Sendable {
     package let byteTable: ByteTableKernel?
     /// 8-bit SOFTMAX over rows of at most 16 values, one row per vector; nil: the scalar loops.
     package let quantizedSoftmax: QuantizedSoftmaxRowsKernel?
+    /// Float MAX_POOL_2D / AVERAGE_POOL_2D rows.
+    package let pooling: FloatPoolingKernel
 
     package init(name: String, tier: InstructionSetTier, hasFusedMultiplyAdd: Bool, floatGEMM: FloatGEMMKernel,
                  depthwise: FloatDepthwiseKernel, hybrid: HybridKernels, elementwise: FloatElementwiseKernels,
                  integerGEMM: IntegerGEMMKernel,
                  byteGEMM: ByteGEMMKernel?, requantization: RequantizationKernel,
                  quantizedDepthwise: QuantizedDepthwiseKernel, byteTable: ByteTableKernel?,
-                 quantizedSoftmax: QuantizedSoftmaxRowsKernel? = nil) {
+                 quantizedSoftmax: QuantizedSoftmaxRowsKernel? = nil, pooling: FloatPoolingKernel) {
         self.name = name; self.tier = tier; self.hasFusedMultiplyAdd = hasFusedMultiplyAdd
         self.floatGEMM = floatGEMM; self.depthwise = depthwise; self.hybrid = hybrid
         self.elementwise = elementwise; self.integerGEMM = integerGEMM
         self.byteGEMM = byteGEMM; self.requantization = requantization; self.quantizedDepthwise = quantizedDepthwise
-        self.byteTable = byteTable; self.quantizedSoftmax = quantizedSoftmax
+        self.byteTable = byteTable; self.quantizedSoftmax = quantizedSoftmax; self.pooling = pooling
     }
+}
+
+/// One output row of a float MAX_POOL_2D or AVERAGE_POOL_2D (`TierPool.row`): input (the first
+/// window row inside the image, column 0), window rows, row stride, input width, output width,
+/// stride, left padding, filter width, channels, output row, average (else max), clamp low, high.
+package struct FloatPoolingKernel: Sendable {
+    package typealias Row = @Sendable (UnsafePointer<Float>, Int, Int, Int, Int, Int, Int, Int, Int,
+                                       UnsafeMutablePointer<Float>, Bool, Float, Float) -> Void
+    package let name: String
+    package let row: Row
 }
 
 /// `C = A · B + bias`, clamped or SiLU, on B packed in panels of `panelWidth` columns

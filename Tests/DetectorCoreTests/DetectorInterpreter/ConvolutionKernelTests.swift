@@ -152,6 +152,52 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
+    /// The tier row kernels (`TierPool.row`) give the bits of the portable loop
+    /// (`Pool2DKernel.reference`) at every tier: channel counts below, at and between multiples of
+    /// 16 (the partial and the overlapping last vector), BlazeFace's 2×2 stride 2, SPPF's 5×5
+    /// stride 1 SAME, a VALID 3×3 stride 2, a fused RELU6, and inputs with NaNs and both zeros
+    /// (which of two tied zeros a max keeps depends on the order the taps are visited).
+    func testPoolRowsAtEveryTierMatchThePortableLoopBitForBit() throws {
+        for tier in TierTesting.tiers {
+            for channels in [3, 16, 24, 32, 40] {
+                for (same, filter, stride, relu6) in [(true, 2, 2, false), (true, 5, 1, false), (false, 3, 2, true)] {
+                    let (h, w) = (13, 11)
+                    let input: [Float] = (0..<h * w * channels).map { i in
+                        switch (i * 7919) % 97 {
+                        case 0: return .nan
+                        case 1...12: return -0.0
+                        case 13...24: return 0
+                        default: return Float((i * 104_729) % 263) / 16 - 8
+                        }
+                    }
+                    for isMax in [true, false] {
+                        var g = GraphBuilder()
+                        let x = g.input([1, h, w, channels])
+                        g.outputs = g.op(isMax ? .maxPool2D : .averagePool2D, [x]) { p in
+                            p.padding = same ? .same : .valid; p.strideWidth = stride; p.strideHeight = stride
+                            p.filterWidth = filter; p.filterHeight = filter; if relu6 { p.activation = .relu6 }
+                        }
+                        let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: 2, tier: tier))
+                        try interpreter.copyInput(input, at: 0)
+                        try interpreter.invoke()
+                        let fast = try interpreter.outputFloats(at: 0)
+                        let kernel = try XCTUnwrap(interpreter.kernels[0] as? Pool2DKernel)
+                        XCTAssertNotNil(kernel.row)
+                        var src = input, expected = [Float](repeating: 1, count: fast.count)
+                        src.withUnsafeMutableBufferPointer { s in
+                            expected.withUnsafeMutableBufferPointer { d in
+                                Pool2DKernel.reference(s.baseAddress!, d.baseAddress!, g: kernel.g, channels: channels, isMax: isMax,
+                                                       act: kernel.act, threads: 1)
+                            }
+                        }
+                        let label = "\(tier) \(isMax ? "max" : "average") \(channels) channels filter \(filter) stride \(stride) same \(same)"
+                        XCTAssertEqual(fast.map(\.bitPattern), expected.map(\.bitPattern), label)
+                    }
+                }
+            }
+        }
+    }
+
     func resize(_ op: String, _ input: [Float], _ inShape: [Int], to size: [Int32],
                 _ configure: @escaping (inout OperatorParameters) -> Void) throws -> [Float] {
         var g = GraphBuilder()

@@ -157,26 +157,29 @@ final class WorkerPool: @unchecked Sendable {
                 }
             }
         }
-        // Slot k goes to the calling thread (k = 0) or worker k whenever that thread takes part,
-        // so consecutive ops give each thread the same part of their (similarly split) tensors:
-        // what a thread wrote stays in its core's cache for the next op. Taken by index (the
-        // index a thread claimed), worker 1 ran slot 0 in some ops and slot 1 in others, and the
-        // two threads read their inputs from each other's caches (face full range 2 threads:
-        // every op type scaled 1.1–1.5×). A thread whose own slot is taken (or that has none)
-        // takes the first free one.
+        // Slot 0 belongs to the calling thread and slot k to worker k, so consecutive ops give
+        // each thread the same part of their (similarly split) tensors: what a thread wrote stays
+        // in its core's cache for the next op. Handed out by the job index a thread claimed,
+        // worker 1 ran slot 0 in some ops and slot 1 in others, and the threads read their inputs
+        // from each other's caches (face full range, 2 threads: every op type scaled 1.1–1.5×).
+        // A worker numbered p or more (the pool serves a larger thread count too) takes a free
+        // slot other than 0; a thread that finds no slot of its own returns: the slots taken
+        // drain the others, so every grain still runs once.
         let taken = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: p * stride)
         for k in 0..<p { (taken + k * stride).initialize(to: Atomic(false)) }
         defer {
             for k in 0..<p { (taken + k * stride).deinitialize(count: 1) }
             taken.deallocate()
         }
+        func take(_ k: Int) -> Bool { taken[k * stride].compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged }
         run(p, threads: p) { _ in
             let own = Int(bitPattern: UInt(bitPattern: pthread_getspecific(Self.workerKey)))
-            var slot = own < p && taken[own * stride].compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged ? own : -1
-            var k = 0
-            while slot < 0 && k < p {
-                if taken[k * stride].compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged { slot = k }
-                k += 1
+            var slot = -1
+            if own < p {
+                if take(own) { slot = own }
+            } else {
+                var k = 1
+                while slot < 0 && k < p { if take(k) { slot = k }; k += 1 }
             }
             guard slot >= 0 else { return }
             drain(slot, fromBack: false, on: slot)

@@ -1,0 +1,1 @@
+../TierKernels/TierPool.swift

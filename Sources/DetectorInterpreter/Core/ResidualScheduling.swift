@@ -24,12 +24,12 @@ enum ResidualScheduling {
         guard !graph.tensors.contains(where: \.isVariable) else { return graph }
         var readers = [Int](repeating: 0, count: n)
         for op in graph.operators { for t in op.inputs where t >= 0 && t < n { readers[t] += 1 } }
+        var producer = producers(graph)
         var k = 0
         while k < graph.operators.count {
             defer { k += 1 }
             let add = graph.operators[k]
             guard add.code == .add, add.inputs.count == 2, add.outputs.count == 1 else { continue }
-            let producer = producers(graph)
             let pairs = [(add.inputs[0], add.inputs[1]), (add.inputs[1], add.inputs[0])]
             // A plain CONV_2D whose output only the ADD reads: where the fusion can go.
             func fusible(_ x: Int) -> Bool {
@@ -51,6 +51,7 @@ enum ResidualScheduling {
                 guard early else { continue }
                 let moved = graph.operators.remove(at: j)
                 graph.operators.insert(moved, at: c)
+                producer = producers(graph)
                 break
             }
         }

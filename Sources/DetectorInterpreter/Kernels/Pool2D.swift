@@ -12,11 +12,11 @@ final class Pool2DKernel: PreparedKernel {
     let isMax: Bool
     let act: (min: Float, max: Float)
     let threads: Int
-    /// The tier's row kernel; nil: the portable loop (`reference`).
-    let row: FloatPoolingKernel.Row?
+    /// The tier's row kernel.
+    let row: FloatPoolingKernel.Row
 
     init(input: Int, output: Int, g: WindowGeometry, channels: Int, isMax: Bool, act: (min: Float, max: Float), threads: Int,
-         row: FloatPoolingKernel.Row?) {
+         row: @escaping FloatPoolingKernel.Row) {
         self.input = input; self.output = output; self.g = g; self.channels = channels; self.isMax = isMax; self.act = act
         self.threads = threads; self.row = row
     }
@@ -35,7 +35,7 @@ final class Pool2DKernel: PreparedKernel {
         let g = self.g, isMax = self.isMax, act = self.act, C = channels
         let rows = g.batches * g.outputHeight
         let reads = rows * g.outputWidth * C * g.filterHeight * g.filterWidth
-        guard let row else { return Self.reference(src, dst, g: g, channels: C, isMax: isMax, act: act, threads: reads > 1 << 16 ? threads : 1) }
+        let row = self.row
         KernelSupport.parallelChunks(rows, parts: reads > 1 << 16 ? threads : 1) { range in
             for r in range {
                 let b = r / g.outputHeight, oy = r % g.outputHeight
@@ -49,7 +49,8 @@ final class Pool2DKernel: PreparedKernel {
         }
     }
 
-    /// The portable loop: every output pixel's clipped window, 8 channels a vector.
+    /// The portable loop: every output pixel's clipped window, 8 channels a vector (the tier
+    /// kernels' test oracle).
     static func reference(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, g: WindowGeometry, channels: Int,
                           isMax: Bool, act: (min: Float, max: Float), threads: Int) {
         let rows = g.batches * g.outputHeight

@@ -132,12 +132,16 @@ final class WorkerPool: @unchecked Sendable {
         // Bounds of grain i: multiples of `unit`, the last one at `count`.
         let units = (count + unit - 1) / unit
         @inline(__always) func bound(_ i: Int) -> Int { min(count, (units * i / g) * unit) }
-        // One word per slot, 64 bytes apart: `end << 32 | next` of its remaining grains.
+        // Two words per slot, slots 64 bytes apart: `end << 32 | next` of its remaining grains,
+        // then whether a thread has taken the slot (0 / 1).
         let stride = 8
         let words = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: p * stride)
-        for k in 0..<p { (words + k * stride).initialize(to: Atomic((g * (k + 1) / p) << 32 | (g * k / p))) }
+        for k in 0..<p {
+            (words + k * stride).initialize(to: Atomic((g * (k + 1) / p) << 32 | (g * k / p)))
+            (words + k * stride + 1).initialize(to: Atomic(0))
+        }
         defer {
-            for k in 0..<p { (words + k * stride).deinitialize(count: 1) }
+            for k in 0..<p { (words + k * stride).deinitialize(count: 2) }
             words.deallocate()
         }
         // Runs grains of `owner`'s remaining range on `slot`, taking each from the front (its
@@ -165,13 +169,7 @@ final class WorkerPool: @unchecked Sendable {
         // A worker numbered p or more (the pool serves a larger thread count too) takes a free
         // slot other than 0; a thread that finds no slot of its own returns: the slots taken
         // drain the others, so every grain still runs once.
-        let taken = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: p * stride)
-        for k in 0..<p { (taken + k * stride).initialize(to: Atomic(false)) }
-        defer {
-            for k in 0..<p { (taken + k * stride).deinitialize(count: 1) }
-            taken.deallocate()
-        }
-        func take(_ k: Int) -> Bool { taken[k * stride].compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged }
+        func take(_ k: Int) -> Bool { words[k * stride + 1].compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged }
         run(p, threads: p) { _ in
             let own = Int(bitPattern: UInt(bitPattern: pthread_getspecific(Self.workerKey)))
             var slot = -1

@@ -2,7 +2,11 @@
 /// horizontal tap is inside the image, 4 pixels × `DepthwiseLanes` channels per step, each
 /// filter vector loaded once for the 4 pixels; with masked loads (AVX-512) 8 pixels per step
 /// while 8 remain, a block of at most 8 channels as 8-lane vectors (measured on the AMD EPYC
-/// Zen 4: 8 channels 1.75× faster than 4 pixels of half-masked 16 lanes, 24 channels 1.3×). `DepthwiseLanes` is the module's own (its
+/// Zen 4: 8 channels 1.75× faster than 4 pixels of half-masked 16 lanes, 24 channels 1.3×),
+/// and 4 pixels × 2 vectors where fewer than 8 remain. A single (edge) pixel takes 4 vectors
+/// of channels a step. Both keep 4–8 sums in flight where one vector of 16 lanes left the
+/// multiply-add latency unfilled (Intel Xeon, paired in one process: 7 × 7 × 256 3×3 layer
+/// −36 %, 14 × 14 × 128 −21 %). `DepthwiseLanes` is the module's own (its
 /// `Tier.swift`): 16 lanes at AVX2 and AVX-512, 8 at the baseline, whose 16 xmm registers hold
 /// the 4 × 8 accumulators without spilling (at 16 lanes an 8-channel layer ran 4× slower).
 ///
@@ -71,6 +75,14 @@ package enum TierDepthwise {
                     p &+= 8
                     continue
                 }
+                // 4 pixels: two vectors of channels a step where they fit (8 independent sums,
+                // as in `eight`; 4 leave the multiply-add latency unfilled), whole loads.
+                while c &+ 2 &* lanes <= C {
+                    pair(M.self, base: base, filter: filter, bias: bias, o: o, c: c, channels: C, kyLo: kyLo, kyHi: kyHi,
+                         kW: kW, taps: taps, rowStep: rowStep, colStep: colStep, pixelStep: pixelStep,
+                         clamps: clamps, lo: lo, hi: hi)
+                    c &+= 2 &* lanes
+                }
                 while c < C {
                     block(M.self, full: false, base: base, filter: filter, bias: bias, o: o, c: c, width: min(lanes, C &- c),
                           channels: C, kyLo: kyLo, kyHi: kyHi, kW: kW, taps: taps, rowStep: rowStep, colStep: colStep,
@@ -132,12 +144,87 @@ package enum TierDepthwise {
             if clamps { a = TierMath.clamp(a, lo: lo, hi: hi) }
             TierMath.store(a, to: o + c, count: width)
         }
+        // Four whole vectors a step: four independent sums (one would wait out the multiply-add
+        // latency at every tap), each still over the taps in order.
         var c = 0
+        while c &+ 4 &* lanes <= C {
+            @inline(__always) func load(_ p: UnsafePointer<Float>) -> DepthwiseLanes { UnsafeRawPointer(p).loadUnaligned(as: DepthwiseLanes.self) }
+            var a0 = DepthwiseLanes(), a1 = a0, a2 = a0, a3 = a0
+            var ky = kyLo
+            while ky < kyHi {
+                let ip = base + (ky &* rowStep &+ c)
+                let wp = filter + (ky &* kW &* C &+ c)
+                var kx = 0
+                while kx < taps {
+                    let x = ip + kx &* colStep, w = wp + kx &* C
+                    a0 = M.add(a0, load(x), load(w))
+                    a1 = M.add(a1, load(x + lanes), load(w + lanes))
+                    a2 = M.add(a2, load(x + 2 &* lanes), load(w + 2 &* lanes))
+                    a3 = M.add(a3, load(x + 3 &* lanes), load(w + 3 &* lanes))
+                    kx &+= 1
+                }
+                ky &+= 1
+            }
+            if let bias {
+                a0 += load(bias + c); a1 += load(bias + (c &+ lanes))
+                a2 += load(bias + (c &+ 2 &* lanes)); a3 += load(bias + (c &+ 3 &* lanes))
+            }
+            if clamps {
+                a0 = TierMath.clamp(a0, lo: lo, hi: hi); a1 = TierMath.clamp(a1, lo: lo, hi: hi)
+                a2 = TierMath.clamp(a2, lo: lo, hi: hi); a3 = TierMath.clamp(a3, lo: lo, hi: hi)
+            }
+            TierMath.store(a0, to: o + c, count: lanes)
+            TierMath.store(a1, to: o + (c &+ lanes), count: lanes)
+            TierMath.store(a2, to: o + (c &+ 2 &* lanes), count: lanes)
+            TierMath.store(a3, to: o + (c &+ 3 &* lanes), count: lanes)
+            c &+= 4 &* lanes
+        }
         while c &+ lanes <= C {
             pixel(c, lanes, full: true)
             c &+= lanes
         }
         if c < C { pixel(c, C &- c, full: false) }
+    }
+
+    /// 4 pixels × 2 whole vectors of channels from channel `c` (AVX-512: 8 accumulators).
+    @inline(__always)
+    private static func pair<M: MultiplyAdd>(_: M.Type, base: UnsafePointer<Float>, filter: UnsafePointer<Float>,
+                                             bias: UnsafePointer<Float>?, o: UnsafeMutablePointer<Float>, c: Int,
+                                             channels C: Int, kyLo: Int, kyHi: Int, kW: Int, taps: Int, rowStep: Int, colStep: Int,
+                                             pixelStep: Int, clamps: Bool, lo: DepthwiseLanes, hi: DepthwiseLanes) {
+        let lanes = DepthwiseLanes.scalarCount
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> DepthwiseLanes { UnsafeRawPointer(p).loadUnaligned(as: DepthwiseLanes.self) }
+        var a0 = DepthwiseLanes(), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0
+        var ky = kyLo
+        while ky < kyHi {
+            let ip = base + (ky &* rowStep &+ c)
+            let wp = filter + (ky &* kW &* C &+ c)
+            var kx = 0
+            while kx < taps {
+                let w = load(wp + kx &* C), v = load(wp + (kx &* C &+ lanes))
+                let xp = ip + kx &* colStep
+                a0 = M.add(a0, load(xp), w); b0 = M.add(b0, load(xp + lanes), v)
+                a1 = M.add(a1, load(xp + pixelStep), w); b1 = M.add(b1, load(xp + (pixelStep &+ lanes)), v)
+                a2 = M.add(a2, load(xp + 2 &* pixelStep), w); b2 = M.add(b2, load(xp + (2 &* pixelStep &+ lanes)), v)
+                a3 = M.add(a3, load(xp + 3 &* pixelStep), w); b3 = M.add(b3, load(xp + (3 &* pixelStep &+ lanes)), v)
+                kx &+= 1
+            }
+            ky &+= 1
+        }
+        if let bias {
+            let u = load(bias + c), v = load(bias + (c &+ lanes))
+            a0 += u; a1 += u; a2 += u; a3 += u; b0 += v; b1 += v; b2 += v; b3 += v
+        }
+        if clamps {
+            a0 = TierMath.clamp(a0, lo: lo, hi: hi); a1 = TierMath.clamp(a1, lo: lo, hi: hi)
+            a2 = TierMath.clamp(a2, lo: lo, hi: hi); a3 = TierMath.clamp(a3, lo: lo, hi: hi)
+            b0 = TierMath.clamp(b0, lo: lo, hi: hi); b1 = TierMath.clamp(b1, lo: lo, hi: hi)
+            b2 = TierMath.clamp(b2, lo: lo, hi: hi); b3 = TierMath.clamp(b3, lo: lo, hi: hi)
+        }
+        TierMath.store(a0, to: o + c, count: lanes); TierMath.store(b0, to: o + (c &+ lanes), count: lanes)
+        TierMath.store(a1, to: o + (C &+ c), count: lanes); TierMath.store(b1, to: o + (C &+ c &+ lanes), count: lanes)
+        TierMath.store(a2, to: o + (2 &* C &+ c), count: lanes); TierMath.store(b2, to: o + (2 &* C &+ c &+ lanes), count: lanes)
+        TierMath.store(a3, to: o + (3 &* C &+ c), count: lanes); TierMath.store(b3, to: o + (3 &* C &+ c &+ lanes), count: lanes)
     }
 
     /// 4 pixels × `width` channels from channel `c`; `full`: `width` is the whole vector.

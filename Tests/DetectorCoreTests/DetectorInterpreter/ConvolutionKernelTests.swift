@@ -640,6 +640,52 @@ final class ConvolutionKernelTests: XCTestCase {
         XCTAssertGreaterThan(clampedHigh, 0)
     }
 
+    /// The channel blocks of the float depthwise, bit for bit with the reference loop: an edge
+    /// pixel (4 vectors of channels a step, then one at a time), rows of 4–7 interior pixels (at
+    /// AVX-512 4 pixels × 2 vectors), and the 8-pixel blocks. A hybrid 1×1 convolution beside the
+    /// depthwise makes the interpreter keep the reference rounding (no fused multiply-adds), so
+    /// any change of a value's summation order shows at every tier.
+    func testDepthwiseChannelBlocksMatchReferenceBitForBitAtEveryTier() throws {
+        var rng = Rng(state: 41)
+        // (height, width, channels, kernel, stride)
+        let shapes = [(5, 6, 32, 3, 1), (5, 7, 48, 3, 1), (4, 9, 40, 3, 1), (6, 13, 64, 3, 2), (5, 8, 136, 3, 1),
+                      (5, 11, 72, 5, 1), (3, 3, 64, 3, 1), (4, 5, 96, 3, 1), (4, 20, 80, 3, 1), (2, 4, 33, 3, 1)]
+        for (trial, (h, w, c, k, stride)) in shapes.enumerated() {
+            let input = rng.floats(h * w * c).map { $0 * 4 }, filter = rng.floats(k * k * c), bias = rng.floats(c)
+            var g = GraphBuilder()
+            let x = g.input([1, h, w, c])
+            let depthwise = g.op(.depthwiseConv2D, [x, g.constant(filter, shape: [1, k, k, c]), g.constant(bias, shape: [c])]) {
+                $0.padding = .same; $0.strideWidth = stride; $0.strideHeight = stride; $0.depthMultiplier = 1
+                if trial % 2 == 1 { $0.activation = .relu6 }
+            }
+            let hybridWeights = g.int8Constant((0..<c).map { Int8(truncatingIfNeeded: $0 % 7 - 3) }, shape: [1, 1, 1, c],
+                                               quantization: .init(scales: [0.01], zeroPoints: [0], quantizedDimension: 0))
+            let hybrid = g.op(.conv2D, [x, hybridWeights]) { $0.padding = .valid; $0.strideWidth = 1; $0.strideHeight = 1 }
+            g.outputs = depthwise + hybrid
+            for tier in TierTesting.tiers {
+                for threads in [1, 2] {
+                    let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: threads, tier: tier))
+                    XCTAssertTrue(interpreter.roundsLikeReference, "trial \(trial)")
+                    let kernel = try XCTUnwrap(interpreter.kernels[0] as? DepthwiseConv2DKernel)
+                    XCTAssertFalse(kernel.fused)
+                    try interpreter.copyInput(input, at: 0)
+                    try interpreter.invoke()
+                    let fast = try interpreter.outputFloats(at: 0)
+                    var expected = [Float](repeating: .nan, count: fast.count)
+                    input.withUnsafeBufferPointer { ip in filter.withUnsafeBufferPointer { fp in bias.withUnsafeBufferPointer { bp in
+                        expected.withUnsafeMutableBufferPointer { op in
+                            guard let i = ip.baseAddress, let f = fp.baseAddress, let o = op.baseAddress else { return }
+                            DepthwiseConv2DKernel.referenceFloat(g: kernel.g, multiplier: 1, input: i, filter: f, bias: bp.baseAddress,
+                                                                 output: o, act: kernel.act)
+                        }
+                    } } }
+                    XCTAssertEqual(fast.map(\.bitPattern), expected.map(\.bitPattern),
+                                   "trial \(trial): \(h)×\(w)×\(c), \(k)×\(k) stride \(stride), \(tier), \(threads) threads")
+                }
+            }
+        }
+    }
+
     func testFullyConnectedFastPathMatchesReference() throws {
         var rng = Rng(state: 5)
         for _ in 0..<10 {

@@ -63,7 +63,8 @@ extension KernelTable {
             quantizedDepthwise: QuantizedDepthwiseKernel(name: "8-bit depthwise 16 lanes \(isa)",
                 run: KernelsBaseline.TierQuantizedDepthwise.run),
             byteTable: nil,
-            pooling: FloatPoolingKernel(name: "pool 16 lanes \(isa)", row: KernelsBaseline.TierPool.row))
+            pooling: FloatPoolingKernel(name: "pool 16 lanes \(isa)", row: KernelsBaseline.TierPool.row),
+            resize: FloatResizeKernel(name: "bilinear 16 lanes \(isa)", row: KernelsBaseline.TierResize.bilinearRow))
     }
 
     #if arch(x86_64)
@@ -97,7 +98,8 @@ extension KernelTable {
         quantizedSoftmax: QuantizedSoftmaxRowsKernel(name: "softmax rows avx2",
             exponentials: KernelsAVX2.TierQuantizedSoftmax.exponentials(_:rows:depth:signed:exps:into:sums:),
             outputs: KernelsAVX2.TierQuantizedSoftmax.outputs(_:rows:depth:scales:shifts:outputMin:top:output:)),
-        pooling: FloatPoolingKernel(name: "pool 16 lanes avx2", row: KernelsAVX2.TierPool.row))
+        pooling: FloatPoolingKernel(name: "pool 16 lanes avx2", row: KernelsAVX2.TierPool.row),
+        resize: FloatResizeKernel(name: "bilinear 16 lanes avx2", row: KernelsAVX2.TierResize.bilinearRow))
 
     /// x86-64-v4 + AVX-512 VNNI (`KernelsAVX512`): `vpdpwssd` integer GEMM, `vpdpbusd` byte GEMM.
     static let avx512 = KernelTable.avx512(name: InstructionSetTier.avx512.description, byteTable: nil)
@@ -148,7 +150,8 @@ extension KernelTable {
             quantizedSoftmax: QuantizedSoftmaxRowsKernel(name: "softmax rows avx512",
                 exponentials: KernelsAVX512.TierQuantizedSoftmax.exponentials(_:rows:depth:signed:exps:into:sums:),
             outputs: KernelsAVX512.TierQuantizedSoftmax.outputs(_:rows:depth:scales:shifts:outputMin:top:output:)),
-            pooling: FloatPoolingKernel(name: "pool 16 lanes \(name)", row: KernelsAVX512.TierPool.row))
+            pooling: FloatPoolingKernel(name: "pool 16 lanes \(name)", row: KernelsAVX512.TierPool.row),
+            resize: FloatResizeKernel(name: "bilinear 16 lanes \(name)", row: KernelsAVX512.TierResize.bilinearRow))
     }
     #endif
 }

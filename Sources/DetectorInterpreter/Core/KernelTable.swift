@@ -46,18 +46,22 @@ package final class KernelTable: Sendable {
     package let quantizedSoftmax: QuantizedSoftmaxRowsKernel?
     /// Float MAX_POOL_2D / AVERAGE_POOL_2D rows.
     package let pooling: FloatPoolingKernel
+    /// Float RESIZE_BILINEAR rows.
+    package let resize: FloatResizeKernel
 
     package init(name: String, tier: InstructionSetTier, hasFusedMultiplyAdd: Bool, floatGEMM: FloatGEMMKernel,
                  depthwise: FloatDepthwiseKernel, hybrid: HybridKernels, elementwise: FloatElementwiseKernels,
                  integerGEMM: IntegerGEMMKernel,
                  byteGEMM: ByteGEMMKernel?, requantization: RequantizationKernel,
                  quantizedDepthwise: QuantizedDepthwiseKernel, byteTable: ByteTableKernel?,
-                 quantizedSoftmax: QuantizedSoftmaxRowsKernel? = nil, pooling: FloatPoolingKernel) {
+                 quantizedSoftmax: QuantizedSoftmaxRowsKernel? = nil, pooling: FloatPoolingKernel,
+                 resize: FloatResizeKernel) {
         self.name = name; self.tier = tier; self.hasFusedMultiplyAdd = hasFusedMultiplyAdd
         self.floatGEMM = floatGEMM; self.depthwise = depthwise; self.hybrid = hybrid
         self.elementwise = elementwise; self.integerGEMM = integerGEMM
         self.byteGEMM = byteGEMM; self.requantization = requantization; self.quantizedDepthwise = quantizedDepthwise
         self.byteTable = byteTable; self.quantizedSoftmax = quantizedSoftmax; self.pooling = pooling
+        self.resize = resize
     }
 }
 
@@ -67,6 +71,16 @@ package final class KernelTable: Sendable {
 package struct FloatPoolingKernel: Sendable {
     package typealias Row = @Sendable (UnsafePointer<Float>, Int, Int, Int, Int, Int, Int, Int, Int,
                                        UnsafeMutablePointer<Float>, Bool, Float, Float) -> Void
+    package let name: String
+    package let row: Row
+}
+
+/// One output row of a float RESIZE_BILINEAR (`TierResize.bilinearRow`): top input row, bottom
+/// input row, the bottom row's weight, per output pixel the two source columns and the second
+/// one's weight, output width, channels, output row.
+package struct FloatResizeKernel: Sendable {
+    package typealias Row = @Sendable (UnsafePointer<Float>, UnsafePointer<Float>, Float, UnsafePointer<Int>, UnsafePointer<Int>,
+                                       UnsafePointer<Float>, Int, Int, UnsafeMutablePointer<Float>) -> Void
     package let name: String
     package let row: Row
 }

@@ -1,18 +1,25 @@
 import DetectorModelFile
 import DetectorPlatform
 /// `RESIZE_BILINEAR` (float32 NHWC) with `align_corners` and `half_pixel_centers`, exactly
-/// the reference kernel's sampling (`ComputeInterpolationValues`). Output size from the
-/// size tensor (input 1: [new_height, new_width]).
+/// the reference kernel's sampling (`ComputeInterpolationValues`) and arithmetic. Output size
+/// from the size tensor (input 1: [new_height, new_width]). Rows run on the kernel table's
+/// `resize` (`TierResize`: 16 channels a vector, the reference's expression in its order),
+/// held by the tests to that formula written out per value.
 final class ResizeBilinearKernel: PreparedKernel {
     let input: Int, output: Int
     let batch: Int, inH: Int, inW: Int, depth: Int, outH: Int, outW: Int
-    /// Per output row/column: lower and upper source index and the fractional position.
-    let ys: [(Int, Int, Float)], xs: [(Int, Int, Float)]
+    /// Per output row: lower and upper source row and the fractional position.
+    let ys: [(Int, Int, Float)]
+    /// Per output column: lower and upper source column and the fractional position.
+    let x0s: [Int], x1s: [Int], dxs: [Float]
+    let row: FloatResizeKernel.Row
 
     init(input: Int, output: Int, batch: Int, inH: Int, inW: Int, depth: Int, outH: Int, outW: Int,
-         ys: [(Int, Int, Float)], xs: [(Int, Int, Float)]) {
+         ys: [(Int, Int, Float)], xs: [(Int, Int, Float)], table: KernelTable = .baseline) {
         self.input = input; self.output = output; self.batch = batch; self.inH = inH; self.inW = inW
-        self.depth = depth; self.outH = outH; self.outW = outW; self.ys = ys; self.xs = xs
+        self.depth = depth; self.outH = outH; self.outW = outW; self.ys = ys
+        x0s = xs.map(\.0); x1s = xs.map(\.1); dxs = xs.map(\.2)
+        row = table.resize.row
     }
 
     /// The reference kernel's scale for one dimension.
@@ -43,39 +50,27 @@ final class ResizeBilinearKernel: PreparedKernel {
         return ResizeBilinearKernel(input: x.index, output: try c.output(0).index, batch: x.shape[0], inH: h, inW: w,
                                     depth: x.shape[3], outH: size[0], outW: size[1],
                                     ys: (0..<size[0]).map { interpolation($0, scale: sh, halfPixel: p.halfPixelCenters, inputSize: h) },
-                                    xs: (0..<size[1]).map { interpolation($0, scale: sw, halfPixel: p.halfPixelCenters, inputSize: w) })
+                                    xs: (0..<size[1]).map { interpolation($0, scale: sw, halfPixel: p.halfPixelCenters, inputSize: w) },
+                                    table: c.kernelTable)
     }
 
     func eval(_ e: EvalContext) throws {
-        let src = e.floats(input), dst = e.floats(output)
-        guard inH > 0, inW > 0, outH > 0 else { return }
-        let (inH, inW, depth, outH, outW, ys, xs) = (self.inH, self.inW, self.depth, self.outH, self.outW, self.ys, self.xs)
+        let src = UnsafePointer(e.floats(input)), dst = e.floats(output)
+        guard inH > 0, inW > 0, outH > 0, outW > 0, depth > 0 else { return }
+        let (inH, inW, depth, outH, outW, ys, row) = (self.inH, self.inW, self.depth, self.outH, self.outW, self.ys, self.row)
         // Output rows (of every batch) split over the threads; a value's arithmetic does not
         // depend on the split.
         let rows = batch * outH
-        KernelSupport.parallelChunks(rows, parts: rows * outW * depth >= 1 << 15 ? e.threadCount : 1) { part in
-            for row in part {
-                let b = row / outH
-                let (y0, y1, dy) = ys[row - b * outH]
-                var o = dst + row * outW * depth
-                let ny = 1 - dy
-                for (x0, x1, dx) in xs {
-                    let p00 = src + ((b * inH + y0) * inW + x0) * depth
-                    let p10 = src + ((b * inH + y1) * inW + x0) * depth
-                    let p01 = src + ((b * inH + y0) * inW + x1) * depth
-                    let p11 = src + ((b * inH + y1) * inW + x1) * depth
-                    let nx = 1 - dx
-                    for ch in 0..<depth {
-                        // The reference kernel's exact expression and evaluation order.
-                        let a = p00[ch] * ny * nx
-                        let b = p10[ch] * dy * nx
-                        let c = p01[ch] * ny * dx
-                        let d = p11[ch] * dy * dx
-                        o[ch] = a + b + c + d
-                    }
-                    o += depth
+        x0s.withUnsafeBufferPointer { x0 in x1s.withUnsafeBufferPointer { x1 in dxs.withUnsafeBufferPointer { dx in
+            guard let x0 = x0.baseAddress, let x1 = x1.baseAddress, let dx = dx.baseAddress else { return }
+            KernelSupport.parallelChunks(rows, parts: rows * outW * depth >= 1 << 15 ? e.threadCount : 1) { part in
+                for r in part {
+                    let b = r / outH
+                    let (y0, y1, dy) = ys[r - b * outH]
+                    row(src + (b * inH + y0) * inW * depth, src + (b * inH + y1) * inW * depth, dy, x0, x1, dx,
+                        outW, depth, dst + r * outW * depth)
                 }
             }
-        }
+        } } }
     }
 }

@@ -217,34 +217,40 @@ final class ConvolutionKernelTests: XCTestCase {
         XCTAssertEqual(try resize("RESIZE_BILINEAR", x, [1, 1, 2, 1], to: [1, 4]) { $0.halfPixelCenters = true }, [0, 2.5, 7.5, 10])
     }
 
-    /// Two batches, 3 channels, 17 × 23 → 40 × 61 (enough for the row split): one and three
-    /// threads give the bits of the reference formula written out here per output value.
+    /// Two batches, 17 × 23 → 40 × 61 (enough for the row split), 3, 16, 21 and 37 channels
+    /// (a partial vector, whole ones, a last vector overlapping the one before): every tier at one
+    /// and three threads gives the bits of the reference formula written out here per value.
     func testResizeBilinearRowsSplitOverThreadsKeepTheReferenceBits() throws {
-        let (batch, h, w, d, oh, ow) = (2, 17, 23, 3, 40, 61)
-        let input = (0..<(batch * h * w * d)).map { Float(($0 * 7919) % 1000) / 37 - 11 }
-        var g = GraphBuilder()
-        let x = g.input([batch, h, w, d])
-        let s = g.intConstant([Int32(oh), Int32(ow)], shape: [2])
-        g.outputs = g.op(.resizeBilinear, [x, s]) { $0.halfPixelCenters = true }
-        var expected: [Float] = []
-        for b in 0..<batch {
-            for oy in 0..<oh {
-                let sy = (Float(oy) + 0.5) * (Float(h) / Float(oh)) - 0.5
-                let y0 = max(Int(sy.rounded(.down)), 0), y1 = min(Int(sy.rounded(.up)), h - 1), dy = sy - Float(y0)
-                for ox in 0..<ow {
-                    let sx = (Float(ox) + 0.5) * (Float(w) / Float(ow)) - 0.5
-                    let x0 = max(Int(sx.rounded(.down)), 0), x1 = min(Int(sx.rounded(.up)), w - 1), dx = sx - Float(x0)
-                    for c in 0..<d {
-                        func at(_ y: Int, _ x: Int) -> Float { input[((b * h + y) * w + x) * d + c] }
-                        let a = at(y0, x0) * (1 - dy) * (1 - dx), p = at(y1, x0) * dy * (1 - dx)
-                        let q = at(y0, x1) * (1 - dy) * dx, r = at(y1, x1) * dy * dx
-                        expected.append(a + p + q + r)
+        for d in [3, 16, 21, 37] {
+            let (batch, h, w, oh, ow) = (2, 17, 23, 40, 61)
+            let input = (0..<(batch * h * w * d)).map { Float(($0 * 7919) % 1000) / 37 - 11 }
+            var g = GraphBuilder()
+            let x = g.input([batch, h, w, d])
+            let s = g.intConstant([Int32(oh), Int32(ow)], shape: [2])
+            g.outputs = g.op(.resizeBilinear, [x, s]) { $0.halfPixelCenters = true }
+            var expected: [Float] = []
+            for b in 0..<batch {
+                for oy in 0..<oh {
+                    let sy = (Float(oy) + 0.5) * (Float(h) / Float(oh)) - 0.5
+                    let y0 = max(Int(sy.rounded(.down)), 0), y1 = min(Int(sy.rounded(.up)), h - 1), dy = sy - Float(y0)
+                    for ox in 0..<ow {
+                        let sx = (Float(ox) + 0.5) * (Float(w) / Float(ow)) - 0.5
+                        let x0 = max(Int(sx.rounded(.down)), 0), x1 = min(Int(sx.rounded(.up)), w - 1), dx = sx - Float(x0)
+                        for c in 0..<d {
+                            func at(_ y: Int, _ x: Int) -> Float { input[((b * h + y) * w + x) * d + c] }
+                            let a = at(y0, x0) * (1 - dy) * (1 - dx), p = at(y1, x0) * dy * (1 - dx)
+                            let q = at(y0, x1) * (1 - dy) * dx, r = at(y1, x1) * dy * dx
+                            expected.append(a + p + q + r)
+                        }
                     }
                 }
             }
+            for tier in TierTesting.tiers {
+                XCTAssertEqual(try g.run([input], tier: tier).values.map(\.bitPattern), expected.map(\.bitPattern), "\(d) channels \(tier)")
+                XCTAssertEqual(try g.run([input], threads: 3, tier: tier).values.map(\.bitPattern), expected.map(\.bitPattern),
+                               "\(d) channels \(tier), 3 threads")
+            }
         }
-        XCTAssertEqual(try g.run([input]).values, expected)
-        XCTAssertEqual(try g.run([input], threads: 3).values, expected)
     }
 
     func testResizeNearestModes() throws {

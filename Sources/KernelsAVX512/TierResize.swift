@@ -1,0 +1,1 @@
+../TierKernels/TierResize.swift

@@ -48,13 +48,110 @@ package enum TierByteGemm {
         let panels = (n + 15) / 16
         let runs = max(1, runs)
         let length = kp / runs
-        for panel in 0..<panels {
+        var panel = 0
+        while panel < panels {
             let j0 = panel &* 16
+            if panel &+ 1 < panels {
+                panelPairRequantized(a: a, lda: lda, m: m, panel: packedB + j0 &* kp, kPadded: kp, length: length, runs: runs,
+                                     runStride: runStride, rowWeights: rowWeights.map { $0 + j0 }, bias: bias + j0,
+                                     doubledMultiplier: doubledMultiplier + j0, rightShift: rightShift + j0,
+                                     outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax,
+                                     output: output + j0, ldo: ldo, width: min(32, n &- j0))
+                panel &+= 2
+                continue
+            }
             panelRequantized(a: a, lda: lda, m: m, panel: packedB + j0 &* kp, length: length, runs: runs, runStride: runStride,
                              rowWeights: rowWeights.map { $0 + j0 }, bias: bias + j0, doubledMultiplier: doubledMultiplier + j0,
                              rightShift: rightShift + j0, outputZeroPoint: outputZeroPoint, activationMin: activationMin,
                              activationMax: activationMax, output: output + j0, ldo: ldo, width: min(16, n &- j0))
+            panel &+= 1
         }
+    }
+
+    /// Two panels of `multiplyRequantized` (32 channels from `panel`, the second `16 · kPadded`
+    /// bytes on): all `m` rows, 8 at a time on 8 × 32 sums (16 accumulators: with 8, a
+    /// `vpdpbusd`'s latency of 5 cycles left the second port idle, and each row's quad is now
+    /// broadcast once for both panels); a tail of at most 4 rows on the 4-row tile, panel by panel.
+    /// `width` (17…32): the channels stored.
+    @inline(never)
+    private static func panelPairRequantized(a: UnsafePointer<UInt8>, lda: Int, m: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                                             length: Int, runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?,
+                                             bias: UnsafePointer<Int32>, doubledMultiplier: UnsafePointer<UInt32>,
+                                             rightShift: UnsafePointer<UInt32>, outputZeroPoint: Int32, activationMin: Int32,
+                                             activationMax: Int32, output: UnsafeMutableRawPointer, ldo: Int, width: Int) {
+        let k = signedRequantization(bias: bias, doubledMultiplier: doubledMultiplier, rightShift: rightShift,
+                                     outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax)
+        let l = signedRequantization(bias: bias + 16, doubledMultiplier: doubledMultiplier + 16, rightShift: rightShift + 16,
+                                     outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax)
+        let second = panel + 16 &* kp, highWidth = width &- 16
+        var i = 0
+        while i < m {
+            let rows = min(8, m &- i)
+            let out = output + i &* ldo
+            @inline(__always) func put(_ v: __m512i, _ w: __m512i, _ r: Int) {
+                guard r < rows else { return }
+                Tier.storeLowBytes(requantizeSigned(v, k), to: out + r &* ldo, count: 16)
+                Tier.storeLowBytes(requantizeSigned(w, l), to: out + (r &* ldo &+ 16), count: highWidth)
+            }
+            if rows > 4 {
+                let (c, d) = accumulate8x2(a: a + i &* lda, lda: lda, rows: rows, panel: panel, second: second, length: length,
+                                           runs: runs, runStride: runStride, rowWeights: rowWeights, start: k.bias, start2: l.bias)
+                put(c.0, d.0, 0); put(c.1, d.1, 1); put(c.2, d.2, 2); put(c.3, d.3, 3)
+                put(c.4, d.4, 4); put(c.5, d.5, 5); put(c.6, d.6, 6); put(c.7, d.7, 7)
+            } else {
+                let (c0, c1, c2, c3) = accumulate4(a: a + i &* lda, lda: lda, rows: rows, panel: panel, length: length,
+                                                   runs: runs, runStride: runStride, rowWeights: rowWeights, start: k.bias)
+                let (d0, d1, d2, d3) = accumulate4(a: a + i &* lda, lda: lda, rows: rows, panel: second, length: length,
+                                                   runs: runs, runStride: runStride, rowWeights: rowWeights.map { $0 + 16 }, start: l.bias)
+                put(c0, d0, 0); put(c1, d1, 1); put(c2, d2, 2); put(c3, d3, 3)
+            }
+            i &+= rows
+        }
+    }
+
+    /// The 8 rows × 32 channels sums of two panels (`panel`, `second`); rows ≥ `rows` re-read row 0.
+    @inline(__always)
+    private static func accumulate8x2(a: UnsafePointer<UInt8>, lda: Int, rows: Int, panel: UnsafePointer<Int8>,
+                                      second: UnsafePointer<Int8>, length: Int, runs: Int, runStride: Int,
+                                      rowWeights: UnsafePointer<Int32>?, start: __m512i, start2: __m512i)
+        -> ((__m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i),
+            (__m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i, __m512i)) {
+        @inline(__always) func row(_ r: Int) -> UnsafePointer<UInt8> { r < rows ? a + r &* lda : a }
+        var a0 = a, a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
+        var c0 = start, c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0
+        var d0 = start2, d1 = d0, d2 = d0, d3 = d0, d4 = d0, d5 = d0, d6 = d0, d7 = d0
+        if let rowWeights {
+            let r = _mm512_loadu_si512(rowWeights), s = _mm512_loadu_si512(rowWeights + 16)
+            @inline(__always) func correct(_ c: inout __m512i, _ d: inout __m512i, _ row: UnsafePointer<UInt8>) {
+                let minusSum = rowSumNegated(row, length, runs: runs, runStride: runStride)
+                c = _mm512_add_epi32(start, _mm512_mullo_epi32(r, minusSum))
+                d = _mm512_add_epi32(start2, _mm512_mullo_epi32(s, minusSum))
+            }
+            correct(&c0, &d0, a0); correct(&c1, &d1, a1); correct(&c2, &d2, a2); correct(&c3, &d3, a3)
+            correct(&c4, &d4, a4); correct(&c5, &d5, a5); correct(&c6, &d6, a6); correct(&c7, &d7, a7)
+        }
+        var w = panel, v = second
+        var run = 0
+        while run < runs {
+            run &+= 1
+            var q = 0
+            while q < length {
+                let b = _mm512_loadu_si512(w), e = _mm512_loadu_si512(v)
+                @inline(__always) func quad(_ c: inout __m512i, _ d: inout __m512i, _ row: UnsafePointer<UInt8>) {
+                    let x = _mm512_set1_epi32(UnsafeRawPointer(row + q).loadUnaligned(as: Int32.self))
+                    c = _mm512_dpbusd_epi32(c, x, b)
+                    d = _mm512_dpbusd_epi32(d, x, e)
+                }
+                quad(&c0, &d0, a0); quad(&c1, &d1, a1); quad(&c2, &d2, a2); quad(&c3, &d3, a3)
+                quad(&c4, &d4, a4); quad(&c5, &d5, a5); quad(&c6, &d6, a6); quad(&c7, &d7, a7)
+                w += 64
+                v += 64
+                q &+= 4
+            }
+            a0 += runStride; a1 += runStride; a2 += runStride; a3 += runStride
+            a4 += runStride; a5 += runStride; a6 += runStride; a7 += runStride
+        }
+        return ((c0, c1, c2, c3, c4, c5, c6, c7), (d0, d1, d2, d3, d4, d5, d6, d7))
     }
 
     /// `acc + Σ_{t<4} quad.byte[t] · w[4j + t]` per channel j: one `vpdpbusd`.
@@ -67,6 +164,12 @@ package enum TierByteGemm {
     /// `vpsadbw`, one reduction for the whole row (3 × 3 × 4-channel rows are three 12-byte runs).
     @inline(__always)
     private static func rowCorrection(_ r: __m512i, _ row: UnsafePointer<UInt8>, _ length: Int, runs: Int, runStride: Int) -> __m512i {
+        _mm512_mullo_epi32(r, rowSumNegated(row, length, runs: runs, runStride: runStride))
+    }
+
+    /// `−Σ row` (wrapping) in every lane, the row as in `rowCorrection`.
+    @inline(__always)
+    private static func rowSumNegated(_ row: UnsafePointer<UInt8>, _ length: Int, runs: Int, runStride: Int) -> __m512i {
         var s = _mm512_setzero_si512()
         for run in 0..<runs {
             let piece = row + run &* runStride
@@ -78,7 +181,7 @@ package enum TierByteGemm {
             }
         }
         let sum = Int32(truncatingIfNeeded: _mm512_reduce_add_epi64(s))
-        return _mm512_mullo_epi32(r, _mm512_set1_epi32(0 &- sum))
+        return _mm512_set1_epi32(0 &- sum)
     }
 
     @inline(__always)

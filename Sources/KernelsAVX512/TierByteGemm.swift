@@ -27,10 +27,51 @@ package enum TierByteGemm {
         let panels = (n + 15) / 16
         let runs = max(1, runs)
         let length = kp / runs
-        for panel in 0..<panels {
+        var panel = 0
+        while panel < panels {
             let j0 = panel &* 16
+            if panel &+ 1 < panels {
+                panelPairSums(a: a, lda: lda, m: m, panel: packedB + j0 &* kp, kPadded: kp, length: length, runs: runs,
+                              runStride: runStride, rowWeights: rowWeights.map { $0 + j0 }, c: c + j0, ldc: ldc,
+                              width: min(32, n &- j0))
+                panel &+= 2
+                continue
+            }
             panelSums(a: a, lda: lda, m: m, panel: packedB + j0 &* kp, length: length, runs: runs, runStride: runStride,
                       rowWeights: rowWeights.map { $0 + j0 }, c: c + j0, ldc: ldc, width: min(16, n &- j0))
+            panel &+= 1
+        }
+    }
+
+    /// Two panels of `multiply` (32 channels, as `panelPairRequantized`): 8 × 32 sums a tile,
+    /// a tail of at most 4 rows on the 4-row tile panel by panel. `width` (17…32): the channels stored.
+    @inline(never)
+    private static func panelPairSums(a: UnsafePointer<UInt8>, lda: Int, m: Int, panel: UnsafePointer<Int8>, kPadded kp: Int,
+                                      length: Int, runs: Int, runStride: Int, rowWeights: UnsafePointer<Int32>?,
+                                      c: UnsafeMutablePointer<Int32>, ldc: Int, width: Int) {
+        let second = panel + 16 &* kp, high = c + 16, highWidth = width &- 16
+        let zero = _mm512_setzero_si512()
+        var i = 0
+        while i < m {
+            let rows = min(8, m &- i)
+            let out = c + i &* ldc, outHigh = high + i &* ldc
+            @inline(__always) func put(_ v: __m512i, _ w: __m512i, _ r: Int) {
+                store(v, r, rows: rows, c: out, ldc: ldc, width: 16)
+                store(w, r, rows: rows, c: outHigh, ldc: ldc, width: highWidth)
+            }
+            if rows > 4 {
+                let (u, v) = accumulate8x2(a: a + i &* lda, lda: lda, rows: rows, panel: panel, second: second, length: length,
+                                           runs: runs, runStride: runStride, rowWeights: rowWeights, start: zero, start2: zero)
+                put(u.0, v.0, 0); put(u.1, v.1, 1); put(u.2, v.2, 2); put(u.3, v.3, 3)
+                put(u.4, v.4, 4); put(u.5, v.5, 5); put(u.6, v.6, 6); put(u.7, v.7, 7)
+            } else {
+                let (c0, c1, c2, c3) = accumulate4(a: a + i &* lda, lda: lda, rows: rows, panel: panel, length: length,
+                                                   runs: runs, runStride: runStride, rowWeights: rowWeights, start: zero)
+                let (d0, d1, d2, d3) = accumulate4(a: a + i &* lda, lda: lda, rows: rows, panel: second, length: length,
+                                                   runs: runs, runStride: runStride, rowWeights: rowWeights.map { $0 + 16 }, start: zero)
+                put(c0, d0, 0); put(c1, d1, 1); put(c2, d2, 2); put(c3, d3, 3)
+            }
+            i &+= rows
         }
     }
 

@@ -16,6 +16,11 @@ import _Builtin_intrinsics.intel
 ///
 /// A row may be `runs` pieces of `kPadded / runs` bytes, `runStride` apart (a convolution's
 /// filter rows read where they lie in a padded input image, no im2col copy).
+///
+/// Register tiles: 8 rows × 2 panels (32 channels, 16 accumulators) while two panels remain, so
+/// 16 `vpdpbusd` chains cover the instruction's 5-cycle latency on two ports (8 did not) and each
+/// row's quad is broadcast once for 32 channels; a last odd panel on 8 × 16; at most 4 rows left
+/// on 4 × 16 per panel.
 package enum TierByteGemm {
     /// `c[i * ldc + j] = Σ_q A[i][q] · B[j][q] − r_j · Σ_q A[i][q]` for `i < m`, `j < n`,
     /// `q < kPadded`, where `A[i][q] = a[i * lda + (q / L) · runStride + q % L]` with

@@ -25,19 +25,11 @@ package enum TierResize {
             while c < C {
                 let start = whole ? min(c, C &- 16) : c
                 let width = whole ? 16 : C &- c
-                @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
-                    whole ? UnsafeRawPointer(p + start).loadUnaligned(as: SIMD16<Float>.self) : TierMath.load(p + start, count: width)
-                }
-                let a = load(p00) * ny * nx
-                let b = load(p10) * vdy * nx
-                let e = load(p01) * ny * vdx
-                let f = load(p11) * vdy * vdx
-                let v = a + b + e + f
-                if whole {
-                    UnsafeMutableRawPointer(o + start).storeBytes(of: v, as: SIMD16<Float>.self)
-                } else {
-                    TierMath.store(v, to: o + start, count: width)
-                }
+                let a = TierMath.load(p00 + start, count: width) * ny * nx
+                let b = TierMath.load(p10 + start, count: width) * vdy * nx
+                let e = TierMath.load(p01 + start, count: width) * ny * vdx
+                let f = TierMath.load(p11 + start, count: width) * vdy * vdx
+                TierMath.store(a + b + e + f, to: o + start, count: width)
                 c &+= 16
             }
             x &+= 1

@@ -48,6 +48,21 @@ package enum TierDepthwise {
         // pixels ran as 8 + 8 + 8 + 4 + 3 single pixels, and the single-pixel kernel, one
         // dependent chain per 16 channels, was a fifth of a 33 × 33 × 480 layer (Intel Xeon).
         var p = 0
+        if lanes == 16 && C == 8 && pixelStep == 8 && pixels >= 16 {
+            // 8 channels at stride 1 (16 lanes: AVX2, AVX-512): two neighbouring pixels are one
+            // contiguous 16-lane vector, so 16 pixels a step take 8 whole vectors per tap (8 sums
+            // in flight, no empty lanes, no width checks), the last step ending at the last
+            // pixel. MobileNet v1's 112 × 112 × 8 layer: 0.102 → 0.034 ms at AVX-512, 0.157 →
+            // 0.097 ms at AVX2 (Intel Xeon, family 6 model 207).
+            while p < pixels {
+                if p &+ 16 > pixels { p = pixels &- 16 }
+                sixteenOfEight(M.self, base: input + p &* 8, filter: filter, bias: bias, o: output + p &* 8,
+                               kyLo: kyLo, kyHi: kyHi, kW: kW, taps: taps, rowStep: rowStep, colStep: colStep,
+                               clamps: clamps, lo: SIMD16(repeating: clampMin), hi: SIMD16(repeating: clampMax))
+                p &+= 16
+            }
+            return
+        }
         while p &+ 4 <= pixels || (p < pixels && pixels >= 4) {
             if p &+ 4 > pixels { p = pixels &- 4 }
             if Tier.hasMaskedLoads && pixels >= 8 && p &+ 8 > pixels && pixels &- p > 4 { p = pixels &- 8 }
@@ -314,6 +329,63 @@ package enum TierDepthwise {
         TierMath.store(a5, to: o + (5 &* C &+ c), count: width)
         TierMath.store(a6, to: o + (6 &* C &+ c), count: width)
         TierMath.store(a7, to: o + (7 &* C &+ c), count: width)
+    }
+
+    /// 16 consecutive pixels of a layer of exactly 8 channels at stride 1 (`pixelStep` 8): the
+    /// pixels 2j and 2j + 1 are one 16-lane vector (contiguous in the input and the output),
+    /// each tap's 8 weights repeated in both halves. Same sums in the same order as `eight8`.
+    @inline(__always)
+    private static func sixteenOfEight<M: MultiplyAdd>(_: M.Type, base: UnsafePointer<Float>, filter: UnsafePointer<Float>,
+                                                        bias: UnsafePointer<Float>?, o: UnsafeMutablePointer<Float>,
+                                                        kyLo: Int, kyHi: Int, kW: Int, taps: Int, rowStep: Int, colStep: Int,
+                                                        clamps: Bool, lo: SIMD16<Float>, hi: SIMD16<Float>) {
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
+            UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self)
+        }
+        @inline(__always) func twice(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
+            let h = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+            return SIMD16(lowHalf: h, highHalf: h)
+        }
+        var a0 = SIMD16<Float>(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
+        var ky = kyLo
+        while ky < kyHi {
+            let ip = base + ky &* rowStep
+            let wp = filter + ky &* kW &* 8
+            var kx = 0
+            while kx < taps {
+                let w = twice(wp + kx &* 8)
+                let xp = ip + kx &* colStep
+                a0 = M.add(a0, load(xp), w)
+                a1 = M.add(a1, load(xp + 16), w)
+                a2 = M.add(a2, load(xp + 32), w)
+                a3 = M.add(a3, load(xp + 48), w)
+                a4 = M.add(a4, load(xp + 64), w)
+                a5 = M.add(a5, load(xp + 80), w)
+                a6 = M.add(a6, load(xp + 96), w)
+                a7 = M.add(a7, load(xp + 112), w)
+                kx &+= 1
+            }
+            ky &+= 1
+        }
+        if let bias {
+            let b = twice(bias)
+            a0 += b; a1 += b; a2 += b; a3 += b; a4 += b; a5 += b; a6 += b; a7 += b
+        }
+        if clamps {
+            a0 = TierMath.clamp(a0, lo: lo, hi: hi); a1 = TierMath.clamp(a1, lo: lo, hi: hi)
+            a2 = TierMath.clamp(a2, lo: lo, hi: hi); a3 = TierMath.clamp(a3, lo: lo, hi: hi)
+            a4 = TierMath.clamp(a4, lo: lo, hi: hi); a5 = TierMath.clamp(a5, lo: lo, hi: hi)
+            a6 = TierMath.clamp(a6, lo: lo, hi: hi); a7 = TierMath.clamp(a7, lo: lo, hi: hi)
+        }
+        let out = UnsafeMutableRawPointer(o)
+        out.storeBytes(of: a0, as: SIMD16<Float>.self)
+        (out + 64).storeBytes(of: a1, as: SIMD16<Float>.self)
+        (out + 128).storeBytes(of: a2, as: SIMD16<Float>.self)
+        (out + 192).storeBytes(of: a3, as: SIMD16<Float>.self)
+        (out + 256).storeBytes(of: a4, as: SIMD16<Float>.self)
+        (out + 320).storeBytes(of: a5, as: SIMD16<Float>.self)
+        (out + 384).storeBytes(of: a6, as: SIMD16<Float>.self)
+        (out + 448).storeBytes(of: a7, as: SIMD16<Float>.self)
     }
 
     /// `eight` with at most 8 channels, as 8-lane vectors.

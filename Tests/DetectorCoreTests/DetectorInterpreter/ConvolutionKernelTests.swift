@@ -648,14 +648,19 @@ final class ConvolutionKernelTests: XCTestCase {
 
     /// The channel blocks of the float depthwise, bit for bit with the reference loop: an edge
     /// pixel (4 vectors of channels a step, then one at a time), rows of 4–7 interior pixels (at
-    /// AVX-512 4 pixels × 2 vectors), and the 8-pixel blocks. A hybrid 1×1 convolution beside the
+    /// AVX-512 4 pixels × 2 vectors), the 8-pixel blocks, and 8 channels at stride 1 (two
+    /// pixels per vector). A hybrid 1×1 convolution beside the
     /// depthwise makes the interpreter keep the reference rounding (no fused multiply-adds), so
     /// any change of a value's summation order shows at every tier.
     func testDepthwiseChannelBlocksMatchReferenceBitForBitAtEveryTier() throws {
         var rng = Rng(state: 41)
         // (height, width, channels, kernel, stride)
         let shapes = [(5, 6, 32, 3, 1), (5, 7, 48, 3, 1), (4, 9, 40, 3, 1), (6, 13, 64, 3, 2), (5, 8, 136, 3, 1),
-                      (5, 11, 72, 5, 1), (3, 3, 64, 3, 1), (4, 5, 96, 3, 1), (4, 20, 80, 3, 1), (2, 4, 33, 3, 1)]
+                      (5, 11, 72, 5, 1), (3, 3, 64, 3, 1), (4, 5, 96, 3, 1), (4, 20, 80, 3, 1), (2, 4, 33, 3, 1),
+                      // 8 channels at stride 1 (two pixels per 16-lane vector, 16 a step): 16
+                      // interior pixels, 19 (the last step overlapping), 30 with 5 × 5 taps;
+                      // and stride 2, which keeps the 8-lane blocks.
+                      (3, 18, 8, 3, 1), (5, 21, 8, 3, 1), (4, 34, 8, 5, 1), (5, 40, 8, 3, 2)]
         for (trial, (h, w, c, k, stride)) in shapes.enumerated() {
             let input = rng.floats(h * w * c).map { $0 * 4 }, filter = rng.floats(k * k * c), bias = rng.floats(c)
             var g = GraphBuilder()

@@ -151,7 +151,9 @@ extension KernelTable {
                 exponentials: KernelsAVX512.TierQuantizedSoftmax.exponentials(_:rows:depth:signed:exps:into:sums:),
             outputs: KernelsAVX512.TierQuantizedSoftmax.outputs(_:rows:depth:scales:shifts:outputMin:top:output:)),
             pooling: FloatPoolingKernel(name: "pool 16 lanes \(name)", row: KernelsAVX512.TierPool.row),
-            resize: FloatResizeKernel(name: "bilinear 16 lanes \(name)", row: KernelsAVX512.TierResize.bilinearRow))
+            resize: FloatResizeKernel(name: "bilinear 16 lanes \(name)", row: KernelsAVX512.TierResize.bilinearRow),
+            planarConv: FloatPlanarConvKernel(name: "planar conv 16 pixels avx512",
+                planes: KernelsAVX512.TierPlanarConv.planes, row: KernelsAVX512.TierPlanarConv.row))
     }
     #endif
 }

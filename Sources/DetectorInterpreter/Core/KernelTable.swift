@@ -48,6 +48,8 @@ package final class KernelTable: Sendable {
     package let pooling: FloatPoolingKernel
     /// Float RESIZE_BILINEAR rows.
     package let resize: FloatResizeKernel
+    /// First-layer float convolutions with pixels in the lanes (`PlanarConvolution`); nil: the GEMM.
+    package let planarConv: FloatPlanarConvKernel?
 
     package init(name: String, tier: InstructionSetTier, hasFusedMultiplyAdd: Bool, floatGEMM: FloatGEMMKernel,
                  depthwise: FloatDepthwiseKernel, hybrid: HybridKernels, elementwise: FloatElementwiseKernels,
@@ -55,13 +57,13 @@ package final class KernelTable: Sendable {
                  byteGEMM: ByteGEMMKernel?, requantization: RequantizationKernel,
                  quantizedDepthwise: QuantizedDepthwiseKernel, byteTable: ByteTableKernel?,
                  quantizedSoftmax: QuantizedSoftmaxRowsKernel? = nil, pooling: FloatPoolingKernel,
-                 resize: FloatResizeKernel) {
+                 resize: FloatResizeKernel, planarConv: FloatPlanarConvKernel? = nil) {
         self.name = name; self.tier = tier; self.hasFusedMultiplyAdd = hasFusedMultiplyAdd
         self.floatGEMM = floatGEMM; self.depthwise = depthwise; self.hybrid = hybrid
         self.elementwise = elementwise; self.integerGEMM = integerGEMM
         self.byteGEMM = byteGEMM; self.requantization = requantization; self.quantizedDepthwise = quantizedDepthwise
         self.byteTable = byteTable; self.quantizedSoftmax = quantizedSoftmax; self.pooling = pooling
-        self.resize = resize
+        self.resize = resize; self.planarConv = planarConv
     }
 }
 
@@ -72,6 +74,20 @@ package struct FloatPoolingKernel: Sendable {
     package typealias Row = @Sendable (UnsafePointer<Float>, Int, Int, Int, Int, Int, Int, Int, Int,
                                        UnsafeMutablePointer<Float>, Bool, Float, Float) -> Void
     package let name: String
+    package let row: Row
+}
+
+/// A float convolution with output pixels in the lanes (`PlanarConvolution`). `planes`: input
+/// rows, row count, row stride, width, channels, column stride, left padding, plane width,
+/// plane stride, planes per row (floats), into (the first row's planes). `row`: the row's first tap row of planes, tap offsets, tap count, packed
+/// weights, bias, output row, output width, output channels, clamp low, high, mode (0 none,
+/// 1 clamp, 2 SiLU).
+package struct FloatPlanarConvKernel: Sendable {
+    package typealias Planes = @Sendable (UnsafePointer<Float>, Int, Int, Int, Int, Int, Int, Int, Int, Int, UnsafeMutablePointer<Float>) -> Void
+    package typealias Row = @Sendable (UnsafePointer<Float>, UnsafePointer<Int>, Int, UnsafePointer<Float>, UnsafePointer<Float>?,
+                                       UnsafeMutablePointer<Float>, Int, Int, Float, Float, Int) -> Void
+    package let name: String
+    package let planes: Planes
     package let row: Row
 }
 

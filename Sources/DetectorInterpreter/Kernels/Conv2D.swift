@@ -17,6 +17,8 @@ final class Conv2DKernel: PreparedKernel {
         case reference
         /// Hybrid: int8 weights.
         case hybrid(HybridWeights)
+        /// Few input channels: output pixels in the lanes.
+        case planar(PlanarConvolution)
     }
 
     /// int8 weights of a hybrid conv, packed for `IntegerGemm` (exact Int32 sums of the
@@ -132,7 +134,7 @@ final class Conv2DKernel: PreparedKernel {
         let k = g.kH * g.kW * g.inC
         var perThread = 0
         switch mode {
-        case .gemm: perThread = 0
+        case .gemm, .planar: perThread = 0
         case .winograd(let w): perThread = w.scratchBytes
         case .reference: perThread = 0
         case .hybrid(let weights):
@@ -221,6 +223,9 @@ final class Conv2DKernel: PreparedKernel {
             let wf = bytes.bindMemory(to: Float.self)
             if !c.roundsLikeReference, WinogradConvolution.applies(to: g, groups: groups, table: c.kernelTable), let base = wf.baseAddress {
                 mode = .winograd(WinogradConvolution(g: g, weights: base, table: c.kernelTable, fused: c.fusesMultiplyAdd))
+            } else if PlanarConvolution.applies(to: g, groups: groups, table: c.kernelTable, fused: c.fusesMultiplyAdd),
+                      let planar = c.kernelTable.planarConv, let base = wf.baseAddress, wf.count >= k * outC {
+                mode = .planar(PlanarConvolution(g: g, weights: base, kernel: planar))
             } else {
                 guard let base = wf.baseAddress, wf.count >= k * outC else { throw c.invalid("its filter holds \(wf.count) values, fewer than \(k * outC)") }
                 mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC, table: c.kernelTable, fused: c.fusesMultiplyAdd,
@@ -248,6 +253,7 @@ final class Conv2DKernel: PreparedKernel {
         case .gemm(let packed): return packed.kernel.name
         case .winograd(let w): return "winograd F(2x2,3x3) + " + (w.filters.first?.kernel.name ?? "")
         case .reference: return "reference loops"
+        case .planar(let p): return p.kernel.name
         case .hybrid(let weights): return (weights.byteGEMM?.name ?? weights.integerGEMM.name) + " + " + weights.hybrid.name
         }
     }
@@ -261,6 +267,9 @@ final class Conv2DKernel: PreparedKernel {
                                         output: dst, act: act)
         case .gemm(let packed):
             runGEMM(src: src, dst: dst, bias: biasPtr, packed: packed, other: residual.map { UnsafePointer(e.floats($0.tensor)) })
+        case .planar(let p):
+            p.run(input: src, bias: biasPtr, output: dst, lo: act.min, hi: act.max, silu: silu,
+                  parts: parts(g.outputPixels * g.kH * g.kW * g.inC * g.outC))
         case .winograd(let w):
             let tiles = w.tileCount, act = self.act, silu = self.silu, base = shared.pointer, stride = partStride
             let p = min(parts(g.outputPixels * g.kH * g.kW * g.inC * g.outC), scratchParts)
@@ -304,7 +313,7 @@ final class Conv2DKernel: PreparedKernel {
     /// The filter, where eval reads only the packed weights (GEMM and Winograd).
     var packedInputs: [Int] {
         switch mode {
-        case .gemm, .winograd: return [filter]
+        case .gemm, .winograd, .planar: return [filter]
         case .reference, .hybrid: return []
         }
     }

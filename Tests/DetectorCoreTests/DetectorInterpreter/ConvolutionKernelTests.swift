@@ -697,6 +697,65 @@ final class ConvolutionKernelTests: XCTestCase {
         }
     }
 
+    /// The first-layer convolution with pixels in the lanes (`PlanarConvolution`, AVX-512):
+    /// bit for bit the fused sum written out here — taps in (ky, kx, c) order from 0, each
+    /// `fma(x, w, sum)`, padding taps skipped (they add exactly 0), bias last, then the clamp —
+    /// over 1–4 input channels, 1–8 output channels, strides 1 and 2, left padding 0–2,
+    /// dilation, rows of 16 pixels and more (the last block overlapping), 1 and 2 threads.
+    func testPlanarFirstLayerConvolutionIsTheFusedSumBitForBit() throws {
+        guard TierTesting.tiers.contains(.avx512) else {
+            print("skipped: the planar convolution needs AVX-512 (this CPU: \(InstructionSetTier.supported))")
+            return
+        }
+        var rng = Rng(state: 77)
+        // (height, width, inC, outC, kernel, stride, dilation)
+        let shapes = [(9, 32, 3, 8, 3, 2, 1), (7, 16, 3, 8, 3, 1, 1), (6, 37, 1, 5, 3, 1, 1), (8, 45, 4, 8, 5, 2, 1),
+                      (5, 40, 2, 3, 3, 2, 1), (6, 21, 3, 7, 3, 1, 2), (11, 70, 3, 8, 7, 2, 1), (4, 18, 3, 8, 1, 1, 1)]
+        for (trial, (h, w, inC, outC, k, stride, dilation)) in shapes.enumerated() {
+            let input = rng.floats(h * w * inC).map { $0 * 3 }, filter = rng.floats(outC * k * k * inC), bias = rng.floats(outC)
+            var g = GraphBuilder()
+            let x = g.input([1, h, w, inC])
+            g.outputs = g.op(.conv2D, [x, g.constant(filter, shape: [outC, k, k, inC]), g.constant(bias, shape: [outC])]) {
+                $0.padding = .same; $0.strideWidth = stride; $0.strideHeight = stride
+                $0.dilationWidthFactor = dilation; $0.dilationHeightFactor = dilation
+                if trial % 2 == 0 { $0.activation = .relu6 }
+            }
+            for threads in [1, 2] {
+                let interpreter = try Interpreter(graph: g.build(), options: .init(threadCount: threads, tier: .avx512))
+                let kernel = try XCTUnwrap(interpreter.kernels[0] as? Conv2DKernel)
+                let planar = k > 1 || stride > 1
+                XCTAssertEqual(kernel.kernelName?.hasPrefix("planar"), planar, "trial \(trial): \(kernel.kernelName ?? "")")
+                try interpreter.copyInput(input, at: 0)
+                try interpreter.invoke()
+                let fast = try interpreter.outputFloats(at: 0)
+                let cg = kernel.g
+                var expected = [Float](repeating: .nan, count: cg.outH * cg.outW * outC)
+                for oy in 0..<cg.outH {
+                    for ox in 0..<cg.outW {
+                        for o in 0..<outC {
+                            var sum: Float = 0
+                            for ky in 0..<k {
+                                let y = oy * stride - cg.padTop + ky * dilation
+                                guard y >= 0, y < h else { continue }
+                                for kx in 0..<k {
+                                    let xx = ox * stride - cg.padLeft + kx * dilation
+                                    guard xx >= 0, xx < w else { continue }
+                                    for c in 0..<inC {
+                                        sum = sum.addingProduct(input[(y * w + xx) * inC + c], filter[((o * k + ky) * k + kx) * inC + c])
+                                    }
+                                }
+                            }
+                            let v = sum + bias[o]
+                            expected[(oy * cg.outW + ox) * outC + o] = trial % 2 == 0 ? min(max(v, 0), 6) : v
+                        }
+                    }
+                }
+                XCTAssertEqual(fast.map(\.bitPattern), expected.map(\.bitPattern),
+                               "trial \(trial): \(h)×\(w)×\(inC) → \(outC), \(k)×\(k) stride \(stride) dilation \(dilation), \(threads) threads")
+            }
+        }
+    }
+
     func testFullyConnectedFastPathMatchesReference() throws {
         var rng = Rng(state: 5)
         for _ in 0..<10 {

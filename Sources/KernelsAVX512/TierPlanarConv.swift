@@ -10,7 +10,9 @@ import _Builtin_intrinsics.intel
 /// residue s modulo the stride, the columns s, s + stride, … in a row of floats, so that a
 /// tap's inputs for 16 consecutive output pixels are 16 consecutive floats. `row` then sums,
 /// per block of 8 output channels, each tap into 8 accumulators (one per channel, a pixel per
-/// lane), turns the 8 × 16 block into pixel-major order (24 two-source permutes) and stores it.
+/// lane; 16 for 32 pixels while they fit, each weight broadcast once for both: 6 % faster on
+/// MobileNet v1's first layer), turns each 8 × 16 block into pixel-major order (24 two-source
+/// permutes) and stores it.
 ///
 /// Every output sums its taps in the filter's (ky, kx, c) order from 0 with fused multiply-adds,
 /// then adds the bias: the float GEMM's order (`TierFloatGEMM`, fused), so the same bits.
@@ -47,26 +49,26 @@ package enum TierPlanarConv {
                     }
                 }
                 // A constant phase count unrolls the block (the sources stay in registers).
-                switch phases {
-                case 3: planeRows(3, rows: src, count: count, rowStride: rowStride, inW: inW, inC: inC, strideW: strideW,
-                                  padLeft: padLeft, width: width, planeStride: planeStride, planesStride: planesStride, into: dst,
-                                  index: index, masks: masks)
-                case 6: planeRows(6, rows: src, count: count, rowStride: rowStride, inW: inW, inC: inC, strideW: strideW,
-                                  padLeft: padLeft, width: width, planeStride: planeStride, planesStride: planesStride, into: dst,
-                                  index: index, masks: masks)
-                default: planeRows(phases, rows: src, count: count, rowStride: rowStride, inW: inW, inC: inC, strideW: strideW,
-                                   padLeft: padLeft, width: width, planeStride: planeStride, planesStride: planesStride, into: dst,
-                                   index: index, masks: masks)
+                // Constant channel counts and strides unroll the block (the sources stay in registers).
+                switch (inC, strideW) {
+                case (3, 2): planeRows(3, 2, rows: src, count: count, rowStride: rowStride, inW: inW, padLeft: padLeft, width: width,
+                                       planeStride: planeStride, planesStride: planesStride, into: dst, index: index, masks: masks)
+                case (3, 1): planeRows(3, 1, rows: src, count: count, rowStride: rowStride, inW: inW, padLeft: padLeft, width: width,
+                                       planeStride: planeStride, planesStride: planesStride, into: dst, index: index, masks: masks)
+                default: planeRows(inC, strideW, rows: src, count: count, rowStride: rowStride, inW: inW, padLeft: padLeft,
+                                   width: width, planeStride: planeStride, planesStride: planesStride, into: dst, index: index,
+                                   masks: masks)
                 }
             }
         }
     }
 
     @inline(__always)
-    private static func planeRows(_ phases: Int, rows src: UnsafePointer<Float>, count: Int, rowStride: Int, inW: Int, inC: Int,
-                                  strideW: Int, padLeft: Int, width: Int, planeStride: Int, planesStride: Int,
+    private static func planeRows(_ inC: Int, _ strideW: Int, rows src: UnsafePointer<Float>, count: Int, rowStride: Int, inW: Int,
+                                  padLeft: Int, width: Int, planeStride: Int, planesStride: Int,
                                   into dst: UnsafeMutablePointer<Float>, index: UnsafePointer<SIMD16<Int32>>,
                                   masks: UnsafePointer<UInt16>) {
+        let phases = inC &* strideW
         let pairs = (phases &+ 1) / 2
         let rowFloats = inW &* inC, shift = padLeft &* inC
         for r in 0..<count {
@@ -76,7 +78,9 @@ package enum TierPlanarConv {
                 let first = q &* phases &- shift
                 if first >= 0 && first &+ 16 &* phases <= rowFloats {
                     let from = row + first
-                    for phase in 0..<phases {
+                    for s in 0..<strideW {
+                      for c in 0..<inC {
+                        let phase = s &* inC &+ c
                         var v = _mm512_setzero_ps()
                         for pair in 0..<pairs {
                             let a = UnsafeRawPointer(from + pair &* 32).loadUnaligned(as: SIMD16<Float>.self)
@@ -85,11 +89,10 @@ package enum TierPlanarConv {
                             let t = _mm512_permutex2var_ps(a, unsafeBitCast(index[k], to: __m512i.self), b)
                             v = _mm512_mask_blend_ps(__mmask16(masks[k]), v, t)
                         }
-                        let s: Int = phase / inC
-                        let c: Int = phase &- s &* inC
                         let plane: Int = c &* strideW &+ s
                         let at: UnsafeMutablePointer<Float> = planes + (plane &* planeStride &+ q)
                         UnsafeMutableRawPointer(at).storeBytes(of: v, as: SIMD16<Float>.self)
+                      }
                     }
                 } else {
                     for c in 0..<inC {
@@ -119,15 +122,23 @@ package enum TierPlanarConv {
         while x < pixels {
             // The last block ends at the last pixel (its first pixels computed again, the same way).
             if x &+ 16 > pixels { x = pixels &- 16 }
+            // 32 pixels a step while they fit: 16 sums in flight, each weight broadcast once for both halves.
+            let both = x &+ 32 <= pixels
             var b = 0
             while b < blocks {
                 let width = min(8, outC &- b &* 8)
-                block(base: base + x, taps: taps, tapCount: tapCount, weights: weights + b &* tapCount &* 8,
-                      bias: bias.map { $0 + b &* 8 }, width: width, output: output + x &* outC + b &* 8, outC: outC,
-                      lo: lo, hi: hi, mode: mode)
+                if both {
+                    pair(base: base + x, taps: taps, tapCount: tapCount, weights: weights + b &* tapCount &* 8,
+                         bias: bias.map { $0 + b &* 8 }, width: width, output: output + x &* outC + b &* 8, outC: outC,
+                         lo: lo, hi: hi, mode: mode)
+                } else {
+                    block(base: base + x, taps: taps, tapCount: tapCount, weights: weights + b &* tapCount &* 8,
+                          bias: bias.map { $0 + b &* 8 }, width: width, output: output + x &* outC + b &* 8, outC: outC,
+                          lo: lo, hi: hi, mode: mode)
+                }
                 b &+= 1
             }
-            x &+= 16
+            x &+= both ? 32 : 16
         }
     }
 
@@ -151,6 +162,44 @@ package enum TierPlanarConv {
             w += 8
             t &+= 1
         }
+        put(a0, a1, a2, a3, a4, a5, a6, a7, bias: bias, width: width, output: output, outC: outC, lo: lo, hi: hi, mode: mode)
+    }
+
+    /// `block` for pixels x…x+31 (two blocks of 16 sharing each weight broadcast).
+    @inline(__always)
+    private static func pair(base: UnsafePointer<Float>, taps: UnsafePointer<Int>, tapCount: Int, weights: UnsafePointer<Float>,
+                             bias: UnsafePointer<Float>?, width: Int, output: UnsafeMutablePointer<Float>, outC: Int,
+                             lo: Float, hi: Float, mode: Int) {
+        var a0 = SIMD16<Float>(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
+        var b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0
+        var t = 0
+        var w = weights
+        while t < tapCount {
+            let from = UnsafeRawPointer(base + taps[t])
+            let u = from.loadUnaligned(as: SIMD16<Float>.self), v = from.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+            var c = SIMD16<Float>(repeating: w[0])
+            a0 = a0.addingProduct(u, c); b0 = b0.addingProduct(v, c)
+            c = SIMD16(repeating: w[1]); a1 = a1.addingProduct(u, c); b1 = b1.addingProduct(v, c)
+            c = SIMD16(repeating: w[2]); a2 = a2.addingProduct(u, c); b2 = b2.addingProduct(v, c)
+            c = SIMD16(repeating: w[3]); a3 = a3.addingProduct(u, c); b3 = b3.addingProduct(v, c)
+            c = SIMD16(repeating: w[4]); a4 = a4.addingProduct(u, c); b4 = b4.addingProduct(v, c)
+            c = SIMD16(repeating: w[5]); a5 = a5.addingProduct(u, c); b5 = b5.addingProduct(v, c)
+            c = SIMD16(repeating: w[6]); a6 = a6.addingProduct(u, c); b6 = b6.addingProduct(v, c)
+            c = SIMD16(repeating: w[7]); a7 = a7.addingProduct(u, c); b7 = b7.addingProduct(v, c)
+            w += 8
+            t &+= 1
+        }
+        put(a0, a1, a2, a3, a4, a5, a6, a7, bias: bias, width: width, output: output, outC: outC, lo: lo, hi: hi, mode: mode)
+        put(b0, b1, b2, b3, b4, b5, b6, b7, bias: bias, width: width, output: output + 16 &* outC, outC: outC,
+            lo: lo, hi: hi, mode: mode)
+    }
+
+    /// Bias, activation and store of one block's sums `a_c` (channel c, pixel per lane).
+    @inline(__always)
+    private static func put(_ a0: SIMD16<Float>, _ a1: SIMD16<Float>, _ a2: SIMD16<Float>, _ a3: SIMD16<Float>,
+                            _ a4: SIMD16<Float>, _ a5: SIMD16<Float>, _ a6: SIMD16<Float>, _ a7: SIMD16<Float>,
+                            bias: UnsafePointer<Float>?, width: Int, output: UnsafeMutablePointer<Float>, outC: Int,
+                            lo: Float, hi: Float, mode: Int) {
         // Channel-major (a_c: pixel per lane) → pixel-major (o_j: pixels 2j and 2j + 1, 8
         // channels each), in three rounds of two-source permutes: channel pairs interleaved
         // (pixel, c mod 2), then pairs of pairs (pixel, c mod 4), then halves (pixel, c).
@@ -165,7 +214,7 @@ package enum TierPlanarConv {
         let r2 = perm(p5, Index.quadsLow, p7), r3 = perm(p5, Index.quadsHigh, p7)
         let biasHalf = bias.map { Tier.load($0, count: width).lowHalf } ?? SIMD8<Float>()
         let biasVector = SIMD16(lowHalf: biasHalf, highHalf: biasHalf)
-        @inline(__always) func put(_ v: SIMD16<Float>, _ j: Int) {
+        @inline(__always) func store(_ v: SIMD16<Float>, _ j: Int) {
             let o = TierFloatGEMM.finish(v, bias: biasVector, lo: lo, hi: hi, mode: mode)
             let p = output + (2 &* j) &* outC
             if outC == 8 {
@@ -178,10 +227,10 @@ package enum TierPlanarConv {
                 Tier.store(SIMD16(lowHalf: o.highHalf, highHalf: o.highHalf), to: p + outC, count: width)
             }
         }
-        put(perm(q0, Index.halvesLow, r0), 0); put(perm(q0, Index.halvesHigh, r0), 1)
-        put(perm(q1, Index.halvesLow, r1), 2); put(perm(q1, Index.halvesHigh, r1), 3)
-        put(perm(q2, Index.halvesLow, r2), 4); put(perm(q2, Index.halvesHigh, r2), 5)
-        put(perm(q3, Index.halvesLow, r3), 6); put(perm(q3, Index.halvesHigh, r3), 7)
+        store(perm(q0, Index.halvesLow, r0), 0); store(perm(q0, Index.halvesHigh, r0), 1)
+        store(perm(q1, Index.halvesLow, r1), 2); store(perm(q1, Index.halvesHigh, r1), 3)
+        store(perm(q2, Index.halvesLow, r2), 4); store(perm(q2, Index.halvesHigh, r2), 5)
+        store(perm(q3, Index.halvesLow, r3), 6); store(perm(q3, Index.halvesHigh, r3), 7)
     }
 
     /// Lane l of the result: `a[i]` for index i < 16, else `b[i − 16]` (`vpermt2ps`).

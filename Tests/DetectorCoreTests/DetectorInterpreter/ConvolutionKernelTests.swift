@@ -701,7 +701,8 @@ final class ConvolutionKernelTests: XCTestCase {
     /// bit for bit the fused sum written out here — taps in (ky, kx, c) order from 0, each
     /// `fma(x, w, sum)`, padding taps skipped (they add exactly 0), bias last, then the clamp —
     /// over 1–4 input channels, 1–8 output channels, strides 1 and 2, left padding 0–2,
-    /// dilation, rows of 16 pixels and more (the last block overlapping), 1 and 2 threads.
+    /// dilation, rows of 16 pixels and more (the last block overlapping, 32-pixel steps), one
+    /// and several bands of output rows, 1 and 2 threads.
     func testPlanarFirstLayerConvolutionIsTheFusedSumBitForBit() throws {
         guard TierTesting.tiers.contains(.avx512) else {
             print("skipped: the planar convolution needs AVX-512 (this CPU: \(InstructionSetTier.supported))")
@@ -710,7 +711,9 @@ final class ConvolutionKernelTests: XCTestCase {
         var rng = Rng(state: 77)
         // (height, width, inC, outC, kernel, stride, dilation)
         let shapes = [(9, 32, 3, 8, 3, 2, 1), (7, 16, 3, 8, 3, 1, 1), (6, 37, 1, 5, 3, 1, 1), (8, 45, 4, 8, 5, 2, 1),
-                      (5, 40, 2, 3, 3, 2, 1), (6, 21, 3, 7, 3, 1, 2), (11, 70, 3, 8, 7, 2, 1), (4, 18, 3, 8, 1, 1, 1)]
+                      (5, 40, 2, 3, 3, 2, 1), (6, 21, 3, 7, 3, 1, 2), (11, 70, 3, 8, 7, 2, 1), (4, 18, 3, 8, 1, 1, 1),
+                      // Several bands of 8 output rows (rows shared by two bands, padding at both ends).
+                      (40, 34, 3, 8, 3, 2, 1), (19, 16, 2, 4, 5, 1, 1), (23, 33, 3, 6, 3, 1, 3)]
         for (trial, (h, w, inC, outC, k, stride, dilation)) in shapes.enumerated() {
             let input = rng.floats(h * w * inC).map { $0 * 3 }, filter = rng.floats(outC * k * k * inC), bias = rng.floats(outC)
             var g = GraphBuilder()

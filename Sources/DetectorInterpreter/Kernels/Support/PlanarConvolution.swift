@@ -1,52 +1,58 @@
 /// A float convolution with few input channels (a network's first layer: RGB in, a handful of
 /// channels out) run with output pixels in the vector lanes (`FloatPlanarConvKernel`, AVX-512)
 /// instead of as a GEMM whose 8 output columns fill half a vector. The input is split at each
-/// invoke into planes (per padded input row, channel and column residue modulo the stride),
-/// kept in this object's buffer whose padding rows are zeroed once; the weights are packed at
-/// prepare in blocks of 8 output channels.
+/// invoke, a band of output rows at a time, into planes (per padded input row, channel and
+/// column residue modulo the stride) in a per-thread buffer; the weights are packed at prepare
+/// in blocks of 8 output channels.
 ///
 /// Same sums as the fused float GEMM (taps in filter order from 0, bias last), so the same bits.
 final class PlanarConvolution {
     let g: ConvGeometry
     let kernel: FloatPlanarConvKernel
-    /// Padded input rows per batch, plane row length (floats), floats per padded input row.
-    let rows: Int, width: Int, planeStride: Int, rowFloats: Int
+    /// Output rows per band, padded input rows a band reads, plane row length (floats), its
+    /// stride, floats per padded input row.
+    let band: Int, bandRows: Int, width: Int, planeStride: Int, rowFloats: Int
     /// Per tap (ky, kx, c): its inputs' offset from the output row's first tap row.
     let taps: [Int]
     /// Per block of 8 output channels, `[taps][8]`.
     let weights: [Float]
-    let buffer: AlignedBuffer
+    /// One band of planes per thread.
+    let buffer: AlignedBuffer, parts: Int
+
+    /// Output rows per band: their planes (≈ 50 KB for 224 × 224 × 3, stride 2) stay in the
+    /// core's caches between being written and read, where whole-image planes went to L2
+    /// and back; the rows two bands share are split twice.
+    static let bandOutputRows = 8
 
     /// Whether a convolution takes this path: the table has the kernel, the fused order is
     /// allowed, 1–4 input channels, at most 8 output channels (measured only there: MobileNet
-    /// v1 0.25's 224 × 224 × 3 → 8, 3×3 stride 2, 0.145 → 0.130 ms on the Intel Xeon; from 16
+    /// v1 0.25's 224 × 224 × 3 → 8, 3×3 stride 2, 0.145 → 0.110 ms on the Intel Xeon; from 16
     /// channels the GEMM's vectors are full), output rows of at least 16 pixels, a column
-    /// stride of 1 or 2, and planes of at most 32 MB.
+    /// stride of 1 or 2, and bands of planes of at most 4 MB.
     static func applies(to g: ConvGeometry, groups: Int, table: KernelTable, fused: Bool) -> Bool {
         guard table.planarConv != nil, fused, groups == 1, !g.isPointwise, (1...4).contains(g.inC), g.outC <= 8,
               g.outW >= 16, g.outH > 0, (1...2).contains(g.strideW) else { return false }
-        return planeBytes(g) != nil
+        return bandBytes(g) != nil
     }
 
-    private static func planeBytes(_ g: ConvGeometry) -> Int? {
-        // Sizes from the model: every product checked.
-        let (down, o3) = (g.outH - 1).multipliedReportingOverflow(by: g.strideH)
-        let (reach, o4) = (g.kH - 1).multipliedReportingOverflow(by: g.dilationH)
-        let (tall, o5) = down.addingReportingOverflow(reach)
-        guard !o3, !o4, !o5, tall < 1 << 30, g.kW < 1 << 20, g.dilationW < 1 << 20 else { return nil }
-        let rows = tall + 1
+    /// Bytes of one band of planes, nil when over 4 MB (sizes from the model: every product checked).
+    private static func bandBytes(_ g: ConvGeometry) -> Int? {
+        let (down, o1) = (bandOutputRows - 1).multipliedReportingOverflow(by: g.strideH)
+        let (reach, o2) = (g.kH - 1).multipliedReportingOverflow(by: g.dilationH)
+        let (tall, o3) = down.addingReportingOverflow(reach)
+        guard !o1, !o2, !o3, tall < 1 << 20, g.kW < 1 << 20, g.dilationW < 1 << 20 else { return nil }
         let width = g.outW + (g.kW - 1) * g.dilationW / g.strideW
         let stride = (width + 15) / 16 * 16
-        let (a, o1) = rows.multipliedReportingOverflow(by: g.inC * g.strideW * stride)
-        let (b, o2) = a.multipliedReportingOverflow(by: g.batch * 4)
-        guard !o1, !o2, b <= 32 << 20 else { return nil }
-        return b
+        let (bytes, o4) = (tall + 1).multipliedReportingOverflow(by: g.inC * g.strideW * stride * 4)
+        guard !o4, bytes <= 4 << 20 else { return nil }
+        return bytes
     }
 
-    init(g: ConvGeometry, weights w: UnsafePointer<Float>, kernel: FloatPlanarConvKernel) {
+    init(g: ConvGeometry, weights w: UnsafePointer<Float>, kernel: FloatPlanarConvKernel, threads: Int) {
         self.g = g
         self.kernel = kernel
-        rows = (g.outH - 1) * g.strideH + (g.kH - 1) * g.dilationH + 1
+        band = PlanarConvolution.bandOutputRows
+        bandRows = (band - 1) * g.strideH + (g.kH - 1) * g.dilationH + 1
         width = g.outW + (g.kW - 1) * g.dilationW / g.strideW
         planeStride = (width + 15) / 16 * 16
         rowFloats = g.inC * g.strideW * planeStride
@@ -67,40 +73,43 @@ final class PlanarConvolution {
             for t in 0..<k { packed[((o / 8) * k + t) * 8 + o % 8] = w[o * k + t] }
         }
         weights = packed
-        buffer = AlignedBuffer(byteCount: max(64, PlanarConvolution.planeBytes(g) ?? 0))
-        buffer.pointer.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.byteCount)
+        parts = max(1, threads)
+        buffer = AlignedBuffer(byteCount: max(64, parts * (bandRows * rowFloats * 4 + 64)))
     }
 
-    /// The convolution of `input` into `output` over `parts` threads: the planes of every input
-    /// row, then the output rows.
+    /// The convolution of `input` into `output` over `parts` threads, each taking bands of
+    /// output rows: the band's planes (rows in the padding zeroed), then its rows.
     func run(input: UnsafePointer<Float>, bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
              lo: Float, hi: Float, silu: Bool, parts: Int) {
-        let g = self.g, planes = buffer.pointer.assumingMemoryBound(to: Float.self)
-        let rows = self.rows, width = self.width, planeStride = self.planeStride, rowFloats = self.rowFloats
-        let kernel = self.kernel
-        // Rows of the input (rows in the padding stay zero), by batch.
-        KernelSupport.parallelChunks(g.batch * g.inH, parts: parts) { part in
-            var r = part.lowerBound
-            while r < part.upperBound {
-                let b = r / g.inH, y = r - b * g.inH
-                let inBatch = min(part.upperBound - r, g.inH - y)
-                // Input rows past the last one a window reads have no planes.
-                let count = min(inBatch, rows - g.padTop - y)
-                if count > 0 {
-                    kernel.planes(input + r * g.inW * g.inC, count, g.inW * g.inC, g.inW, g.inC, g.strideW, g.padLeft, width,
-                                  planeStride, rowFloats, planes + (b * rows + y + g.padTop) * rowFloats)
-                }
-                r += inBatch
-            }
-        }
+        let g = self.g, band = self.band, bandRows = self.bandRows, width = self.width, planeStride = self.planeStride
+        let rowFloats = self.rowFloats, kernel = self.kernel, slotFloats = bandRows * rowFloats + 16
+        let planes = buffer.pointer.assumingMemoryBound(to: Float.self)
         let mode = silu ? 2 : (lo > -.greatestFiniteMagnitude || hi < .greatestFiniteMagnitude ? 1 : 0)
+        let bandsPerImage = (g.outH + band - 1) / band
         taps.withUnsafeBufferPointer { t in weights.withUnsafeBufferPointer { w in
             guard let t = t.baseAddress, let w = w.baseAddress else { return }
-            KernelSupport.parallelChunks(g.batch * g.outH, parts: parts) { part in
-                for row in part {
-                    let b = row / g.outH, y = row - b * g.outH
-                    kernel.row(UnsafePointer(planes + (b * rows + y * g.strideH) * rowFloats), t, taps.count, w, bias,
-                               output + row * g.outW * g.outC, g.outW, g.outC, lo, hi, mode)
+            let tapCount = taps.count
+            KernelSupport.parallelRanges(g.batch * bandsPerImage, parts: min(parts, self.parts)) { slot, range in
+                let mine = planes + slot * slotFloats
+                for bandIndex in range {
+                    let b = bandIndex / bandsPerImage, y0 = (bandIndex - b * bandsPerImage) * band
+                    let y1 = min(g.outH, y0 + band)
+                    // Padded rows r0 ..< r0 + used; padded row r is input row r − padTop.
+                    let r0 = y0 * g.strideH, used = (y1 - 1 - y0) * g.strideH + (g.kH - 1) * g.dilationH + 1
+                    let inLo = max(0, r0 - g.padTop), inHi = min(g.inH, r0 + used - g.padTop)
+                    let top = max(0, min(used, inLo + g.padTop - r0))
+                    if top > 0 { mine.update(repeating: 0, count: top * rowFloats) }
+                    if inHi > inLo {
+                        kernel.planes(input + (b * g.inH + inLo) * g.inW * g.inC, inHi - inLo, g.inW * g.inC, g.inW, g.inC,
+                                      g.strideW, g.padLeft, width, planeStride, rowFloats,
+                                      mine + (inLo + g.padTop - r0) * rowFloats)
+                    }
+                    let filled = max(top, inHi + g.padTop - r0)
+                    if used > filled { (mine + filled * rowFloats).update(repeating: 0, count: (used - filled) * rowFloats) }
+                    for y in y0..<y1 {
+                        kernel.row(UnsafePointer(mine + (y - y0) * g.strideH * rowFloats), t, tapCount, w, bias,
+                                   output + ((b * g.outH + y) * g.outW) * g.outC, g.outW, g.outC, lo, hi, mode)
+                    }
                 }
             }
         } }

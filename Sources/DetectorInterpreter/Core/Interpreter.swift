@@ -145,7 +145,7 @@ public final class Interpreter {
     /// Base of the model bytes while prepare or invoke runs.
     var modelBase: UnsafeRawPointer?
     /// Outputs set by the op being prepared.
-    var outputsSet: Set<Int> = []
+    var outputsSet: [Int] = []
 
     /// Creates an interpreter for a graph, checks every op has a kernel and prepares it.
     package init(graph: InterpreterGraph, options: Options = Options()) throws {
@@ -277,7 +277,7 @@ public final class Interpreter {
         if isConstant[tensor] { throw context.invalid("output tensor \(tensor) is a constant") }
         shapes[tensor] = shape
         if let type { types[tensor] = type }
-        outputsSet.insert(tensor)
+        if !outputsSet.contains(tensor) { outputsSet.append(tensor) }
     }
 
     private func byteCount(_ tensor: Int) throws -> Int {
@@ -300,10 +300,12 @@ public final class Interpreter {
         // The worker threads start now, while the model is prepared, not in the first invoke.
         KernelSupport.startWorkers(threads: options.threadCount)
         let n = graph.tensors.count
-        let inputSet = Set(graph.inputs)
+        // Flags per tensor rather than sets: the first `Set<Int>` in a process costs the runtime a
+        // scan of every loaded image's conformance records (≈ 0.1 ms, a tenth of a tiny model's load).
+        let isInput = Interpreter.flags(graph.inputs, count: n)
         // Reset everything prepare derives.
         for i in 0..<n where graph.tensors[i].constant == nil {
-            if !inputSet.contains(i) { shapes[i] = graph.tensors[i].shape }
+            if !isInput[i] { shapes[i] = graph.tensors[i].shape }
             types[i] = graph.tensors[i].type
             storage[i] = .none
             isConstant[i] = false
@@ -322,8 +324,8 @@ public final class Interpreter {
         var lastReader = [Int](repeating: -1, count: n)
         // Tensors an op that runs at invoke reads (not those it only packed at prepare), and the
         // graph's outputs: folded ones stay.
-        var readAtInvoke = Set<Int>()
-        let outputSet = Set(graph.outputs)
+        var readAtInvoke = [Bool](repeating: false, count: n)
+        let isOutput = Interpreter.flags(graph.outputs, count: n)
         for (k, op) in graph.operators.enumerated() { for t in op.inputs where t >= 0 && t < n { lastReader[t] = k } }
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             modelBase = raw.baseAddress
@@ -384,13 +386,13 @@ public final class Interpreter {
                     releaseConstants(readBy: op, at: k, lastReader: lastReader)
                     // A folded constant this op packed at prepare and no op reads later or at
                     // invoke (a float16 filter's float32 copy) is not needed any more.
-                    let packed = Set(kernel.packedInputs)
-                    for t in Set(present) where packed.contains(t) && lastReader[t] == k && isConstant[t]
-                        && graph.tensors[t].constant == nil && !readAtInvoke.contains(t) && !outputSet.contains(t)
+                    let packed = kernel.packedInputs
+                    for (i, t) in present.enumerated() where !present[..<i].contains(t) && packed.contains(t) && lastReader[t] == k
+                        && isConstant[t] && graph.tensors[t].constant == nil && !readAtInvoke[t] && !isOutput[t]
                         && !options.preserveAllTensors && op.inputs.filter({ $0 == t }).count == 1 {
                         if case .owned(let b) = storage[t] { ownedBytes -= b.byteCount; storage[t] = .none }
                     }
-                    readAtInvoke.formUnion(present.filter { !packed.contains($0) })
+                    for t in present where !packed.contains(t) { readAtInvoke[t] = true }
                     continue
                 }
                 // Evaluate once now; outputs become prepare-time constants.
@@ -415,8 +417,8 @@ public final class Interpreter {
                 releaseConstants(readBy: op, at: k, lastReader: lastReader)
                 // A folded tensor that only folded ops read (DENSIFY's output on its way to
                 // DEQUANTIZE) is not needed once its last reader has run.
-                for t in Set(present) where lastReader[t] == k && isConstant[t] && graph.tensors[t].constant == nil && !readAtInvoke.contains(t)
-                    && !outputSet.contains(t) && !options.preserveAllTensors {
+                for (i, t) in present.enumerated() where !present[..<i].contains(t) && lastReader[t] == k && isConstant[t]
+                    && graph.tensors[t].constant == nil && !readAtInvoke[t] && !isOutput[t] && !options.preserveAllTensors {
                     if case .owned(let b) = storage[t] { ownedBytes -= b.byteCount }
                     storage[t] = .none
                 }
@@ -446,12 +448,19 @@ public final class Interpreter {
     /// `readers[t]`: how many op inputs name tensor `t` (in the graph, as `prepare` counted them).
     private func aliasCopiedInputs(readers: [Int]) {
         let n = graph.tensors.count
-        let boundary = Set(graph.inputs).union(graph.outputs)
+        let boundary = Interpreter.flags(graph.inputs + graph.outputs, count: n)
         for (k, op) in graph.operators.enumerated() where !foldedOps[k] && kernels[k] is CopyKernel {
             guard let t = op.inputs.first, let u = op.outputs.first, t >= 0, t < n, u >= 0, u < n, t != u,
-                  readers[t] == 1, !boundary.contains(t), !isConstant[t], !isConstant[u], aliases[t] == nil else { continue }
+                  readers[t] == 1, !boundary[t], !isConstant[t], !isConstant[u], aliases[t] == nil else { continue }
             aliases[t] = u
         }
+    }
+
+    /// `true` at each of `indices` in `0..<count` (others, and indices outside, ignored).
+    private static func flags(_ indices: [Int], count: Int) -> [Bool] {
+        var f = [Bool](repeating: false, count: count)
+        for t in indices where t >= 0 && t < count { f[t] = true }
+        return f
     }
 
     /// The tensor at the end of `t`'s alias chain (the one that owns the buffer).

@@ -211,7 +211,7 @@ final class Conv2DKernel: PreparedKernel {
             var scales = q.scales
             if scales.count == 1 { scales = [Float](repeating: scales[0], count: outC) }
             guard scales.count == outC else { throw c.invalid("filter has \(q.scales.count) scales for \(outC) channels") }
-            let perChannel = q.scales.count > 1 && Set(q.scales).count > 1
+            let perChannel = q.scales.count > 1 && q.scales.contains { $0 != q.scales[0] }
             mode = .hybrid(HybridWeights(raw: raw, outC: outC, k: k, scales: scales, perChannel: perChannel, table: c.kernelTable))
             // The runtime's hybrid conv ignores dilation when computing (it forces 1).
             if p.dilationHeightFactor != 1 || p.dilationWidthFactor != 1 {

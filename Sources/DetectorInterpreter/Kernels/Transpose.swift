@@ -69,7 +69,7 @@ final class TransposeKernel: PreparedKernel {
         let x = try c.input(0)
         guard let size = x.type.byteSize else { throw c.invalid("type \(x.type) is not supported") }
         guard let perm = try c.constantInts(input: 1) else { throw c.invalid("its permutation is not known at prepare") }
-        guard perm.count == x.rank, Set(perm) == Set(0..<x.rank) else {
+        guard perm.count == x.rank, perm.sorted() == Array(0..<x.rank) else {
             throw c.invalid("permutation \(perm) is not a permutation of 0..<\(x.rank)")
         }
         try c.setOutput(0, shape: perm.map { x.shape[$0] }, type: x.type)

@@ -14,7 +14,8 @@ import _Builtin_intrinsics.intel.cpuid
 /// DetectorCore's own kernels), AVX2 + FMA (x86-64-v3, the `KernelsAVX2` module) and AVX-512
 /// with VNNI (x86-64-v4, `KernelsAVX512`). Elsewhere there is only `.baseline` (NEON on
 /// arm64). A tier is supported when the processor reports its features (CPUID) and the OS
-/// says it saves the registers (Linux: `/proc/cpuinfo` flags; Darwin: `hw.optional.*`). The environment variable `OBJDETECT_ISA=sse2|avx2|avx512` asks for a lower tier
+/// says it saves the registers (Linux: the XSAVE state components `arch_prctl` reports, else
+/// `/proc/cpuinfo` flags; Darwin: `hw.optional.*`). The environment variable `OBJDETECT_ISA=sse2|avx2|avx512` asks for a lower tier
 /// (for tests and bug reports); a tier the CPU cannot run is never chosen.
 ///
 /// ```swift
@@ -131,6 +132,8 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
         #if arch(x86_64)
         guard supported == .avx512, processorFeatures().contains(.avx512vbmi) else { return false }
         #if os(Linux)
+        // The AVX-512 state is enabled (the tier is avx512): VBMI needs nothing more from the OS.
+        if stateComponents() != nil { return true }
         return osFeatures()?.contains(.avx512vbmi) ?? false
         #elseif canImport(Darwin)
         var value: Int32 = 0
@@ -143,6 +146,39 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
         return false
         #endif
     }()
+
+    /// The highest tier whose registers the OS saves, from the XSAVE state components it
+    /// enables (XCR0's bits: 1 SSE, 2 AVX, 5–7 the AVX-512 opmask and upper ZMM halves and registers).
+    static func highest(withStateComponents components: UInt64) -> InstructionSetTier {
+        let avx: UInt64 = 0b110, avx512: UInt64 = 0b1110_0000
+        if components & (avx | avx512) == avx | avx512 { return .avx512 }
+        if components & avx == avx { return .avx2 }
+        return .baseline
+    }
+
+    #if os(Linux) && arch(x86_64)
+    /// The XSAVE state components the kernel lets this process use (`arch_prctl(ARCH_GET_XCOMP_SUPP)`,
+    /// Linux 5.16 and later: XCR0's features, which the kernel also clears for CPU features it
+    /// disabled); nil where the call fails (then `/proc/cpuinfo` is read). One system call
+    /// instead of reading `/proc/cpuinfo`, whose first block the kernel formats on each open
+    /// (≈ 75 µs here: a tenth of a tiny model's load in a fresh process).
+    static func stateComponents() -> UInt64? { cachedStateComponents }
+
+    private static let cachedStateComponents: UInt64? = {
+        // `syscall(2)` is variadic, which Swift does not call; glibc's and musl's x86-64
+        // `syscall` read only the integer argument registers, so a fixed three-argument
+        // prototype reaches them unchanged.
+        guard let symbol = dlsym(nil, "syscall") else { return nil }
+        typealias Syscall = @convention(c) (Int, Int, UnsafeMutablePointer<UInt64>) -> Int
+        let call = unsafeBitCast(symbol, to: Syscall.self)
+        let archPrctl = 158, getXcompSupported = 0x1021   // SYS_arch_prctl, ARCH_GET_XCOMP_SUPP
+        var components: UInt64 = 0
+        guard call(archPrctl, getXcompSupported, &components) == 0, components & 0b11 == 0b11 else { return nil }
+        return components
+    }()
+    #elseif os(Linux)
+    static func stateComponents() -> UInt64? { nil }
+    #endif
 
     #if os(Linux)
     /// The features on the `flags` line of `/proc/cpuinfo`: the kernel lists only the features
@@ -182,6 +218,7 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
         #if arch(x86_64)
         let processor = highest(with: processorFeatures())
         #if os(Linux)
+        if let components = stateComponents() { return min(processor, highest(withStateComponents: components)) }
         guard let features = osFeatures() else { return .baseline }
         return min(processor, highest(with: features))
         #elseif canImport(Darwin)

@@ -23,6 +23,25 @@ final class InstructionSetTierTests: XCTestCase {
         XCTAssertEqual(InstructionSetTier.highest(withFlags: v4.union(["avx512_vnni"]).subtracting(["avx512bw"])), .avx2)
     }
 
+    /// XCR0's state components → the tier the OS allows; on Linux x86-64 the `arch_prctl`
+    /// reading and the `/proc/cpuinfo` flags give the same tier on this machine.
+    func testTierFromStateComponents() {
+        XCTAssertEqual(InstructionSetTier.highest(withStateComponents: 0b11), .baseline)        // x87, SSE
+        XCTAssertEqual(InstructionSetTier.highest(withStateComponents: 0b111), .avx2)           // + AVX
+        XCTAssertEqual(InstructionSetTier.highest(withStateComponents: 0b1110_0111), .avx512)   // + opmask, ZMM
+        XCTAssertEqual(InstructionSetTier.highest(withStateComponents: 0b0110_0111), .avx2)     // a ZMM part missing
+        XCTAssertEqual(InstructionSetTier.highest(withStateComponents: 0b1110_0011), .baseline) // ZMM without YMM
+        #if os(Linux) && arch(x86_64)
+        if let components = InstructionSetTier.stateComponents(), let flags = InstructionSetTier.osFeatures() {
+            let processor = InstructionSetTier.highest(with: InstructionSetTier.processorFeatures())
+            XCTAssertEqual(min(processor, InstructionSetTier.highest(withStateComponents: components)),
+                           min(processor, InstructionSetTier.highest(with: flags)), "state components \(String(components, radix: 16))")
+        } else {
+            print("skipped: arch_prctl(ARCH_GET_XCOMP_SUPP) or /proc/cpuinfo unavailable")
+        }
+        #endif
+    }
+
     /// The byte scan of `/proc/cpuinfo`: the first complete `flags` line, whole tokens only.
     func testFeaturesFromCPUInfoText() {
         func parse(_ text: String) -> CPUFeatures? {

@@ -223,9 +223,10 @@ final class Conv2DKernel: PreparedKernel {
             let wf = bytes.bindMemory(to: Float.self)
             if !c.roundsLikeReference, WinogradConvolution.applies(to: g, groups: groups, table: c.kernelTable), let base = wf.baseAddress {
                 mode = .winograd(WinogradConvolution(g: g, weights: base, table: c.kernelTable, fused: c.fusesMultiplyAdd))
-            } else if PlanarConvolution.applies(to: g, groups: groups, table: c.kernelTable, fused: c.fusesMultiplyAdd),
-                      let planar = c.kernelTable.planarConv, let base = wf.baseAddress, wf.count >= k * outC {
-                mode = .planar(PlanarConvolution(g: g, weights: base, kernel: planar, threads: c.threadCount))
+            } else if let base = wf.baseAddress, wf.count >= k * outC,
+                      let planar = PlanarConvolution(g: g, groups: groups, weights: base, table: c.kernelTable,
+                                                     fused: c.fusesMultiplyAdd, threads: c.threadCount) {
+                mode = .planar(planar)
             } else {
                 guard let base = wf.baseAddress, wf.count >= k * outC else { throw c.invalid("its filter holds \(wf.count) values, fewer than \(k * outC)") }
                 mode = .gemm(FloatGEMM.PackedMatrix(k: k, n: outC, table: c.kernelTable, fused: c.fusesMultiplyAdd,

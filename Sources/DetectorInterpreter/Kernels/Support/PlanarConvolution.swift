@@ -24,38 +24,31 @@ final class PlanarConvolution {
     /// and back; the rows two bands share are split twice.
     static let bandOutputRows = 8
 
-    /// Whether a convolution takes this path: the table has the kernel, the fused order is
-    /// allowed, 1–4 input channels, at most 8 output channels (measured only there: MobileNet
-    /// v1 0.25's 224 × 224 × 3 → 8, 3×3 stride 2, 0.145 → 0.110 ms on the Intel Xeon; from 16
-    /// channels the GEMM's vectors are full and it wins: DeepLab's 257 × 257 × 3 → 16 ran
-    /// 0.31–0.39 ms planar against 0.21–0.28 on the GEMM), output rows of at least 16 pixels, a column
-    /// stride of 1 or 2, and bands of planes of at most 4 MB.
-    static func applies(to g: ConvGeometry, groups: Int, table: KernelTable, fused: Bool) -> Bool {
-        guard table.planarConv != nil, fused, groups == 1, !g.isPointwise, (1...4).contains(g.inC), g.outC <= 8,
-              g.outW >= 16, g.outH > 0, (1...2).contains(g.strideW) else { return false }
-        return bandBytes(g) != nil
-    }
-
-    /// Bytes of one band of planes, nil when over 4 MB (sizes from the model: every product checked).
-    private static func bandBytes(_ g: ConvGeometry) -> Int? {
-        let (down, o1) = (bandOutputRows - 1).multipliedReportingOverflow(by: g.strideH)
+    /// The planar form of a convolution, or nil where it does not take this path: it takes it
+    /// when the table has the kernel, the fused order is allowed, 1–4 input channels, at most 8
+    /// output channels (measured only there: MobileNet v1 0.25's 224 × 224 × 3 → 8, 3×3 stride 2,
+    /// 0.145 → 0.110 ms on the Intel Xeon; from 16 channels the GEMM's vectors are full and it
+    /// wins: DeepLab's 257 × 257 × 3 → 16 ran 0.31–0.39 ms planar against 0.21–0.28 on the
+    /// GEMM), output rows of at least 16 pixels, a column stride of 1 or 2, and bands of planes
+    /// of at most 4 MB. `w`: the filter, `[outC][kH][kW][inC]`.
+    init?(g: ConvGeometry, groups: Int, weights w: UnsafePointer<Float>, table: KernelTable, fused: Bool, threads: Int) {
+        guard let kernel = table.planarConv, fused, groups == 1, !g.isPointwise, (1...4).contains(g.inC), g.outC <= 8,
+              g.outW >= 16, g.outH > 0, (1...2).contains(g.strideW) else { return nil }
+        // Sizes from the model: every product checked before the band is sized.
+        let (down, o1) = (PlanarConvolution.bandOutputRows - 1).multipliedReportingOverflow(by: g.strideH)
         let (reach, o2) = (g.kH - 1).multipliedReportingOverflow(by: g.dilationH)
         let (tall, o3) = down.addingReportingOverflow(reach)
         guard !o1, !o2, !o3, tall < 1 << 20, g.kW < 1 << 20, g.dilationW < 1 << 20 else { return nil }
         let width = g.outW + (g.kW - 1) * g.dilationW / g.strideW
-        let stride = (width + 15) / 16 * 16
-        let (bytes, o4) = (tall + 1).multipliedReportingOverflow(by: g.inC * g.strideW * stride * 4)
-        guard !o4, bytes <= 4 << 20 else { return nil }
-        return bytes
-    }
-
-    init(g: ConvGeometry, weights w: UnsafePointer<Float>, kernel: FloatPlanarConvKernel, threads: Int) {
+        let planeStride = (width + 15) / 16 * 16
+        let (bandBytes, o4) = (tall + 1).multipliedReportingOverflow(by: g.inC * g.strideW * planeStride * 4)
+        guard !o4, bandBytes <= 4 << 20 else { return nil }
         self.g = g
         self.kernel = kernel
         band = PlanarConvolution.bandOutputRows
-        bandRows = (band - 1) * g.strideH + (g.kH - 1) * g.dilationH + 1
-        width = g.outW + (g.kW - 1) * g.dilationW / g.strideW
-        planeStride = (width + 15) / 16 * 16
+        bandRows = tall + 1
+        self.width = width
+        self.planeStride = planeStride
         rowFloats = g.inC * g.strideW * planeStride
         var taps: [Int] = []
         for ky in 0..<g.kH {

@@ -25,6 +25,11 @@ let wideTierTargets: [Target] = [
     // Byte table lookups (`vpermi2b`): VBMI is not in x86-64-v4, so it is checked on its own.
     .target(name: "KernelsAVX512VBMI",
             swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v4", "-Xcc", "-mavx512vbmi"])]),
+    // The byte GEMM on AMX tiles (`tdpbusd`), checked on its own like VBMI; the tile
+    // instructions are LLVM intrinsics reached through the Builtin module.
+    .target(name: "KernelsAVX512AMX", dependencies: ["KernelsAVX512"],
+            swiftSettings: [.unsafeFlags(["-enable-builtin-module", "-Xcc", "-march=x86-64-v4", "-Xcc", "-mavx512vnni",
+                                          "-Xcc", "-mamx-tile", "-Xcc", "-mamx-int8"])]),
 ]
 #else
 let wideTierTargets: [Target] = []

@@ -25,6 +25,10 @@ struct CPUFeatures: OptionSet, Sendable {
     /// `avx512_vnni` in `/proc/cpuinfo`.
     static let avx512vnni = CPUFeatures(rawValue: 1 << 13)
     static let avx512vbmi = CPUFeatures(rawValue: 1 << 14)
+    /// AMX tiles and their 8-bit dot products (`amx_tile`, `amx_int8`): CPUID only, the OS
+    /// grants them per process (`InstructionSetTier.hasTileMatrixBytes`).
+    static let amxTile = CPUFeatures(rawValue: 1 << 15)
+    static let amxInt8 = CPUFeatures(rawValue: 1 << 16)
 
     init(rawValue: UInt32) { self.rawValue = rawValue }
 

@@ -118,6 +118,8 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
             for (n, feature) in leaf7b where bit(b, n) { features.insert(feature) }
             if bit(c, 1) { features.insert(.avx512vbmi) }
             if bit(c, 11) { features.insert(.avx512vnni) }
+            if bit(d, 24) { features.insert(.amxTile) }
+            if bit(d, 25) { features.insert(.amxInt8) }
         }
         if __get_cpuid(0x8000_0001, &a, &b, &c, &d) != 0, bit(c, 5) { features.insert(.abm) }
         return features
@@ -146,6 +148,30 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
         return false
         #endif
     }()
+
+    /// The AVX-512 tier may also run its byte GEMM on AMX tiles (`tdpbusd`, `KernelsAVX512AMX`):
+    /// the processor reports AMX-TILE and AMX-INT8, the OS enables the tile state (XSAVE
+    /// components 17 and 18) and grants it to this process (`arch_prctl(ARCH_REQ_XCOMP_PERM)`,
+    /// Linux 5.16 and later), and `OBJDETECT_AMX` is not `0`/`off` (which keeps the VNNI byte
+    /// GEMM, for tests and comparisons). Asked once per process, before any kernel runs.
+    package static let hasTileMatrixBytes: Bool = {
+        #if os(Linux) && arch(x86_64)
+        if let raw = getenv("OBJDETECT_AMX"), ["0", "off", "no"].contains(String(cString: raw).lowercased()) { return false }
+        guard supported == .avx512, processorFeatures().isSuperset(of: [.amxTile, .amxInt8]),
+              let components = stateComponents(), components & tileStateComponents == tileStateComponents,
+              let symbol = dlsym(nil, "syscall") else { return false }
+        // Fixed prototype for the variadic `syscall(2)`, as in `stateComponents`.
+        typealias Syscall = @convention(c) (Int, Int, Int) -> Int
+        let call = unsafeBitCast(symbol, to: Syscall.self)
+        let archPrctl = 158, requestPermission = 0x1023, tileData = 18   // SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA
+        return call(archPrctl, requestPermission, tileData) == 0
+        #else
+        return false
+        #endif
+    }()
+
+    /// XSAVE components 17 (XTILECFG) and 18 (XTILEDATA).
+    static let tileStateComponents: UInt64 = 0b11 << 17
 
     /// The highest tier whose registers the OS saves, from the XSAVE state components it
     /// enables (XCR0's bits: 1 SSE, 2 AVX, 5–7 the AVX-512 opmask and upper ZMM halves and registers).

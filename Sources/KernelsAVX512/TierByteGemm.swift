@@ -361,6 +361,29 @@ package enum TierByteGemm {
         return (c0, c1, c2, c3)
     }
 
+    /// `rows` rows of `count` sums (`ldb` apart, rows of whole 16-sum groups, bias not yet in them)
+    /// requantized as `multiplyRequantized` does in its registers, the constants set up once per
+    /// 16 channels; row `r`'s bytes at `output + r · ldo`. The epilogue of the AMX byte GEMM
+    /// (`KernelsAVX512AMX`), whose sums come out of the tiles through memory.
+    package static func requantizeRows(_ sums: UnsafePointer<Int32>, ldb: Int, rows: Int, count: Int, bias: UnsafePointer<Int32>,
+                                       doubledMultiplier: UnsafePointer<UInt32>, rightShift: UnsafePointer<UInt32>,
+                                       outputZeroPoint: Int32, activationMin: Int32, activationMax: Int32,
+                                       output: UnsafeMutableRawPointer, ldo: Int) {
+        var j = 0
+        while j < count {
+            let width = min(16, count &- j)
+            let k = signedRequantization(bias: bias + j, doubledMultiplier: doubledMultiplier + j, rightShift: rightShift + j,
+                                         outputZeroPoint: outputZeroPoint, activationMin: activationMin, activationMax: activationMax)
+            var r = 0
+            while r < rows {
+                let x = _mm512_add_epi32(_mm512_loadu_si512(sums + (r &* ldb &+ j)), k.bias)
+                Tier.storeLowBytes(requantizeSigned(x, k), to: output + (r &* ldo &+ j), count: width)
+                r &+= 1
+            }
+            j &+= 16
+        }
+    }
+
     /// One panel's requantization in the signed form of the AVX-512 tier: the bytes of
     /// `TierRequantization.requantize` (TFLite's `MultiplyByQuantizedMultiplier`, + zero point,
     /// clamp) in 13 vector operations per 16 sums instead of 22, for the register tiles'

@@ -4,6 +4,7 @@ import KernelsBaseline
 import KernelsAVX2
 import KernelsAVX512
 import KernelsAVX512VBMI
+import KernelsAVX512AMX
 #endif
 
 /// The one place that fills the kernel tables: one table per tier (and CPU family), and the
@@ -119,6 +120,17 @@ extension KernelTable {
         paired: FloatGEMMKernel(name: "float GEMM 12x32 avx512", panelWidth: 16,
                                 multiply: KernelsAVX512.TierFloatGEMM.multiplyPaired, winogradBalance: 24))
 
+    /// The AVX-512 byte GEMM: `vpdpbusd` (VNNI) and, where the CPU has AMX-INT8 and the OS grants
+    /// it (`InstructionSetTier.hasTileMatrixBytes`), `tdpbusd` on tiles (`KernelsAVX512AMX`:
+    /// the same sums; yolov8n full integer's 3 × 3 layers at 1.4–2× the speed of VNNI).
+    package static let avx512ByteGEMMs = (
+        vnni: ByteGEMMKernel(name: "byte GEMM vpdpbusd",
+                             multiply: KernelsAVX512.TierByteGemm.multiply,
+                             multiplyRequantized: KernelsAVX512.TierByteGemm.multiplyRequantized),
+        tiles: ByteGEMMKernel(name: "byte GEMM amx tdpbusd",
+                              multiply: KernelsAVX512AMX.TierTileByteGemm.multiply,
+                              multiplyRequantized: KernelsAVX512AMX.TierTileByteGemm.multiplyRequantized))
+
     private static func avx512(name: String, byteTable: ByteTableKernel?) -> KernelTable {
         KernelTable(
             name: name, tier: .avx512, hasFusedMultiplyAdd: true,
@@ -138,9 +150,7 @@ extension KernelTable {
             integerGEMM: IntegerGEMMKernel(name: "int16 GEMM 16-wide vpdpwssd", panelWidth: 16,
                 multiply: KernelsAVX512.TierIntegerGemm.multiply,
                 multiplyRequantized: KernelsAVX512.TierIntegerGemm.multiplyRequantized),
-            byteGEMM: ByteGEMMKernel(name: "byte GEMM vpdpbusd",
-                multiply: KernelsAVX512.TierByteGemm.multiply,
-                multiplyRequantized: KernelsAVX512.TierByteGemm.multiplyRequantized),
+            byteGEMM: InstructionSetTier.hasTileMatrixBytes ? avx512ByteGEMMs.tiles : avx512ByteGEMMs.vnni,
             requantization: RequantizationKernel(name: "requantize 16 lanes avx512",
                 apply: KernelsAVX512.TierRequantization.apply(
                 _:rows:count:bias:doubledMultiplier:rightShift:outputZeroPoint:activationMin:activationMax:output:)),

@@ -32,9 +32,6 @@ import KernelsAVX512
 ///                           runStride: 66 * 32, rowWeights: nil, c: sums, ldc: 64)
 /// ```
 package enum TierTileByteGemm {
-    /// Channels per block of sums (the stack buffer holds 32 rows of them).
-    static let chunkChannels = 128
-
     /// The chunk width for pieces of `length` depths (a multiple of 4): the largest multiple of 4
     /// up to 64 dividing it, or nil when that is under 16 (`vpdpbusd` does as well there).
     package static func chunkWidth(_ length: Int) -> Int? {
@@ -68,8 +65,8 @@ package enum TierTileByteGemm {
         }
     }
 
-    /// `TierByteGemm.multiplyRequantized` on tiles: the sums of 32 rows and up to 128 channels
-    /// at a time, then `TierByteGemm.requantizeRows`.
+    /// `TierByteGemm.multiplyRequantized` on tiles: the sums of 32 rows and 32 channels at a
+    /// time, then `TierByteGemm.requantizeRows`.
     package static func multiplyRequantized(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>,
                                             m: Int, n: Int, kPadded kp: Int, runs: Int, runStride: Int,
                                             rowWeights: UnsafePointer<Int32>?, bias: UnsafePointer<Int32>,
@@ -94,19 +91,25 @@ package enum TierTileByteGemm {
         }
     }
 
-    /// Every block of at most 32 rows × 128 channels: its sums into a stack buffer (`ldb` sums a
-    /// row), then `epilogue(sums, ldb, firstRow, rows, firstChannel, channels)`. Blocks are two
-    /// row blocks of 16 while 32 rows remain, then the rest split in two. Releases the tiles at
-    /// the end (the thread's tile state back to its initial state, which the OS does not save).
+    /// Every unit of at most 32 rows × 32 channels (two row blocks × two panels, tiles 0–3):
+    /// `epilogue(sums, ldb, firstRow, rows, firstChannel, channels)` on its sums (32 a row) in a
+    /// stack buffer. Software-pipelined: a unit's `tdpbusd`s are issued, then the previous
+    /// unit's epilogue runs on the vector units while the tile unit works, then the unit's sums
+    /// are stored (two buffers in turn). Row blocks are 16 + 16 while 32 rows remain, then the
+    /// rest split in two. Releases the tiles at the end (the thread's tile state back to its
+    /// initial state, which the OS does not save).
     @inline(__always)
     private static func blocks(a: UnsafePointer<UInt8>, lda: Int, packedB: UnsafePointer<Int8>, m: Int, n: Int,
                                kPadded kp: Int, runs: Int, runStride: Int, width: Int,
                                epilogue: (UnsafePointer<Int32>, Int, Int, Int, Int, Int) -> Void) {
-        let length = kp / runs
+        let length = kp / runs, chunks = length / width
         let panels = (n &+ 15) / 16
-        let ldb = min(panels &* 16, chunkChannels)
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 32 * chunkChannels) { buffer in
-            guard let sums = buffer.baseAddress else { return }
+        let ldb = 32, unitSums = 32 * ldb
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * unitSums) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            // The unit whose sums wait in `base + pendingBuffer · unitSums` for their epilogue.
+            var pending: (buffer: Int, row: Int, rows: Int, channel: Int, channels: Int)? = nil
+            var next = 0
             var configured = (0, 0)
             var i = 0
             while i < m {
@@ -117,17 +120,25 @@ package enum TierTileByteGemm {
                     configured = shape
                 }
                 let rows = shape.0 &+ shape.1
-                var p0 = 0
-                while p0 < panels {
-                    let p1 = min(panels, p0 &+ ldb / 16)
-                    blockSums(a: a + i &* lda, second: shape.0, hasSecond: shape.1 > 0, lda: lda,
-                              panels: packedB + p0 &* 16 &* kp, count: p1 &- p0, kPadded: kp,
-                              runs: runs, runStride: runStride, length: length, width: width, sums: sums, ldb: ldb)
-                    let j0 = p0 &* 16
-                    epilogue(UnsafePointer(sums), ldb, i, rows, j0, min(n, p1 &* 16) &- j0)
-                    p0 = p1
+                let a0 = UnsafeRawPointer(a + i &* lda), a1 = UnsafeRawPointer(a + (i &+ shape.0) &* lda)
+                var p = 0
+                while p < panels {
+                    let pair = p &+ 1 < panels
+                    accumulate(a0: a0, a1: a1, hasSecond: shape.1 > 0, lda: lda, b0: UnsafeRawPointer(packedB + p &* 16 &* kp),
+                               pair: pair, kPadded: kp, runs: runs, runStride: runStride, length: length, width: width, chunks: chunks)
+                    if let unit = pending {
+                        epilogue(UnsafePointer(base + unit.buffer &* unitSums), ldb, unit.row, unit.rows, unit.channel, unit.channels)
+                    }
+                    store(into: base + next &* unitSums, second: shape.0, hasSecond: shape.1 > 0, pair: pair, ldb: ldb)
+                    let j0 = p &* 16
+                    pending = (next, i, rows, j0, min(n, j0 &+ 32) &- j0)
+                    next ^= 1
+                    p &+= 2
                 }
                 i &+= rows
+            }
+            if let unit = pending {
+                epilogue(UnsafePointer(base + unit.buffer &* unitSums), ldb, unit.row, unit.rows, unit.channel, unit.channels)
             }
         }
         Builtin.int_x86_tilerelease()
@@ -158,61 +169,55 @@ package enum TierTileByteGemm {
         }
     }
 
-    /// The sums of the configured rows (the first block at `a`, the second `second` rows on
-    /// when `hasSecond`) against `count` panels from `panels`, two panels at a time, into
-    /// `sums` (panel p's 16 channels at column 16p, rows `ldb` apart).
+    /// Tiles 0–3 = the sums of the configured row blocks (at `a0` and, when `hasSecond`, `a1`)
+    /// against the panel at `b0` and, when `pair`, the next one.
     @inline(__always)
-    private static func blockSums(a: UnsafePointer<UInt8>, second: Int, hasSecond: Bool, lda: Int,
-                                  panels: UnsafePointer<Int8>, count: Int, kPadded kp: Int,
-                                  runs: Int, runStride: Int, length: Int, width: Int,
-                                  sums: UnsafeMutablePointer<Int32>, ldb: Int) {
-        let rowBytes = ldb &* 4
-        let chunks = length / width
-        let a1 = UnsafeRawPointer(a + second &* lda)
-        var p = 0
-        while p < count {
-            let b0 = UnsafeRawPointer(panels + p &* 16 &* kp)
-            let b1 = b0 + 16 &* kp
-            let out = UnsafeMutableRawPointer(sums + p &* 16)
-            let out1 = UnsafeMutableRawPointer(sums + (second &* ldb &+ p &* 16))
-            let pair = p &+ 1 < count
-            Builtin.int_x86_tilezero(Int8(0)._value)
-            if pair { Builtin.int_x86_tilezero(Int8(1)._value) }
-            if hasSecond {
-                Builtin.int_x86_tilezero(Int8(2)._value)
-                if pair { Builtin.int_x86_tilezero(Int8(3)._value) }
-            }
-            var run = 0
-            while run < runs {
-                let row = UnsafeRawPointer(a + run &* runStride), row1 = a1 + run &* runStride
-                var chunk = 0
-                while chunk < chunks {
-                    let depth = chunk &* width
-                    // Depth q of a panel is at byte 16q (step q/4, 64 bytes a step).
-                    let weights = (run &* length &+ depth) &* 16
-                    tileLoad(4, row + depth, lda)
-                    tileLoad(6, b0 + weights, 64)
-                    Builtin.int_x86_tdpbusd(Int8(0)._value, Int8(4)._value, Int8(6)._value)
-                    if pair {
-                        tileLoad(7, b1 + weights, 64)
-                        Builtin.int_x86_tdpbusd(Int8(1)._value, Int8(4)._value, Int8(7)._value)
-                    }
-                    if hasSecond {
-                        tileLoad(5, row1 + depth, lda)
-                        Builtin.int_x86_tdpbusd(Int8(2)._value, Int8(5)._value, Int8(6)._value)
-                        if pair { Builtin.int_x86_tdpbusd(Int8(3)._value, Int8(5)._value, Int8(7)._value) }
-                    }
-                    chunk &+= 1
+    private static func accumulate(a0: UnsafeRawPointer, a1: UnsafeRawPointer, hasSecond: Bool, lda: Int, b0: UnsafeRawPointer,
+                                   pair: Bool, kPadded kp: Int, runs: Int, runStride: Int, length: Int, width: Int, chunks: Int) {
+        let b1 = b0 + 16 &* kp
+        Builtin.int_x86_tilezero(Int8(0)._value)
+        if pair { Builtin.int_x86_tilezero(Int8(1)._value) }
+        if hasSecond {
+            Builtin.int_x86_tilezero(Int8(2)._value)
+            if pair { Builtin.int_x86_tilezero(Int8(3)._value) }
+        }
+        var run = 0
+        while run < runs {
+            let row = a0 + run &* runStride, row1 = a1 + run &* runStride
+            var chunk = 0
+            while chunk < chunks {
+                let depth = chunk &* width
+                // Depth q of a panel is at byte 16q (step q/4, 64 bytes a step).
+                let weights = (run &* length &+ depth) &* 16
+                tileLoad(4, row + depth, lda)
+                tileLoad(6, b0 + weights, 64)
+                Builtin.int_x86_tdpbusd(Int8(0)._value, Int8(4)._value, Int8(6)._value)
+                if pair {
+                    tileLoad(7, b1 + weights, 64)
+                    Builtin.int_x86_tdpbusd(Int8(1)._value, Int8(4)._value, Int8(7)._value)
                 }
-                run &+= 1
+                if hasSecond {
+                    tileLoad(5, row1 + depth, lda)
+                    Builtin.int_x86_tdpbusd(Int8(2)._value, Int8(5)._value, Int8(6)._value)
+                    if pair { Builtin.int_x86_tdpbusd(Int8(3)._value, Int8(5)._value, Int8(7)._value) }
+                }
+                chunk &+= 1
             }
-            tileStore(0, out, rowBytes)
-            if pair { tileStore(1, out + 64, rowBytes) }
-            if hasSecond {
-                tileStore(2, out1, rowBytes)
-                if pair { tileStore(3, out1 + 64, rowBytes) }
-            }
-            p &+= 2
+            run &+= 1
+        }
+    }
+
+    /// Tiles 0–3 to `sums` (`ldb` sums a row): the first row block's channels 0–15 and 16–31 in
+    /// its first rows, the second block's `second` rows on.
+    @inline(__always)
+    private static func store(into sums: UnsafeMutablePointer<Int32>, second: Int, hasSecond: Bool, pair: Bool, ldb: Int) {
+        let rowBytes = ldb &* 4
+        let out = UnsafeMutableRawPointer(sums), out1 = UnsafeMutableRawPointer(sums + second &* ldb)
+        tileStore(0, out, rowBytes)
+        if pair { tileStore(1, out + 64, rowBytes) }
+        if hasSecond {
+            tileStore(2, out1, rowBytes)
+            if pair { tileStore(3, out1 + 64, rowBytes) }
         }
     }
 }

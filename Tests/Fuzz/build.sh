@@ -30,7 +30,9 @@ if [ "$(uname -m)" = x86_64 ]; then
   extra="-Xcc -march=x86-64-v3" module KernelsAVX2 "$root"/Sources/KernelsAVX2/*.swift
   extra="-Xcc -march=x86-64-v4 -Xcc -mavx512vnni" module KernelsAVX512 "$root"/Sources/KernelsAVX512/*.swift
   extra="-Xcc -march=x86-64-v4 -Xcc -mavx512vbmi" module KernelsAVX512VBMI "$root"/Sources/KernelsAVX512VBMI/*.swift
-  tiers="$tiers -lKernelsAVX2 -lKernelsAVX512 -lKernelsAVX512VBMI"
+  extra="-enable-builtin-module -Xcc -march=x86-64-v4 -Xcc -mavx512vnni -Xcc -mamx-tile -Xcc -mamx-int8" \
+    module KernelsAVX512AMX "$root"/Sources/KernelsAVX512AMX/*.swift
+  tiers="$tiers -lKernelsAVX2 -lKernelsAVX512AMX -lKernelsAVX512 -lKernelsAVX512VBMI"
 fi
 # The library's layers, each after the layers it imports (Package.swift).
 for layer in DetectorPlatform DetectorZlib DetectorModelFile DetectorImage DetectorInterpreter DetectorPostprocess DetectorCore; do

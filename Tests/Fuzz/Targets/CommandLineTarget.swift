@@ -46,5 +46,8 @@ private let scratchFolder: String = {
     let folder = NSTemporaryDirectory() + "objdetect-fuzz-cli-\(getpid())"
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     _ = FileManager.default.changeCurrentDirectoryPath(folder)
+    atexit(removeScratchFolder)
     return folder
 }()
+
+private func removeScratchFolder() { try? FileManager.default.removeItem(atPath: scratchFolder) }

@@ -42,8 +42,12 @@ private let manifestFolder: String = {
     try? FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
     _ = FileManager.default.createFile(atPath: folder + "/model.tflite", contents: Data([0, 1, 2, 3]))
     _ = FileManager.default.createFile(atPath: folder + "/sub/labels.txt", contents: Data("a\nb\n".utf8))
+    // Gone when the fuzzer exits (one folder per run had piled up in /dev/shm).
+    atexit(removeManifestFolder)
     return folder
 }()
+
+private func removeManifestFolder() { try? FileManager.default.removeItem(atPath: manifestFolder) }
 
 func fuzzAutoMLManifest(_ bytes: [UInt8]) {
     let path = manifestFolder + "/manifest.json"

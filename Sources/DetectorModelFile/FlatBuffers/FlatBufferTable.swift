@@ -85,6 +85,22 @@ package struct FlatBufferTable {
         return try v.scalars(as: T.self)
     }
 
+    /// A vector of `Int32` widened to `Int` (tensor indices, shapes), or nil when absent: no
+    /// generic array in between (`scalars(_:as:)` unspecialized looked up `[T]`'s metadata on
+    /// every call).
+    package func int32s(_ slot: Int) throws -> [Int]? {
+        guard let v = try vector(slot, elementSize: 4) else { return nil }
+        try buffer.work.charge(v.count)
+        guard v.count > 0, let base = buffer.base else { return [] }
+        let p = base + v.start
+        return [Int](unsafeUninitializedCapacity: v.count) { out, initialized in
+            for i in 0..<v.count {
+                out[i] = Int(Int32(littleEndian: p.loadUnaligned(fromByteOffset: i &* 4, as: Int32.self)))
+            }
+            initialized = v.count
+        }
+    }
+
     /// A vector of floats copied into an array, or nil when absent.
     package func floats(_ slot: Int) throws -> [Float]? {
         guard let v = try vector(slot, elementSize: 4) else { return nil }

@@ -102,7 +102,7 @@ enum BuiltinOptionsDecoder {
             return .resizeNearestNeighbor(o)
         case T.reshape:
             var o = ReshapeOptions()
-            o.newShape = try t.scalars(0, as: Int32.self).map { $0.map { Int($0) } }
+            o.newShape = try t.int32s(0)
             return .reshape(o)
         case T.spaceToDepth, T.depthToSpace:
             var o = BlockSizeOptions()
@@ -119,7 +119,7 @@ enum BuiltinOptionsDecoder {
             return .reducer(o)
         case T.squeeze:
             var o = SqueezeOptions()
-            o.squeezeDims = (try t.scalars(0, as: Int32.self) ?? []).map { Int($0) }
+            o.squeezeDims = try t.int32s(0) ?? []
             return .squeeze(o)
         case T.stridedSlice:
             var o = StridedSliceOptions()

@@ -70,7 +70,7 @@ struct TFLiteModelParser {
         }
 
         out.metadataBufferIndices = try at("metadata_buffer") {
-            (try root.scalars(ModelSlot.metadataBuffer, as: Int32.self) ?? []).map { Int($0) }
+            try root.int32s(ModelSlot.metadataBuffer) ?? []
         }
         let metadataTables = try at("metadata") { try root.tables(ModelSlot.metadata) ?? [] }
         for (i, t) in metadataTables.enumerated() {
@@ -120,7 +120,7 @@ struct TFLiteModelParser {
     }
 
     func indices(_ t: FlatBufferTable, _ slot: Int) throws -> [Int] {
-        (try t.scalars(slot, as: Int32.self) ?? []).map { Int($0) }
+        try t.int32s(slot) ?? []
     }
 
     /// Tensor indices must be -1 (absent) or name a tensor.
@@ -173,7 +173,7 @@ struct TFLiteModelParser {
             if let sp = try t.table(TensorSlot.sparsity) {
                 sparsity = try parseSparsity(sp, location: location)
             }
-            let signature = try t.scalars(TensorSlot.shapeSignature, as: Int32.self).map { $0.map { Int($0) } }
+            let signature = try t.int32s(TensorSlot.shapeSignature)
             let hasRank = try t.bool(TensorSlot.hasRank, default: false)
             return TFLiteTensor(index: i, name: name, type: type, shape: shape,
                                 shapeSignature: (signature?.isEmpty ?? true) ? nil : signature,

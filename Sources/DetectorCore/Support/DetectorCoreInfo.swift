@@ -16,8 +16,8 @@ public enum DetectorCoreInfo {
 
     /// The kernel table the interpreter's kernels run with (`KernelTable.best`, the table of `InstructionSetTier.best`:
     /// the best this CPU and OS support, lowered by `OBJDETECT_ISA`), with "+vbmi" when the
-    /// AVX-512 tier also uses VBMI's byte table lookups: "sse2", "avx2", "avx512", "avx512+vbmi",
-    /// "neon".
+    /// AVX-512 tier also uses VBMI's byte table lookups and "+amx" when its byte GEMM runs on AMX
+    /// tiles: "sse2", "avx2", "avx512", "avx512+vbmi", "avx512+vbmi+amx", "neon".
     public static var kernels: String { KernelTable.best.name }
 
     /// The processor architecture this build is for: "x86_64", "arm64" or "other".

@@ -132,9 +132,10 @@ extension KernelTable {
                               multiply: KernelsAVX512AMX.TierTileByteGemm.multiply,
                               multiplyRequantized: KernelsAVX512AMX.TierTileByteGemm.multiplyRequantized))
 
+    /// An AVX-512 table; its name gains "+amx" where the byte GEMM runs on AMX tiles.
     private static func avx512(name: String, byteTable: ByteTableKernel?) -> KernelTable {
         KernelTable(
-            name: name, tier: .avx512, hasFusedMultiplyAdd: true,
+            name: name + (InstructionSetTier.hasTileMatrixBytes ? "+amx" : ""), tier: .avx512, hasFusedMultiplyAdd: true,
             floatGEMM: ProcessorCore.pairsFloatPanels ? avx512FloatGEMMs.paired : avx512FloatGEMMs.single,
             depthwise: FloatDepthwiseKernel(name: "depthwise 16-wide avx512",
                 interior: KernelsAVX512.TierDepthwise.interior),

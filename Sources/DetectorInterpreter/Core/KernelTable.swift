@@ -18,7 +18,8 @@ import DetectorPlatform
 /// table.byteGEMM == nil          // true: only AVX-512 VNNI has the byte GEMM
 /// ```
 package final class KernelTable: Sendable {
-    /// The tier's name as `objdetect --version` prints it ("sse2", "avx2", "avx512+vbmi", …).
+    /// The tier's name as `objdetect --version` prints it ("sse2", "avx2", "avx512+vbmi",
+    /// "avx512+vbmi+amx", …).
     package let name: String
     /// The tier this table runs at.
     package let tier: InstructionSetTier

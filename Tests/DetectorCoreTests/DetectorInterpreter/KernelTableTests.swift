@@ -34,7 +34,8 @@ final class KernelTableTests: XCTestCase {
         let avx512 = KernelTable.for(.avx512)
         XCTAssertNotNil(avx512.byteGEMM)
         XCTAssertEqual(avx512.byteTable != nil, InstructionSetTier.hasByteTableLookup)
-        XCTAssertEqual(avx512.name, InstructionSetTier.hasByteTableLookup ? "avx512+vbmi" : "avx512")
+        XCTAssertEqual(avx512.name, (InstructionSetTier.hasByteTableLookup ? "avx512+vbmi" : "avx512")
+                       + (InstructionSetTier.hasTileMatrixBytes ? "+amx" : ""))
     }
 
     func testTierAboveTheCPUGetsTheSupportedTable() {

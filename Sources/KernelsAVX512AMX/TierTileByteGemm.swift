@@ -41,7 +41,7 @@ package enum TierTileByteGemm {
         guard length > 0, length % 4 == 0 else { return nil }
         var width = min(64, length)
         while width >= 16 {
-            if length % width == 0 && width % 4 == 0 { return width }
+            if length % width == 0 { return width }   // width stays a multiple of 4
             width -= 4
         }
         return nil

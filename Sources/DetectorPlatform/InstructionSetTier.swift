@@ -113,9 +113,16 @@ public enum InstructionSetTier: Int, Comparable, Sendable, CustomStringConvertib
             if bit(c, 29) { features.insert(.f16c) }
         }
         if __get_cpuid_count(7, 0, &a, &b, &c, &d) != 0 {
-            let leaf7b: [(UInt32, CPUFeatures)] = [(3, .bmi1), (5, .avx2), (8, .bmi2), (16, .avx512f), (17, .avx512dq),
-                                                   (28, .avx512cd), (30, .avx512bw), (31, .avx512vl)]
-            for (n, feature) in leaf7b where bit(b, n) { features.insert(feature) }
+            // One test per bit, not an array of tuples: a tuple type's metadata is built at run
+            // time, on a fresh process's first model load.
+            if bit(b, 3) { features.insert(.bmi1) }
+            if bit(b, 5) { features.insert(.avx2) }
+            if bit(b, 8) { features.insert(.bmi2) }
+            if bit(b, 16) { features.insert(.avx512f) }
+            if bit(b, 17) { features.insert(.avx512dq) }
+            if bit(b, 28) { features.insert(.avx512cd) }
+            if bit(b, 30) { features.insert(.avx512bw) }
+            if bit(b, 31) { features.insert(.avx512vl) }
             if bit(c, 1) { features.insert(.avx512vbmi) }
             if bit(c, 11) { features.insert(.avx512vnni) }
             if bit(d, 24) { features.insert(.amxTile) }

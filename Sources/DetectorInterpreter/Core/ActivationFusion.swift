@@ -98,7 +98,8 @@ package struct ActivationFusion {
         let n = graph.tensors.count
         var producer = [Int](repeating: -1, count: n)
         var readers = [Int](repeating: 0, count: n)
-        for (k, op) in graph.operators.enumerated() {
+        for k in graph.operators.indices {
+            let op = graph.operators[k]
             for t in op.outputs where t >= 0 && t < n { producer[t] = k }
             for t in op.inputs where t >= 0 && t < n { readers[t] += 1 }
         }
@@ -107,7 +108,8 @@ package struct ActivationFusion {
         overrides = [Epilogue?](repeating: nil, count: graph.operators.count)
         byActivationOp = [Int?](repeating: nil, count: graph.operators.count)
         residualAdd = [Int?](repeating: nil, count: graph.operators.count)
-        for (k, op) in graph.operators.enumerated() {
+        for k in graph.operators.indices {
+            let op = graph.operators[k]
             if op.code == .mul, op.parameters.activation == .none, op.inputs.count == 2, op.outputs.count == 1 {
                 planSiLU(graph, k, producer: producer, readers: readers, boundary: boundary, types: types)
                 continue
@@ -130,7 +132,9 @@ package struct ActivationFusion {
         for index in pairs.indices where pairs[index].epilogue == .multiplyByInput {
             planConvolutionSiLU(graph, index, producer: producer, readers: readers, boundary: boundary, types: types)
         }
-        for (k, op) in graph.operators.enumerated() where op.code == .add {
+        for k in graph.operators.indices {
+            let op = graph.operators[k]
+            guard op.code == .add else { continue }
             planResidual(graph, k, producer: producer, readers: readers, boundary: boundary, types: types)
         }
     }
@@ -152,7 +156,10 @@ package struct ActivationFusion {
             guard case .activation(let a) = folded, activation == .none else { return }
             activation = a
         }
-        for (x, r, outputFirst) in [(op.inputs[0], op.inputs[1], true), (op.inputs[1], op.inputs[0], false)] {
+        // Both operand orders, without an array of tuples (each tuple type costs a runtime
+        // metadata lookup the first time a process loads a model).
+        for pass in 0..<2 {
+            let x = op.inputs[pass], r = op.inputs[1 - pass], outputFirst = pass == 0
             guard x >= 0, x < n, r >= 0, r < n, x != r, x != z, r != z, readers[x] == 1, !boundary[x],
                   graph.tensors[x].constant == nil, types[x] == .float32, types[r] == .float32 else { continue }
             let c = producer[x]
@@ -220,7 +227,8 @@ package struct ActivationFusion {
         let op = graph.operators[k]
         let u = op.outputs[0]
         guard u >= 0, u < n, types[u] == .float32 else { return }
-        for (s, x) in [(op.inputs[0], op.inputs[1]), (op.inputs[1], op.inputs[0])] {
+        for pass in 0..<2 {
+            let s = op.inputs[pass], x = op.inputs[1 - pass]
             guard s >= 0, s < n, x >= 0, x < n, s != x, s != u, readers[s] == 1, !boundary[s],
                   graph.tensors[s].constant == nil, types[s] == .float32, types[x] == .float32 else { continue }
             let j = producer[s]

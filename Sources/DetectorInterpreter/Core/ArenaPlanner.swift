@@ -14,6 +14,12 @@ struct ArenaPlanner {
 
     static let alignment = 64
 
+    /// A placed request: its bytes and its lifetime (a struct, not a tuple: a tuple type's
+    /// metadata is built at run time the first time a process uses it).
+    private struct Placement {
+        let offset: Int, end: Int, first: Int, last: Int
+    }
+
     /// Offsets per request (same order) and the total arena size; nil on overflow.
     static func plan(_ requests: [Request]) -> (offsets: [Int], size: Int)? {
         var order = Array(requests.indices)
@@ -23,7 +29,7 @@ struct ArenaPlanner {
             return ra.firstUse < rb.firstUse
         }
         var offsets = [Int](repeating: 0, count: requests.count)
-        var placed: [(offset: Int, end: Int, first: Int, last: Int)] = []
+        var placed: [Placement] = []
         var total = 0
         for i in order {
             let r = requests[i]
@@ -40,7 +46,7 @@ struct ArenaPlanner {
             let (end, o2) = candidate.addingReportingOverflow(size)
             guard !o2 else { return nil }
             offsets[i] = candidate
-            placed.append((candidate, end, r.firstUse, r.lastUse))
+            placed.append(Placement(offset: candidate, end: end, first: r.firstUse, last: r.lastUse))
             total = max(total, end)
         }
         return (offsets, total)

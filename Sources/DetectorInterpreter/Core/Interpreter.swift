@@ -132,10 +132,10 @@ public final class Interpreter {
 
     /// Tensor → the tensor whose buffer it shares: fused pairs' intermediates, and the inputs
     /// of RESHAPE / SQUEEZE / EXPAND_DIMS read by nothing else (the copy then has nothing to do).
-    package var aliases: [Int: Int] = [:]
+    package var aliases = [Int: Int]()
     /// Inputs an op reads instead of its graph inputs (a convolution with a PAD folded into it
     /// reads the PAD's input, see `PadFolding`); planned at prepare.
-    var effectiveInputs: [Int: [Int]] = [:]
+    var effectiveInputs = [Int: [Int]]()
     var arena: AlignedBuffer?
     var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
     let dummy = AlignedBuffer(byteCount: 64)
@@ -172,11 +172,16 @@ public final class Interpreter {
 
     // MARK: - Load-time checks
 
+    // Loops over the graph here and in the planners go by index, not `enumerated()`, and no
+    // arrays of tuples are built: each tuple type's metadata is made at run time the first time a
+    // process uses it (≈ 2–28 µs each, measured with an interposed `swift_getTypeByMangledName`),
+    // which was a sixth of a small model's first load.
     private func validateGraph() throws {
         let n = graph.tensors.count
         let modelCount = graph.modelBytes.bytes.count
         let sparseReadDirectly = try sparseConstantsReadDirectly()
-        for (i, t) in graph.tensors.enumerated() {
+        for i in graph.tensors.indices {
+            let t = graph.tensors[i]
             guard Shape.elementCount(t.shape) != nil else {
                 throw InterpreterError.tensorTooLarge(tensor: i, name: t.name, reason: "shape \(t.shape) is negative or has more than \(Shape.maxElementCount) elements")
             }
@@ -213,7 +218,8 @@ public final class Interpreter {
             }
             isConstant[i] = true
         }
-        for (k, op) in graph.operators.enumerated() {
+        for k in graph.operators.indices {
+            let op = graph.operators[k]
             for t in op.inputs where t < -1 || t >= n {
                 throw InterpreterError.tensorIndexOutOfRange(index: t, tensorCount: n, context: "the inputs of op \(k) (\(op.opName))")
             }
@@ -240,7 +246,8 @@ public final class Interpreter {
     }
 
     private func resolveKernels() throws {
-        registrations = try graph.operators.enumerated().map { k, op in
+        registrations = try graph.operators.indices.map { k in
+            let op = graph.operators[k]
             let activation = Interpreter.activationType(of: op, types: types)
             guard let r = options.registry.registration(for: op, activationType: activation) else {
                 throw InterpreterError.unsupportedOperator(
@@ -313,12 +320,12 @@ public final class Interpreter {
         for k in kernels.indices { kernels[k] = nil; foldedOps[k] = false }
         fusion = options.preserveAllTensors ? ActivationFusion() : ActivationFusion(graph: graph, types: types)
         roundsLikeReference = Interpreter.containsHybridKernels(graph, types: types)
-        aliases = [:]
-        effectiveInputs = [:]
+        aliases.removeAll()
+        effectiveInputs.removeAll()
         var readers = [Int](repeating: 0, count: n)
         for op in graph.operators { for t in op.inputs where t >= 0 && t < n { readers[t] += 1 } }
         // Convolutions with a PAD folded into them, by op index (see `PadFolding`).
-        var padFolds: [Int: PadFolding.Fold] = [:]
+        var padFolds = [Int: PadFolding.Fold]()
         var ownedBytes = 0
         var work = 0, invokeWork = 0
         var lastReader = [Int](repeating: -1, count: n)
@@ -326,11 +333,15 @@ public final class Interpreter {
         // graph's outputs: folded ones stay.
         var readAtInvoke = [Bool](repeating: false, count: n)
         let isOutput = Interpreter.flags(graph.outputs, count: n)
-        for (k, op) in graph.operators.enumerated() { for t in op.inputs where t >= 0 && t < n { lastReader[t] = k } }
+        for k in graph.operators.indices {
+            let op = graph.operators[k]
+            for t in op.inputs where t >= 0 && t < n { lastReader[t] = k }
+        }
         try withModelBytes { (raw: UnsafeRawBufferPointer) in
             modelBase = raw.baseAddress
             defer { modelBase = nil }
-            for (k, graphOp) in graph.operators.enumerated() {
+            for k in graph.operators.indices {
+                let graphOp = graph.operators[k]
                 if let fold = padFold(k, readers: readers) {
                     // Neither run nor stored: its reader pads the PAD's input itself.
                     shapes[graphOp.outputs[0]] = fold.paddedShape
@@ -387,9 +398,11 @@ public final class Interpreter {
                     // A folded constant this op packed at prepare and no op reads later or at
                     // invoke (a float16 filter's float32 copy) is not needed any more.
                     let packed = kernel.packedInputs
-                    for (i, t) in present.enumerated() where !present[..<i].contains(t) && packed.contains(t) && lastReader[t] == k
-                        && isConstant[t] && graph.tensors[t].constant == nil && !readAtInvoke[t] && !isOutput[t]
-                        && !options.preserveAllTensors && op.inputs.filter({ $0 == t }).count == 1 {
+                    for i in present.indices {
+                        let t = present[i]
+                        guard !present[..<i].contains(t) && packed.contains(t) && lastReader[t] == k
+                            && isConstant[t] && graph.tensors[t].constant == nil && !readAtInvoke[t] && !isOutput[t]
+                            && !options.preserveAllTensors && op.inputs.filter({ $0 == t }).count == 1 else { continue }
                         if case .owned(let b) = storage[t] { ownedBytes -= b.byteCount; storage[t] = .none }
                     }
                     for t in present where !packed.contains(t) { readAtInvoke[t] = true }
@@ -417,8 +430,10 @@ public final class Interpreter {
                 releaseConstants(readBy: op, at: k, lastReader: lastReader)
                 // A folded tensor that only folded ops read (DENSIFY's output on its way to
                 // DEQUANTIZE) is not needed once its last reader has run.
-                for (i, t) in present.enumerated() where !present[..<i].contains(t) && lastReader[t] == k && isConstant[t]
-                    && graph.tensors[t].constant == nil && !readAtInvoke[t] && !isOutput[t] && !options.preserveAllTensors {
+                for i in present.indices {
+                    let t = present[i]
+                    guard !present[..<i].contains(t) && lastReader[t] == k && isConstant[t]
+                        && graph.tensors[t].constant == nil && !readAtInvoke[t] && !isOutput[t] && !options.preserveAllTensors else { continue }
                     if case .owned(let b) = storage[t] { ownedBytes -= b.byteCount }
                     storage[t] = .none
                 }
@@ -449,7 +464,9 @@ public final class Interpreter {
     private func aliasCopiedInputs(readers: [Int]) {
         let n = graph.tensors.count
         let boundary = Interpreter.flags(graph.inputs + graph.outputs, count: n)
-        for (k, op) in graph.operators.enumerated() where !foldedOps[k] && kernels[k] is CopyKernel {
+        for k in graph.operators.indices {
+            let op = graph.operators[k]
+            guard !foldedOps[k] && kernels[k] is CopyKernel else { continue }
             guard let t = op.inputs.first, let u = op.outputs.first, t >= 0, t < n, u >= 0, u < n, t != u,
                   readers[t] == 1, !boundary[t], !isConstant[t], !isConstant[u], aliases[t] == nil else { continue }
             aliases[t] = u
@@ -476,7 +493,9 @@ public final class Interpreter {
         var first = [Int](repeating: Int.max, count: n)
         var last = [Int](repeating: -1, count: n)
         for t in graph.inputs { first[t] = -1; last[t] = end }
-        for (k, op) in graph.operators.enumerated() where !foldedOps[k] {
+        for k in graph.operators.indices {
+            let op = graph.operators[k]
+            guard !foldedOps[k] else { continue }
             for t in effectiveInputs[k] ?? op.inputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
             for t in op.outputs where t >= 0 { first[t] = min(first[t], k); last[t] = max(last[t], k) }
         }
@@ -504,7 +523,8 @@ public final class Interpreter {
             arena = AlignedBuffer(byteCount: plan.size)
         }
         let base = arena?.pointer ?? dummy.pointer
-        for (i, r) in requests.enumerated() {
+        for i in requests.indices {
+            let r = requests[i]
             storage[r.tensor] = .arena(offset: plan.offsets[i])
             pointerTable[r.tensor] = base + plan.offsets[i]
         }
@@ -570,7 +590,8 @@ public final class Interpreter {
         guard shape.count == signature.count else {
             throw InterpreterError.invalidResize(input: position, name: g.name, reason: "rank \(shape.count) differs from the model's rank \(signature.count)")
         }
-        for (i, d) in shape.enumerated() {
+        for i in shape.indices {
+            let d = shape[i]
             guard d > 0 else { throw InterpreterError.invalidResize(input: position, name: g.name, reason: "dimension \(i) must be positive, got \(d)") }
             guard signature[i] == -1 || signature[i] == d else {
                 throw InterpreterError.invalidResize(input: position, name: g.name, reason: "dimension \(i) is fixed at \(signature[i]) in the model's shape signature \(signature)")

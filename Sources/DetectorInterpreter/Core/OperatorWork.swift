@@ -18,7 +18,9 @@ enum OperatorWork {
         let output = outputShapes.first.map(product) ?? 0
         func filter(_ dims: ClosedRange<Int>) -> Int? {
             guard inputShapes.count > 1, inputShapes[1].count > dims.upperBound else { return nil }
-            return product(Array(inputShapes[1][dims]))
+            var p = 1
+            for d in dims { p = multiply(p, max(0, inputShapes[1][d])) }
+            return p
         }
         let perOutput: Int?
         switch code {
@@ -30,7 +32,11 @@ enum OperatorWork {
         default: perOutput = nil
         }
         if let perOutput { return multiply(output, perOutput) }
-        return (inputShapes + outputShapes).map(product).max() ?? 0
+        // The largest tensor, without concatenating the lists (this runs for every op at prepare).
+        var largest = 0
+        for shape in inputShapes { largest = max(largest, product(shape)) }
+        for shape in outputShapes { largest = max(largest, product(shape)) }
+        return largest
     }
 
     /// Product of the dimensions (negative ones count as 0), saturating at `Int.max`.

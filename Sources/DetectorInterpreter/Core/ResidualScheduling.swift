@@ -30,7 +30,6 @@ enum ResidualScheduling {
             defer { k += 1 }
             let add = graph.operators[k]
             guard add.code == .add, add.inputs.count == 2, add.outputs.count == 1 else { continue }
-            let pairs = [(add.inputs[0], add.inputs[1]), (add.inputs[1], add.inputs[0])]
             // A plain CONV_2D whose output only the ADD reads: where the fusion can go.
             func fusible(_ x: Int) -> Bool {
                 guard x >= 0, x < n, producer[x] >= 0, readers[x] == 1 else { return false }
@@ -38,11 +37,13 @@ enum ResidualScheduling {
                 return op.code == .conv2D && op.parameters.activation == .none
             }
             // Already fusible in this order (the other operand is ready before the convolution)?
-            let ready = pairs.contains { x, r in
-                fusible(x) && r >= 0 && r < n && producer[r] < producer[x]
+            let ready = (0..<2).contains { pass in
+                let x = add.inputs[pass], r = add.inputs[1 - pass]
+                return fusible(x) && r >= 0 && r < n && producer[r] < producer[x]
             }
             guard !ready else { continue }
-            for (x, r) in pairs {
+            for pass in 0..<2 {
+                let x = add.inputs[pass], r = add.inputs[1 - pass]
                 guard x >= 0, x < n, r >= 0, r < n, x != r, fusible(x) else { continue }
                 let c = producer[x], j = producer[r]
                 guard j > c, j < k else { continue }
@@ -61,7 +62,8 @@ enum ResidualScheduling {
     /// The op writing each tensor (−1: an input or a constant).
     private static func producers(_ graph: InterpreterGraph) -> [Int] {
         var producer = [Int](repeating: -1, count: graph.tensors.count)
-        for (k, op) in graph.operators.enumerated() {
+        for k in graph.operators.indices {
+            let op = graph.operators[k]
             for t in op.outputs where t >= 0 && t < producer.count { producer[t] = k }
         }
         return producer

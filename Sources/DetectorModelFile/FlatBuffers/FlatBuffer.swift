@@ -20,14 +20,23 @@ public struct FlatBufferLimits: Sendable, Equatable {
     public static let `default` = FlatBufferLimits()
 }
 
-/// Counts the work done while reading one buffer (shared by nested buffers read from it).
-package final class FlatBufferWorkCounter {
-    package var remaining: Int
+/// What every view of one file shares while it is read: the bytes, the limits and the work
+/// counted so far (nested buffers read from the file charge the same counter). One reference per
+/// view, so copying a table or vector retains one object, not three.
+package final class FlatBufferReading {
+    /// The bytes the buffers live in.
+    package let storage: ByteStorage
+    let limits: FlatBufferLimits
+    package private(set) var remaining: Int
     package let limit: Int
-    package init(limit: Int) {
+
+    package init(storage: ByteStorage, limits: FlatBufferLimits, limit: Int) {
+        self.storage = storage
+        self.limits = limits
         self.remaining = limit
         self.limit = limit
     }
+
     @inline(__always) func charge(_ n: Int) throws {
         if n > remaining { throw FlatBufferError.workLimitExceeded(limit: limit) }
         remaining -= n
@@ -45,15 +54,17 @@ package final class FlatBufferWorkCounter {
 /// let version: UInt32 = try root.scalar(0, default: 0)
 /// ```
 package struct FlatBuffer {
-    /// The bytes this buffer lives in.
-    package let storage: ByteStorage
+    /// The storage, limits and work counter shared with every buffer nested in the same file.
+    package let work: FlatBufferReading
     /// Where this buffer lies inside `storage`.
     package let range: ByteRange
     /// Nesting level (0 for a file, +1 for each nested buffer).
     package let depth: Int
-    let limits: FlatBufferLimits
-    package let work: FlatBufferWorkCounter
     package let base: UnsafeRawPointer?
+
+    /// The bytes this buffer lives in.
+    @inline(__always) package var storage: ByteStorage { work.storage }
+    @inline(__always) var limits: FlatBufferLimits { work.limits }
 
     /// Number of bytes in this buffer.
     @inline(__always) package var size: Int { range.count }
@@ -66,16 +77,14 @@ package struct FlatBuffer {
         }
         let (scaled, overflow) = storage.count.multipliedReportingOverflow(by: max(0, limits.workPerByte))
         let limit = overflow ? Int.max : scaled.addingReportingOverflow(limits.baseWork).overflow ? Int.max : scaled + limits.baseWork
-        self.init(storage: storage, range: r, depth: 0, limits: limits, work: FlatBufferWorkCounter(limit: limit))
+        self.init(range: r, depth: 0, work: FlatBufferReading(storage: storage, limits: limits, limit: limit))
     }
 
-    package init(storage: ByteStorage, range: ByteRange, depth: Int, limits: FlatBufferLimits, work: FlatBufferWorkCounter) {
-        self.storage = storage
+    private init(range: ByteRange, depth: Int, work: FlatBufferReading) {
         self.range = range
         self.depth = depth
-        self.limits = limits
         self.work = work
-        self.base = storage.bytes.baseAddress.map { $0 + range.offset }
+        self.base = work.storage.bytes.baseAddress.map { $0 + range.offset }
     }
 
     /// The 4-byte file identifier (bytes 4..<8) as text, or nil when the buffer is shorter than 8 bytes.
@@ -87,7 +96,14 @@ package struct FlatBuffer {
 
     /// Throws `wrongIdentifier` unless the file identifier equals `expected` (4 ASCII characters).
     package func requireIdentifier(_ expected: String) throws {
-        guard size >= 8 else { throw FlatBufferError.bufferTooSmall(size: size, needed: 8) }
+        guard size >= 8, let base else { throw FlatBufferError.bufferTooSmall(size: size, needed: 8) }
+        // Bytes compared in place; the text is built only for the error.
+        var matches = expected.utf8.count == 4, position = 4
+        for byte in expected.utf8 where matches {
+            matches = base.load(fromByteOffset: position, as: UInt8.self) == byte
+            position += 1
+        }
+        if matches { return }
         let found = identifier ?? ""
         guard found == expected else {
             let printable = String(found.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
@@ -108,7 +124,7 @@ package struct FlatBuffer {
             throw FlatBufferError.tooDeep(limit: limits.maxDepth, offset: absolute(vector.start))
         }
         let r = vector.byteRange
-        return FlatBuffer(storage: storage, range: r, depth: depth + 1, limits: limits, work: work)
+        return FlatBuffer(range: r, depth: depth + 1, work: work)
     }
 
     /// A nested FlatBuffer stored at `range` of the same storage (e.g. a model buffer).
@@ -119,7 +135,7 @@ package struct FlatBuffer {
         guard r.offset >= 0, r.count >= 0, r.offset <= storage.count, r.count <= storage.count - r.offset else {
             throw FlatBufferError.outOfBounds(what: "nested buffer", offset: r.offset, length: r.count, bufferSize: storage.count)
         }
-        return FlatBuffer(storage: storage, range: r, depth: depth + 1, limits: limits, work: work)
+        return FlatBuffer(range: r, depth: depth + 1, work: work)
     }
 
     // MARK: - Primitive, checked access (positions are relative to the start of this buffer)

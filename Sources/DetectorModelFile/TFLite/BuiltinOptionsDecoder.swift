@@ -2,18 +2,18 @@ import DetectorZlib
 /// Decodes a `builtin_options` table into typed options, by its union tag. Field slots follow the
 /// declaration order of each table in schema v3.
 enum BuiltinOptionsDecoder {
-    static func padding(_ t: FlatBufferTable, _ slot: Int, _ location: String) throws -> TFLitePadding {
+    static func padding(_ t: FlatBufferTable, _ slot: Int, _ location: @autoclosure () -> String) throws -> TFLitePadding {
         let raw = try t.scalar(slot, default: UInt8(0))
         guard let p = TFLitePadding(rawValue: raw) else {
-            throw TFLiteModelError.invalidValue(what: "padding", location: location, reason: "\(raw) is not SAME or VALID")
+            throw TFLiteModelError.invalidValue(what: "padding", location: location(), reason: "\(raw) is not SAME or VALID")
         }
         return p
     }
 
-    static func activation(_ t: FlatBufferTable, _ slot: Int, _ location: String) throws -> TFLiteActivation {
+    static func activation(_ t: FlatBufferTable, _ slot: Int, _ location: @autoclosure () -> String) throws -> TFLiteActivation {
         let raw = try t.scalar(slot, default: UInt8(0))
         guard let a = TFLiteActivation(rawValue: raw) else {
-            throw TFLiteModelError.invalidValue(what: "fused activation", location: location, reason: "\(raw) is not an ActivationFunctionType")
+            throw TFLiteModelError.invalidValue(what: "fused activation", location: location(), reason: "\(raw) is not an ActivationFunctionType")
         }
         return a
     }
@@ -22,41 +22,41 @@ enum BuiltinOptionsDecoder {
         Int(try t.scalar(slot, default: value))
     }
 
-    static func decode(type: UInt8, table t: FlatBufferTable, location: String) throws -> BuiltinOptions {
+    static func decode(type: UInt8, table t: FlatBufferTable, location: @autoclosure () -> String) throws -> BuiltinOptions {
         typealias T = BuiltinOptionsType
         switch type {
         case T.conv2D:
             var o = Conv2DOptions()
-            o.padding = try padding(t, 0, location)
+            o.padding = try padding(t, 0, location())
             o.strideWidth = try int(t, 1)
             o.strideHeight = try int(t, 2)
-            o.activation = try activation(t, 3, location)
+            o.activation = try activation(t, 3, location())
             o.dilationWidthFactor = try int(t, 4, 1)
             o.dilationHeightFactor = try int(t, 5, 1)
             o.quantizedBiasType = try t.scalar(6, default: Int8(0))
             return .conv2D(o)
         case T.depthwiseConv2D:
             var o = DepthwiseConv2DOptions()
-            o.padding = try padding(t, 0, location)
+            o.padding = try padding(t, 0, location())
             o.strideWidth = try int(t, 1)
             o.strideHeight = try int(t, 2)
             o.depthMultiplier = try int(t, 3)
-            o.activation = try activation(t, 4, location)
+            o.activation = try activation(t, 4, location())
             o.dilationWidthFactor = try int(t, 5, 1)
             o.dilationHeightFactor = try int(t, 6, 1)
             return .depthwiseConv2D(o)
         case T.pool2D:
             var o = Pool2DOptions()
-            o.padding = try padding(t, 0, location)
+            o.padding = try padding(t, 0, location())
             o.strideWidth = try int(t, 1)
             o.strideHeight = try int(t, 2)
             o.filterWidth = try int(t, 3)
             o.filterHeight = try int(t, 4)
-            o.activation = try activation(t, 5, location)
+            o.activation = try activation(t, 5, location())
             return .pool2D(o)
         case T.fullyConnected:
             var o = FullyConnectedOptions()
-            o.activation = try activation(t, 0, location)
+            o.activation = try activation(t, 0, location())
             o.weightsFormat = try t.scalar(1, default: UInt8(0))
             o.keepNumDims = try t.bool(2, default: false)
             o.asymmetricQuantizeInputs = try t.bool(3, default: false)
@@ -69,19 +69,19 @@ enum BuiltinOptionsDecoder {
         case T.concatenation:
             var o = ConcatenationOptions()
             o.axis = try int(t, 0)
-            o.activation = try activation(t, 1, location)
+            o.activation = try activation(t, 1, location())
             return .concatenation(o)
         case T.add, T.sub:
             var o = ArithmeticOptions()
-            o.activation = try activation(t, 0, location)
+            o.activation = try activation(t, 0, location())
             o.potScaleInt16 = try t.bool(1, default: true)
             return type == T.add ? .add(o) : .sub(o)
         case T.mul, T.div:
             var o = ArithmeticOptions()
-            o.activation = try activation(t, 0, location)
+            o.activation = try activation(t, 0, location())
             return type == T.mul ? .mul(o) : .div(o)
         case T.l2Norm:
-            return .l2Norm(activation: try activation(t, 0, location))
+            return .l2Norm(activation: try activation(t, 0, location()))
         case T.localResponseNormalization:
             var o = LocalResponseNormalizationOptions()
             o.radius = try int(t, 0)
@@ -145,10 +145,10 @@ enum BuiltinOptionsDecoder {
             return type == T.argMax ? .argMax(o) : type == T.argMin ? .argMin(o) : .shape(o)
         case T.transposeConv:
             var o = TransposeConvOptions()
-            o.padding = try padding(t, 0, location)
+            o.padding = try padding(t, 0, location())
             o.strideWidth = try int(t, 1)
             o.strideHeight = try int(t, 2)
-            o.activation = try activation(t, 3, location)
+            o.activation = try activation(t, 3, location())
             o.quantizedBiasType = try t.scalar(4, default: Int8(0))
             return .transposeConv(o)
         case T.pack:

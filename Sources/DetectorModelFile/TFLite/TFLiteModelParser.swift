@@ -54,18 +54,21 @@ struct TFLiteModelParser {
         // Buffers first: tensors refer to them.
         let bufferTables = try at("model buffers") { try root.tables(ModelSlot.buffers) ?? [] }
         out.buffers.reserveCapacity(bufferTables.count)
-        for (i, t) in bufferTables.enumerated() {
+        for i in bufferTables.indices {
+            let t = bufferTables[i]
             out.buffers.append(try parseBuffer(t, index: i))
         }
 
         let codeTables = try at("operator codes") { try root.tables(ModelSlot.operatorCodes) ?? [] }
-        for (i, t) in codeTables.enumerated() {
+        for i in codeTables.indices {
+            let t = codeTables[i]
             out.operatorCodes.append(try at("operator code \(i)") { try parseOperatorCode(t) })
         }
 
         let subgraphTables = try at("subgraphs") { try root.tables(ModelSlot.subgraphs) ?? [] }
         guard !subgraphTables.isEmpty else { throw TFLiteModelError.missing(what: "subgraph 0 (the model has no subgraphs)") }
-        for (i, t) in subgraphTables.enumerated() {
+        for i in subgraphTables.indices {
+            let t = subgraphTables[i]
             out.subgraphs.append(try parseSubGraph(t, index: i, codes: out.operatorCodes, bufferCount: out.buffers.count))
         }
 
@@ -73,7 +76,8 @@ struct TFLiteModelParser {
             try root.int32s(ModelSlot.metadataBuffer) ?? []
         }
         let metadataTables = try at("metadata") { try root.tables(ModelSlot.metadata) ?? [] }
-        for (i, t) in metadataTables.enumerated() {
+        for i in metadataTables.indices {
+            let t = metadataTables[i]
             let entry = try at("metadata \(i)") {
                 TFLiteMetadataEntry(name: try t.string(MetadataSlot.name) ?? "",
                                     bufferIndex: Int(try t.scalar(MetadataSlot.buffer, default: UInt32(0))))
@@ -85,7 +89,8 @@ struct TFLiteModelParser {
         }
 
         let signatureTables = try at("signature defs") { try root.tables(ModelSlot.signatureDefs) ?? [] }
-        for (i, t) in signatureTables.enumerated() {
+        for i in signatureTables.indices {
+            let t = signatureTables[i]
             out.signatureDefs.append(try parseSignature(t, index: i, subgraphs: out.subgraphs))
         }
         return out
@@ -135,7 +140,8 @@ struct TFLiteModelParser {
         let tensorTables = try at("subgraph \(s) tensors") { try t.tables(SubGraphSlot.tensors) ?? [] }
         var tensors: [TFLiteTensor] = []
         tensors.reserveCapacity(tensorTables.count)
-        for (i, tt) in tensorTables.enumerated() {
+        for i in tensorTables.indices {
+            let tt = tensorTables[i]
             tensors.append(try parseTensor(tt, index: i, subgraph: s, bufferCount: bufferCount))
         }
         let inputs = try at("subgraph \(s) inputs") { try indices(t, SubGraphSlot.inputs) }
@@ -145,33 +151,35 @@ struct TFLiteModelParser {
         let opTables = try at("subgraph \(s) operators") { try t.tables(SubGraphSlot.operators) ?? [] }
         var ops: [TFLiteOperator] = []
         ops.reserveCapacity(opTables.count)
-        for (i, ot) in opTables.enumerated() {
+        for i in opTables.indices {
+            let ot = opTables[i]
             ops.append(try parseOperator(ot, index: i, subgraph: s, codes: codes, tensorCount: tensors.count))
         }
         return TFLiteSubGraph(name: name, tensors: tensors, inputs: inputs, outputs: outputs, operators: ops)
     }
 
     func parseTensor(_ t: FlatBufferTable, index i: Int, subgraph s: Int, bufferCount: Int) throws -> TFLiteTensor {
-        let location = "subgraph \(s), tensor \(i)"
-        return try at(location) {
+        // Built only when an error is thrown: one string per tensor was a tenth of a small model's parse.
+        func location() -> String { "subgraph \(s), tensor \(i)" }
+        return try at(location()) {
             let shape = try indices(t, TensorSlot.shape)
             let rawType = try t.scalar(TensorSlot.type, default: Int8(0))
             guard let type = TensorDataType(rawValue: Int(rawType)) else {
-                throw TFLiteModelError.invalidValue(what: "tensor type", location: location, reason: "\(rawType) is not a TensorType")
+                throw TFLiteModelError.invalidValue(what: "tensor type", location: location(), reason: "\(rawType) is not a TensorType")
             }
             let bufferIndex = Int(try t.scalar(TensorSlot.buffer, default: UInt32(0)))
             guard bufferIndex < max(bufferCount, 1) else {
-                throw TFLiteModelError.indexOutOfRange(what: "buffer", index: bufferIndex, count: bufferCount, location: location)
+                throw TFLiteModelError.indexOutOfRange(what: "buffer", index: bufferIndex, count: bufferCount, location: location())
             }
             let name = try t.string(TensorSlot.name) ?? ""
             var quantization: TFLiteQuantization?
             if let q = try t.table(TensorSlot.quantization) {
-                quantization = try parseQuantization(q, shape: shape, location: location)
+                quantization = try parseQuantization(q, shape: shape, location: location())
             }
             let isVariable = try t.bool(TensorSlot.isVariable, default: false)
             var sparsity: TFLiteSparsity?
             if let sp = try t.table(TensorSlot.sparsity) {
-                sparsity = try parseSparsity(sp, location: location)
+                sparsity = try parseSparsity(sp, location: location())
             }
             let signature = try t.int32s(TensorSlot.shapeSignature)
             let hasRank = try t.bool(TensorSlot.hasRank, default: false)
@@ -182,7 +190,7 @@ struct TFLiteModelParser {
         }
     }
 
-    func parseQuantization(_ q: FlatBufferTable, shape: [Int], location: String) throws -> TFLiteQuantization {
+    func parseQuantization(_ q: FlatBufferTable, shape: [Int], location: @autoclosure () -> String) throws -> TFLiteQuantization {
         var result = TFLiteQuantization()
         result.min = try q.floats(QuantizationSlot.min) ?? []
         result.max = try q.floats(QuantizationSlot.max) ?? []
@@ -197,17 +205,17 @@ struct TFLiteModelParser {
         // The runtime's rules for affine quantization (only checked when there are scales).
         if let scales, !scales.isEmpty, result.custom == nil {
             guard let zeroPoints else {
-                throw TFLiteModelError.invalidValue(what: "quantization", location: location, reason: "has \(scales.count) scales but no zero points")
+                throw TFLiteModelError.invalidValue(what: "quantization", location: location(), reason: "has \(scales.count) scales but no zero points")
             }
             guard zeroPoints.count == scales.count else {
-                throw TFLiteModelError.invalidValue(what: "quantization", location: location, reason: "has \(scales.count) scales but \(zeroPoints.count) zero points")
+                throw TFLiteModelError.invalidValue(what: "quantization", location: location(), reason: "has \(scales.count) scales but \(zeroPoints.count) zero points")
             }
             let qd = result.quantizedDimension
             guard qd >= 0, shape.isEmpty || qd < shape.count else {
-                throw TFLiteModelError.invalidValue(what: "quantized_dimension", location: location, reason: "\(qd) is outside the tensor's \(shape.count) dimensions")
+                throw TFLiteModelError.invalidValue(what: "quantized_dimension", location: location(), reason: "\(qd) is outside the tensor's \(shape.count) dimensions")
             }
             if scales.count != 1, !shape.isEmpty, scales.count != shape[qd] {
-                throw TFLiteModelError.invalidValue(what: "quantization", location: location, reason: "has \(scales.count) scales for \(shape[qd]) channels along dimension \(qd)")
+                throw TFLiteModelError.invalidValue(what: "quantization", location: location(), reason: "has \(scales.count) scales for \(shape[qd]) channels along dimension \(qd)")
             }
         }
         return result
@@ -225,14 +233,14 @@ struct TFLiteModelParser {
         }
     }
 
-    func parseSparsity(_ sp: FlatBufferTable, location: String) throws -> TFLiteSparsity {
+    func parseSparsity(_ sp: FlatBufferTable, location: @autoclosure () -> String) throws -> TFLiteSparsity {
         let order = try indices(sp, SparsitySlot.traversalOrder)
         let blockMap = try indices(sp, SparsitySlot.blockMap)
         var dims: [TFLiteDimensionMetadata] = []
         for d in try sp.tables(SparsitySlot.dimMetadata) ?? [] {
             let rawFormat = try d.scalar(DimensionSlot.format, default: UInt8(0))
             guard let format = TFLiteDimensionType(rawValue: rawFormat) else {
-                throw TFLiteModelError.invalidValue(what: "sparse dimension format", location: location, reason: "\(rawFormat) is not DENSE or SPARSE_CSR")
+                throw TFLiteModelError.invalidValue(what: "sparse dimension format", location: location(), reason: "\(rawFormat) is not DENSE or SPARSE_CSR")
             }
             dims.append(TFLiteDimensionMetadata(
                 format: format,
@@ -244,22 +252,23 @@ struct TFLiteModelParser {
     }
 
     func parseOperator(_ t: FlatBufferTable, index i: Int, subgraph s: Int, codes: [TFLiteOperatorCode], tensorCount: Int) throws -> TFLiteOperator {
-        let location = "subgraph \(s), operator \(i)"
-        return try at(location) {
+        // Built only when an error is thrown: one string per tensor was a tenth of a small model's parse.
+        func location() -> String { "subgraph \(s), operator \(i)" }
+        return try at(location()) {
             let opcodeIndex = Int(try t.scalar(OperatorSlot.opcodeIndex, default: UInt32(0)))
             guard opcodeIndex < codes.count else {
-                throw TFLiteModelError.indexOutOfRange(what: "opcode index", index: opcodeIndex, count: codes.count, location: location)
+                throw TFLiteModelError.indexOutOfRange(what: "opcode index", index: opcodeIndex, count: codes.count, location: location())
             }
             let inputs = try indices(t, OperatorSlot.inputs)
             let outputs = try indices(t, OperatorSlot.outputs)
             let intermediates = try indices(t, OperatorSlot.intermediates)
-            try checkTensorIndices(inputs, count: tensorCount, what: "input tensor", location: location)
-            try checkTensorIndices(outputs, count: tensorCount, what: "output tensor", location: location)
-            try checkTensorIndices(intermediates, count: tensorCount, what: "intermediate tensor", location: location)
+            try checkTensorIndices(inputs, count: tensorCount, what: "input tensor", location: location())
+            try checkTensorIndices(outputs, count: tensorCount, what: "output tensor", location: location())
+            try checkTensorIndices(intermediates, count: tensorCount, what: "intermediate tensor", location: location())
             let optionsType = try t.unionType(OperatorSlot.optionsType)
             var options = BuiltinOptions.none
             if optionsType != 0, let table = try t.table(OperatorSlot.options) {
-                options = try BuiltinOptionsDecoder.decode(type: optionsType, table: table, location: location)
+                options = try BuiltinOptionsDecoder.decode(type: optionsType, table: table, location: location())
             }
             var custom = try t.byteRange(OperatorSlot.customOptions)
             if custom == nil || custom?.count == 0 {
@@ -283,11 +292,12 @@ struct TFLiteModelParser {
     }
 
     func parseSignature(_ t: FlatBufferTable, index i: Int, subgraphs: [TFLiteSubGraph]) throws -> TFLiteSignatureDef {
-        let location = "signature \(i)"
-        return try at(location) {
+        // Built only when an error is thrown: one string per tensor was a tenth of a small model's parse.
+        func location() -> String { "signature \(i)" }
+        return try at(location()) {
             let subgraphIndex = Int(try t.scalar(SignatureSlot.subgraphIndex, default: UInt32(0)))
             guard subgraphIndex < subgraphs.count else {
-                throw TFLiteModelError.indexOutOfRange(what: "subgraph", index: subgraphIndex, count: subgraphs.count, location: location)
+                throw TFLiteModelError.indexOutOfRange(what: "subgraph", index: subgraphIndex, count: subgraphs.count, location: location())
             }
             let tensorCount = subgraphs[subgraphIndex].tensors.count
             func maps(_ slot: Int) throws -> [TFLiteTensorMap] {
@@ -295,7 +305,7 @@ struct TFLiteModelParser {
                     let map = TFLiteTensorMap(name: try m.string(TensorMapSlot.name) ?? "",
                                               tensorIndex: Int(try m.scalar(TensorMapSlot.tensorIndex, default: UInt32(0))))
                     guard map.tensorIndex < tensorCount else {
-                        throw TFLiteModelError.indexOutOfRange(what: "tensor", index: map.tensorIndex, count: tensorCount, location: "\(location) '\(map.name)'")
+                        throw TFLiteModelError.indexOutOfRange(what: "tensor", index: map.tensorIndex, count: tensorCount, location: "\(location()) '\(map.name)'")
                     }
                     return map
                 }

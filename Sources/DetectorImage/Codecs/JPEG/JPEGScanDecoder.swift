@@ -46,7 +46,10 @@ extension JPEGStreamParser {
         // A sequential frame's first scan holding every component is streamed (see `allowsStreaming`).
         let streaming = allowsStreaming && !frame.progressive && scanCount == 0
             && scan.members.count == frame.components.count
-        let stream = streaming ? StreamedRows(frame: frame, scan: scan) : nil
+        // With a second core, a streamed YCbCr scan's IDCT and colour conversion run there,
+        // behind the decoding, on `pipelineSlots` MCU rows of coefficients in turn.
+        let pipelineBytes = streaming ? pipelineByteCount(frame: frame, scan: scan) : nil
+        let stream = streaming ? StreamedRows(frame: frame, scan: scan, slots: pipelineBytes == nil ? 1 : pipelineSlots) : nil
         if let stream { streamedSamples = stream.samples } else { allocatePlanes() }
         let empty = JPEGHuffmanDecoder()
         let masks = JPEGZigZagMask.shared
@@ -93,21 +96,22 @@ extension JPEGStreamParser {
         var lastGoodIMCURow = progress.lastGoodIMCURow
         defer { progress.lastGoodIMCURow = lastGoodIMCURow }
 
-        // A streamed YCbCr scan with a second core converts its rows there, behind the decoding
-        // (the closure below, not a local function: captured state would be boxed and checked
-        // for exclusive access on every symbol).
-        let pipelineBytes = stream == nil ? nil : pipelineByteCount(frame: frame, scan: scan)
+        // (The pipeline's closures below, not local functions: captured state would be boxed
+        // and checked for exclusive access on every symbol.)
         var pixels = [UInt8](unsafeUninitializedCapacity: pipelineBytes ?? 0) { _, initialized in
             initialized = pipelineBytes ?? 0
         }
         try pixels.withUnsafeMutableBufferPointer { pixelBuffer in
-            var pipeline: JPEGRowPipeline?
+            var pipeline: JPEGScanPipeline?
             if let stream, pipelineBytes != nil, let out = pixelBuffer.baseAddress {
                 let upsamplers = JPEGPixelAssembler.upsamplers(frame: frame, planes: stream.samples)
                 let width = frame.width
-                pipeline = JPEGRowPipeline(height: frame.height) { rows in
-                    JPEGPixelAssembler.convertYCbCrRows(rows, upsamplers: upsamplers, width: width, pixels: out)
-                }
+                pipeline = JPEGScanPipeline(mcuRows: mcuRows, slots: stream.slots, rowsPerMCURow: 8 * frame.maxV,
+                                            height: frame.height, transform: { row in stream.transformRow(row) },
+                                            convert: { rows in
+                                                JPEGPixelAssembler.convertYCbCrRows(rows, upsamplers: upsamplers, width: width,
+                                                                                    pixels: out)
+                                            })
                 pipeline?.start()
             }
             var complete = false
@@ -118,6 +122,10 @@ extension JPEGStreamParser {
                 try jpegNaturalOrder.withUnsafeBufferPointer { naturalBuffer in
                     guard let natural = naturalBuffer.baseAddress else { return }
                     for mcuY in 0..<mcuRows {
+                        if let stream, stream.slots > 1 {
+                            pipeline?.waitForSlot(mcuY)
+                            for m in 0..<memberCount { members[m].coefficients = stream.coefficients(member: m, mcuY: mcuY) }
+                        }
                         let iMCURow = mcuY / mcuRowsPerIMCURow
                         for mcuX in 0..<mcusPerRow {
                             // libjpeg counts the row before it reads a due restart marker.
@@ -170,9 +178,7 @@ extension JPEGStreamParser {
                             if reader.overran { insufficient = true }
                         }
                         try checkReader(reader)
-                        stream?.transformRow(mcuY)
-                        // Every 8 MCU rows: fewer wake-ups; `finish` converts what is left.
-                        if let pipeline, mcuY & 7 == 7 { pipeline.publish(mcuY * 8 * frame.maxV) }
+                        if let pipeline { pipeline.decoded(mcuY + 1) } else { stream?.transformRow(mcuY) }
                     }
                 }
             }
@@ -183,6 +189,10 @@ extension JPEGStreamParser {
         // Find the marker after the scan (skipping any extraneous bytes, as libjpeg does).
         return try nextMarker(from: reader.position)
     }
+
+    /// MCU rows of coefficients a pipelined scan holds at once (the decoding thread waits, or
+    /// transforms a row itself, when it is that far ahead of the IDCT).
+    var pipelineSlots: Int { 8 }
 
     /// The RGB byte count when a streamed scan's rows can be converted during the decode: a
     /// second core, three components that make YCbCr with the markers seen so far (the

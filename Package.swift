@@ -26,10 +26,13 @@ let wideTierTargets: [Target] = [
     .target(name: "KernelsAVX512VBMI",
             swiftSettings: [.unsafeFlags(["-Xcc", "-march=x86-64-v4", "-Xcc", "-mavx512vbmi"])]),
     // The byte GEMM on AMX tiles (`tdpbusd`), checked on its own like VBMI; the tile
-    // instructions are LLVM intrinsics reached through the Builtin module.
+    // instructions are LLVM intrinsics reached through the Builtin module. Under
+    // `--sanitize=thread` the sanitizer would turn the calls of the by-name intrinsics into
+    // `invoke`s for its unwinding cleanup, which LLVM rejects for intrinsics: it is told not to.
     .target(name: "KernelsAVX512AMX", dependencies: ["KernelsAVX512"],
             swiftSettings: [.unsafeFlags(["-enable-builtin-module", "-Xcc", "-march=x86-64-v4", "-Xcc", "-mavx512vnni",
-                                          "-Xcc", "-mamx-tile", "-Xcc", "-mamx-int8"])]),
+                                          "-Xcc", "-mamx-tile", "-Xcc", "-mamx-int8",
+                                          "-Xllvm", "-tsan-handle-cxx-exceptions=false"])]),
 ]
 #else
 let wideTierTargets: [Target] = []

@@ -22,7 +22,7 @@ public struct FlatBufferLimits: Sendable, Equatable {
 
 /// What every view of one file shares while it is read: the bytes, the limits and the work
 /// counted so far (nested buffers read from the file charge the same counter). One reference per
-/// view, so copying a table or vector retains one object, not three.
+/// view, so copying a table or vector retains one object, not two.
 package final class FlatBufferReading {
     /// The bytes the buffers live in.
     package let storage: ByteStorage

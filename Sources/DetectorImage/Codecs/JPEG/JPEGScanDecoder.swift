@@ -49,7 +49,7 @@ extension JPEGStreamParser {
         // With a second core, a streamed YCbCr scan's IDCT and colour conversion run there,
         // behind the decoding, on `pipelineSlots` MCU rows of coefficients in turn.
         let pipelineBytes = streaming ? pipelineByteCount(frame: frame, scan: scan) : nil
-        let stream = streaming ? StreamedRows(frame: frame, scan: scan, slots: pipelineBytes == nil ? 1 : pipelineSlots) : nil
+        let stream = streaming ? StreamedRows(frame: frame, scan: scan, slots: pipelineBytes == nil ? 1 : min(pipelineSlots, mcuRows)) : nil
         if let stream { streamedSamples = stream.samples } else { allocatePlanes() }
         let empty = JPEGHuffmanDecoder()
         let masks = JPEGZigZagMask.shared
@@ -122,8 +122,8 @@ extension JPEGStreamParser {
                 try jpegNaturalOrder.withUnsafeBufferPointer { naturalBuffer in
                     guard let natural = naturalBuffer.baseAddress else { return }
                     for mcuY in 0..<mcuRows {
-                        if let stream, stream.slots > 1 {
-                            pipeline?.waitForSlot(mcuY)
+                        if let stream, let pipeline {
+                            pipeline.waitForSlot(mcuY)
                             for m in 0..<memberCount { members[m].coefficients = stream.coefficients(member: m, mcuY: mcuY) }
                         }
                         let iMCURow = mcuY / mcuRowsPerIMCURow
@@ -190,8 +190,9 @@ extension JPEGStreamParser {
         return try nextMarker(from: reader.position)
     }
 
-    /// MCU rows of coefficients a pipelined scan holds at once (the decoding thread waits, or
-    /// transforms a row itself, when it is that far ahead of the IDCT).
+    /// MCU rows of coefficients a pipelined scan holds at once, at most (the decoding thread
+    /// waits, or transforms a row itself, when it is that far ahead of the IDCT); never more
+    /// than the scan has, so a wide image of few rows does not hold 8 rows of coefficients.
     var pipelineSlots: Int { 8 }
 
     /// The RGB byte count when a streamed scan's rows can be converted during the decode: a

@@ -19,7 +19,7 @@ enum TrackCommand {
             OptionSpec("--max-age-ms", .int(0...86_400_000), value: "MS", default: "1000", help: "milliseconds an unmatched track survives"),
             OptionSpec("--max-age", .int(0...1_000_000), value: "N", help: "... or a number of frames instead"),
             OptionSpec("--min-hits", .int(1...1000), value: "N", default: "3", help: "matches before a track is reported"),
-            OptionSpec("--hits-after-gap", .int(1...1000), value: "N", default: "2", help: "matches a re-found track needs before it is reported again"),
+            OptionSpec("--hits-after-gap", .int(1...1000), value: "N", default: "1", help: "matches a re-found track needs before it is reported again"),
             OptionSpec("--no-warm-up", .flag, help: "do not confirm tracks at once during the first min-hits frames"),
             OptionSpec("--motion", .choice(["none", "velocity", "constant-velocity", "kalman"]), default: "kalman",
                        help: "motion model (velocity = constant-velocity)"),
@@ -39,6 +39,10 @@ enum TrackCommand {
             OptionSpec("--gate", .number(min: 0, max: 1000), value: "G", default: "0.25", help: "re-acquisition gate of a lost track, in box heights (0: off)"),
             OptionSpec("--gate-growth", .number(min: 0, max: 1000), value: "R", default: "1", help: "... widening by R box heights per second lost"),
             OptionSpec("--gate-height-ratio", .number(min: 0, max: 1000), value: "R", default: "1.4", help: "... and a height within a factor R of the track's (0: off)"),
+            OptionSpec("--ground-gate", .number(min: 0, max: 1000), value: "G", default: "12",
+                       help: "ground-plane gate: largest squared Mahalanobis distance of the foot points (0: off)"),
+            OptionSpec("--frame-width", .number(min: 1, max: 1_000_000), value: "W", default: "imWidth of the seqinfo.ini, else none (no ground-plane gate)",
+                       help: "width in pixels of the frames the detections come from"),
             OptionSpec("--reupdate", .flag, help: "re-run a re-found track's filter over its gap (OC-SORT's re-update)"),
             OptionSpec("--first-frame", .flag, help: "ML Kit's reporting: every detection gets an ID from its first frame"),
             OptionSpec("--class-aware", .flag, help: "only match detections of the same class (MOT files carry none)"),
@@ -54,7 +58,7 @@ enum TrackCommand {
     static let configurationOptions = [
         "--track-iou", "--max-age-ms", "--max-age", "--min-hits", "--hits-after-gap", "--no-warm-up", "--motion",
         "--score-relative", "--score-quantile", "--score-split", "--low-score-weight", "--low-score-iou", "--no-score-weighting",
-        "--no-hold-size", "--centre-weight", "--foot-weight", "--gate", "--gate-growth", "--gate-height-ratio", "--reupdate", "--first-frame",
+        "--no-hold-size", "--centre-weight", "--foot-weight", "--gate", "--gate-growth", "--gate-height-ratio", "--ground-gate", "--reupdate", "--first-frame",
         "--class-aware", "--label-history", "--reported-box",
     ]
 
@@ -66,7 +70,8 @@ enum TrackCommand {
             return try TrackBenchmark.run(boxes: boxes, frames: 2000, configuration: try makeConfiguration(args))
         }
         guard let detectionsPath = args.string("--detections") else { throw UsageError("track needs --detections FILE") }
-        let fps = args.double("--fps") ?? frameRate(nextTo: detectionsPath) ?? 30
+        let seqinfo = sequenceInfo(nextTo: detectionsPath)
+        let fps = args.double("--fps") ?? seqinfo.flatMap(MOTFormat.frameRate(seqinfo:)) ?? 30
 
         var tracker: IoUTracker
         if let path = args.string(TrackerStateFile.inOption) {
@@ -84,6 +89,9 @@ enum TrackCommand {
             } catch let error as TrackerError {
                 throw UsageError(error.description)
             }
+        }
+        if let width = args.double("--frame-width") ?? seqinfo.flatMap(MOTFormat.imageWidth(seqinfo:)) {
+            tracker.frameWidth = width
         }
         // A resumed tracker continues its clock: frames up to its last update are the earlier
         // segment's and are skipped.
@@ -130,13 +138,13 @@ enum TrackCommand {
         return 0
     }
 
-    /// `frameRate` from a MOTChallenge `seqinfo.ini` beside the detections or one folder up
-    /// (`SEQ/det.txt` or `SEQ/det/det.txt`), if there is one with a usable value.
-    static func frameRate(nextTo detectionsPath: String) -> Double? {
+    /// The text of a MOTChallenge `seqinfo.ini` beside the detections or one folder up
+    /// (`SEQ/det.txt` or `SEQ/det/det.txt`), if there is one.
+    static func sequenceInfo(nextTo detectionsPath: String) -> String? {
         let folder = URL(fileURLWithPath: detectionsPath).deletingLastPathComponent()
         for candidate in [folder, folder.deletingLastPathComponent()] {
             let url = candidate.appendingPathComponent("seqinfo.ini")
-            if let text = try? String(contentsOf: url, encoding: .utf8), let fps = MOTFormat.frameRate(seqinfo: text) { return fps }
+            if let text = try? String(contentsOf: url, encoding: .utf8) { return text }
         }
         return nil
     }
@@ -187,6 +195,15 @@ enum TrackCommand {
         if let g = args.double("--gate") { configuration.reacquisitionGate = g > 0 ? Float(g) : nil }
         if let r = args.double("--gate-growth") { configuration.reacquisitionGrowth = Float(r) }
         if let v = args.double("--gate-height-ratio") { configuration.reacquisitionHeightRatio = v > 0 ? Float(v) : nil }
+        if let g = args.double("--ground-gate") {
+            if g > 0 {
+                var ground = configuration.groundPlane ?? TrackerConfiguration.GroundPlane()
+                ground.gate = Float(g)
+                configuration.groundPlane = ground
+            } else {
+                configuration.groundPlane = nil
+            }
+        }
         if args.flag("--reupdate") { configuration.reupdateAfterGap = true }
         if args.flag("--first-frame") { configuration.reportsFromFirstFrame = true }
         if let box = args.string("--reported-box") {

@@ -78,6 +78,8 @@ public struct IoUTracker: Sendable {
         var streak = 1              // consecutive matches up to now
         var lastDetection: TrackBox
         var motionAtLastDetection: BoxMotionState
+        /// The foot point on the learnt ground plane (nil while the ground-plane gate is off).
+        var ground: GroundMotion?
     }
 
     /// Most detections one update accepts (more is a `TrackerError.tooManyDetections`); real
@@ -102,6 +104,20 @@ public struct IoUTracker: Sendable {
     /// The tracker's clock: the last update's time in milliseconds.
     var nowMs = 0.0
     var recentScores = ScoreWindow(capacity: IoUTracker.scoreWindowCapacity)
+    /// The ground plane learnt from confident detections (`TrackerConfiguration.groundPlane`).
+    var groundFit = GroundPlaneFit()
+
+    /// Width in pixels of the frames the boxes come from. The ground-plane gate
+    /// (`TrackerConfiguration.groundPlane`) needs it and is off while it is nil; set it before the
+    /// first update (`objdetect track` does, from `seqinfo.ini`). The detector's stream modes leave
+    /// it nil: their objects need not stand on one ground plane (a cup on a table, a hand-held
+    /// pan). Not a setting: it belongs to the stream, and a saved state keeps it.
+    ///
+    /// ```swift
+    /// var tracker = try IoUTracker()
+    /// tracker.frameWidth = 1920
+    /// ```
+    public var frameWidth: Double?
 
     /// Creates a tracker; throws `TrackerError.invalidConfiguration` for out-of-range settings.
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) throws {
@@ -124,6 +140,7 @@ public struct IoUTracker: Sendable {
         lastTimestampMs = nil
         nowMs = 0
         recentScores = ScoreWindow(capacity: Self.scoreWindowCapacity)
+        groundFit = GroundPlaneFit()
     }
 
     /// The last update's timestamp, when it came with one (a resumed tracker needs later ones).
@@ -144,6 +161,7 @@ public struct IoUTracker: Sendable {
         guard detections.count <= Self.maxDetectionsPerUpdate else {
             throw TrackerError.tooManyDetections(count: detections.count, limit: Self.maxDetectionsPerUpdate)
         }
+        let previousMs = nowMs, isFirstUpdate = updateCount == 0
         if let timestampMs {
             lastTimestampMs = timestampMs
             nowMs = Double(timestampMs)
@@ -151,6 +169,11 @@ public struct IoUTracker: Sendable {
             nowMs += Self.assumedFrameIntervalMs
         }
         updateCount += 1
+        let ground = groundSettings
+        if let ground, !isFirstUpdate {
+            let seconds = (nowMs - previousMs) / 1_000, q = Double(ground.settings.accelerationStd)
+            for i in tracks.indices { tracks[i].ground?.predict(seconds: seconds, accelerationStd: q) }
+        }
         // A track whose time ran out by now cannot match any more.
         if case let .milliseconds(limit) = configuration.maxAge {
             let now = nowMs
@@ -206,7 +229,11 @@ public struct IoUTracker: Sendable {
         for d in low { isLow[d] = true }
         let candidates = low.isEmpty ? high : (high + low).sorted()
         associate(detectionIndices: candidates, detections: detections, isLow: isLow, scoreScale: scoreScale,
-                  matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
+                  ground: ground, matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
+        if let ground {
+            recoverLostTracks(highIndices: high, detections: detections, ground: ground,
+                              matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
+        }
 
         // Correct matched tracks.
         for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
@@ -247,6 +274,25 @@ public struct IoUTracker: Sendable {
             tracks.append(Track(
                 id: nil, motion: motion, labels: labels, smoothedClass: labels.smoothedClass, hits: 1,
                 missedUpdates: 0, lastMatchMs: nowMs, lastDetection: detection.box, motionAtLastDetection: motion))
+        }
+
+        // The ground plane learns from this update's confident detections, then every matched or
+        // new track's foot point follows its detection.
+        if let ground {
+            for index in usable where detections[index].score >= newTrackScore {
+                let box = detections[index].box
+                groundFit.add(feetY: Double(box.y) + Double(box.height), height: Double(box.height))
+            }
+            groundFit.refit(minimumCount: ground.settings.minimumFitCount)
+            for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
+                guard let trackIndex else { continue }
+                let point = groundPoint(of: detections[detectionIndex].box, ground)
+                if tracks[trackIndex].ground == nil {
+                    tracks[trackIndex].ground = GroundMotion(position: point.position, measurement: point.covariance)
+                } else {
+                    tracks[trackIndex].ground?.correct(position: point.position, measurement: point.covariance)
+                }
+            }
         }
 
         // Confirm tracks with enough consecutive hits, in detection order.
@@ -310,6 +356,19 @@ public struct IoUTracker: Sendable {
         tracks[index].lastMatchMs = nowMs
     }
 
+    /// The ground-plane gate's settings with the frame width, when both are set.
+    var groundSettings: GroundContext? {
+        guard let settings = configuration.groundPlane, let width = frameWidth, width.isFinite, width > 0 else { return nil }
+        return GroundContext(settings: settings, frameWidth: width)
+    }
+
+    /// A box's foot point on the learnt ground plane and its covariance.
+    func groundPoint(of box: TrackBox, _ ground: GroundContext) -> (position: (Double, Double), covariance: (Double, Double, Double)) {
+        groundFit.groundPoint(
+            of: box, frameWidth: ground.frameWidth, focalLength: Double(ground.settings.focalLength),
+            noiseX: Double(ground.settings.noiseX), noiseY: Double(ground.settings.noiseY))
+    }
+
     private func isExpired(_ track: Track) -> Bool {
         switch configuration.maxAge {
         case .frames(let limit):
@@ -320,4 +379,10 @@ public struct IoUTracker: Sendable {
         }
     }
 
+}
+
+/// The ground-plane gate's settings and the frame width it works in.
+struct GroundContext {
+    var settings: TrackerConfiguration.GroundPlane
+    var frameWidth: Double
 }

@@ -121,10 +121,25 @@ package enum MOTFormat {
     /// MOTFormat.frameRate(seqinfo: "[Sequence]\nname=TUD-Campus\nframeRate=25\n")   // 25
     /// ```
     package static func frameRate(seqinfo text: String) -> Double? {
+        number(named: "framerate", in: text, range: 0.001...10_000)
+    }
+
+    /// The `imWidth` of a MOTChallenge `seqinfo.ini` (the frame width in pixels), or nil when the
+    /// text has none in 1...1000000.
+    ///
+    /// ```swift
+    /// MOTFormat.imageWidth(seqinfo: "[Sequence]\nimWidth=640\nimHeight=480\n")   // 640
+    /// ```
+    package static func imageWidth(seqinfo text: String) -> Double? {
+        number(named: "imwidth", in: text, range: 1...1_000_000)
+    }
+
+    /// The first `key=value` line whose key is `name` (any case) and whose value is a number in `range`.
+    private static func number(named name: String, in text: String, range: ClosedRange<Double>) -> Double? {
         for rawLine in text.split(whereSeparator: { $0.isNewline }) {
             let parts = rawLine.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingWhitespace().lowercased() == "framerate" else { continue }
-            if let fps = Double(parts[1].trimmingWhitespace()), fps >= 0.001, fps <= 10_000 { return fps }
+            guard parts.count == 2, parts[0].trimmingWhitespace().lowercased() == name else { continue }
+            if let value = Double(parts[1].trimmingWhitespace()), range.contains(value) { return value }
         }
         return nil
     }

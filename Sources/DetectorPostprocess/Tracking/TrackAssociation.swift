@@ -9,7 +9,8 @@ extension IoUTracker {
     /// previous update with IoU ≥ `lowScoreIoUThreshold` (any track, at `iouThreshold`, with
     /// `reportsFromFirstFrame`) and, for a track
     /// that missed updates, the detection's centre is inside the re-acquisition gate and its
-    /// height within `reacquisitionHeightRatio` of the predicted one. Its
+    /// height within `reacquisitionHeightRatio` of the predicted one, and (with `ground`) the
+    /// detection's foot point is inside the track's ground-plane gate. Its
     /// weight is `IoU − centreDistanceWeight · d²/c² − footDistanceWeight · f²/h²` (d: distance
     /// of the centres, c: diagonal of the box enclosing both, f: distance of the bottom-centre
     /// points, h: the predicted box's height), times `lowScoreWeight` for a low-score detection, so a
@@ -20,7 +21,7 @@ extension IoUTracker {
     /// tracks × detections.
     func associate(
         detectionIndices: [Int], detections: [TrackerDetection], isLow: [Bool], scoreScale: Float,
-        matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
+        ground: GroundContext?, matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
     ) {
         let rows = tracks.count, columns = detectionIndices.count
         guard rows > 0, columns > 0 else { return }
@@ -31,6 +32,12 @@ extension IoUTracker {
         var candidates: [TrackBox] = []
         candidates.reserveCapacity(columns)
         for d in detectionIndices { candidates.append(detections[d].box) }
+        var groundPoints: [(position: (Double, Double), covariance: (Double, Double, Double))] = []
+        if let ground {
+            groundPoints.reserveCapacity(columns)
+            for box in candidates { groundPoints.append(groundPoint(of: box, ground)) }
+        }
+        let groundGate = Double(ground?.settings.gate ?? .infinity)
         // Squared gate radius of each track in pixels (infinite: no gate).
         var gateRadiusSquared = [Float](repeating: .infinity, count: rows)
         if let gate = configuration.reacquisitionGate {
@@ -83,6 +90,9 @@ extension IoUTracker {
                     if candidate.height > track.height * ratio || track.height > candidate.height * ratio
                         || candidate.height > last * ratio || last > candidate.height * ratio { continue }
                 }
+                if !groundPoints.isEmpty, let motion = tracks[r].ground,
+                   let distance = motion.squaredDistance(to: groundPoints[c].position, measurement: groundPoints[c].covariance),
+                   distance > groundGate { continue }
                 var weight = iou
                 if centreWeight > 0 || footWeight > 0 || gate.isFinite {
                     let dx = (candidate.x + candidate.width / 2) - (track.x + track.width / 2)
@@ -157,6 +167,63 @@ extension IoUTracker {
                 matchedTrack[r] = true
                 trackOfDetection[detectionIndices[c]] = r
             }
+        }
+    }
+}
+
+extension IoUTracker {
+    /// A second chance for confirmed tracks lost for an update or more and left unmatched: they
+    /// may take an unmatched high-score detection by ground-plane distance alone (no overlap
+    /// needed) when its foot point is inside the gate and its height within
+    /// `reacquisitionHeightRatio` of the track's predicted and last detected heights. The pair's
+    /// weight is `1 − d²/gate`; one optimal assignment over those pairs.
+    func recoverLostTracks(
+        highIndices: [Int], detections: [TrackerDetection], ground: GroundContext,
+        matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
+    ) {
+        var rows: [Int] = []
+        for r in tracks.indices where !matchedTrack[r] && tracks[r].id != nil && tracks[r].missedUpdates >= 1
+            && tracks[r].ground != nil { rows.append(r) }
+        var columns: [Int] = []
+        for d in highIndices where trackOfDetection[d] == nil { columns.append(d) }
+        guard !rows.isEmpty, !columns.isEmpty else { return }
+        let gate = Double(ground.settings.gate)
+        let ratio = configuration.reacquisitionHeightRatio
+        var points: [(position: (Double, Double), covariance: (Double, Double, Double))] = []
+        points.reserveCapacity(columns.count)
+        for d in columns { points.append(groundPoint(of: detections[d].box, ground)) }
+        var costs = [Double](repeating: 0, count: rows.count * columns.count)
+        var usedRows: [Int] = [], usedColumns = [Bool](repeating: false, count: columns.count)
+        for (i, r) in rows.enumerated() {
+            guard let motion = tracks[r].ground else { continue }
+            let predicted = tracks[r].motion.box.height, last = tracks[r].lastDetection.height
+            var any = false
+            for (j, d) in columns.enumerated() {
+                let h = detections[d].box.height
+                if let ratio, h > predicted * ratio || predicted > h * ratio || h > last * ratio || last > h * ratio { continue }
+                if configuration.classAware, let trackClass = tracks[r].smoothedClass,
+                   let detectionClass = detections[d].classIndex, trackClass != detectionClass { continue }
+                guard let distance = motion.squaredDistance(to: points[j].position, measurement: points[j].covariance),
+                      distance <= gate else { continue }
+                costs[i * columns.count + j] = -max(1 - distance / gate, 1e-4)
+                any = true
+                usedColumns[j] = true
+            }
+            if any { usedRows.append(i) }
+        }
+        guard !usedRows.isEmpty else { return }
+        var keptColumns: [Int] = []
+        for j in columns.indices where usedColumns[j] { keptColumns.append(j) }
+        var sub = [Double](repeating: 0, count: usedRows.count * keptColumns.count)
+        for (a, i) in usedRows.enumerated() {
+            for (b, j) in keptColumns.enumerated() { sub[a * keptColumns.count + b] = costs[i * columns.count + j] }
+        }
+        guard let assignment = try? LinearAssignment.solve(costs: sub, rows: usedRows.count, columns: keptColumns.count) else { return }
+        for (a, b) in assignment.enumerated() {
+            guard let b, sub[a * keptColumns.count + b] < 0 else { continue }
+            let r = rows[usedRows[a]]
+            matchedTrack[r] = true
+            trackOfDetection[columns[keptColumns[b]]] = r
         }
     }
 }

@@ -52,6 +52,38 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         case filtered
     }
 
+    /// The ground-plane gate's settings (see `groundPlane`). Positions are in units of a
+    /// person's height on a ground plane learnt from the detections (`h ≈ k · (feet row − horizon)`),
+    /// so the same numbers hold at any resolution.
+    public struct GroundPlane: Sendable, Equatable, Codable {
+        /// Largest squared Mahalanobis distance (2 degrees of freedom) between a track's predicted
+        /// foot point and a detection's for them to match.
+        public var gate: Float
+        /// Detection noise across, as a fraction of the box width.
+        public var noiseX: Float
+        /// Detection noise of the feet row, as a fraction of the box height.
+        public var noiseY: Float
+        /// Random acceleration of a walking person, in heights per second².
+        public var accelerationStd: Float
+        /// The camera's focal length in frame widths (1.5: a horizontal field of view of about 37°;
+        /// it sets how far apart in depth two foot rows are).
+        public var focalLength: Float
+        /// Confident detections needed before the plane is fitted (until then a box's own height
+        /// stands in for the fitted one).
+        public var minimumFitCount: Int
+
+        /// The measured defaults.
+        public init(gate: Float = 12, noiseX: Float = 0.2, noiseY: Float = 0.08, accelerationStd: Float = 0.3,
+                    focalLength: Float = 1.5, minimumFitCount: Int = 50) {
+            self.gate = gate
+            self.noiseX = noiseX
+            self.noiseY = noiseY
+            self.accelerationStd = accelerationStd
+            self.focalLength = focalLength
+            self.minimumFitCount = minimumFitCount
+        }
+    }
+
     /// Minimum IoU between a track's predicted box and a detection for them to match.
     public var iouThreshold: Float
     /// How long an unmatched track survives (tentative and confirmed alike).
@@ -60,8 +92,8 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// and is reported. 1 reports every detection from its first frame, as ML Kit does.
     public var minHits: Int
     /// Consecutive matches a confirmed track needs after a gap before it is reported again
-    /// (SORT's rule is `minHits`; 1 reports it from its first match after the gap). A wrong
-    /// re-match after a gap rarely lasts, so waiting a frame keeps it out of the output.
+    /// (SORT's rule is `minHits`; 1, the default, reports it from its first match after the gap:
+    /// with the ground-plane gate a re-match is rarely wrong, and waiting would hide a right one).
     public var hitsAfterGap: Int
     /// When true, tracks started in the first `minHits` updates are confirmed at once, so a
     /// stream's opening frames are not lost to the warm-up (as SORT and ByteTrack do).
@@ -121,6 +153,15 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
     /// its filter is re-run over boxes interpolated between the last and the new detection,
     /// so the velocity after an occlusion is not the stale one.
     public var reupdateAfterGap: Bool
+    /// UCMCTrack's idea without a camera model: each track also follows its foot point on a ground
+    /// plane learnt from the detections (`GroundPlane`), and a detection whose foot point is
+    /// further than `gate` (squared Mahalanobis distance) from the track's predicted one does not
+    /// match it, however much the boxes overlap (a person passing in front, or standing behind);
+    /// a confirmed track lost for an update or more may also take an unmatched high-score
+    /// detection inside that gate without any overlap. Needs the frame width
+    /// (`IoUTracker.frameWidth`); without it, or with nil here, matching is by boxes alone. (nil in
+    /// states saved before it existed, which keeps their behaviour.)
+    public var groundPlane: GroundPlane?
     /// Number of recent detections whose score-weighted class votes give the reported label.
     public var labelHistoryLength: Int
     /// Which box reported objects carry.
@@ -131,7 +172,7 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         iouThreshold: Float = 0.2,
         maxAge: MaxAge = .milliseconds(1_000),
         minHits: Int = 3,
-        hitsAfterGap: Int = 2,
+        hitsAfterGap: Int = 1,
         confirmImmediatelyAtStart: Bool = true,
         classAware: Bool = false,
         motion: TrackMotionModel = .kalman,
@@ -146,6 +187,7 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         reacquisitionGrowth: Float = 1,
         reacquisitionHeightRatio: Float? = 1.4,
         reupdateAfterGap: Bool = false,
+        groundPlane: GroundPlane? = GroundPlane(),
         reportsFromFirstFrame: Bool = false,
         labelHistoryLength: Int = 30,
         reportedBox: ReportedBox = .filtered
@@ -169,6 +211,7 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         self.reacquisitionGrowth = reacquisitionGrowth
         self.reacquisitionHeightRatio = reacquisitionHeightRatio
         self.reupdateAfterGap = reupdateAfterGap
+        self.groundPlane = groundPlane
         self.labelHistoryLength = labelHistoryLength
         self.reportedBox = reportedBox
     }
@@ -215,6 +258,22 @@ public struct TrackerConfiguration: Sendable, Equatable, Codable {
         }
         guard reacquisitionGrowth.isFinite, reacquisitionGrowth >= 0 else {
             throw TrackerError.invalidConfiguration(field: "reacquisitionGrowth", reason: "must be 0 or more, got \(reacquisitionGrowth)")
+        }
+        if let ground = groundPlane {
+            func check(_ name: String, _ value: Float) throws {
+                guard value.isFinite, value > 0, value <= 1_000 else {
+                    throw TrackerError.invalidConfiguration(field: "groundPlane.\(name)", reason: "must be in (0, 1000], got \(value)")
+                }
+            }
+            try check("gate", ground.gate)
+            try check("noiseX", ground.noiseX)
+            try check("noiseY", ground.noiseY)
+            try check("accelerationStd", ground.accelerationStd)
+            try check("focalLength", ground.focalLength)
+            guard ground.minimumFitCount >= 2, ground.minimumFitCount <= 1_000_000 else {
+                throw TrackerError.invalidConfiguration(
+                    field: "groundPlane.minimumFitCount", reason: "must be in 2...1000000, got \(ground.minimumFitCount)")
+            }
         }
         guard lowScoreWeight.isFinite, lowScoreWeight > 0, lowScoreWeight <= 1 else {
             throw TrackerError.invalidConfiguration(field: "lowScoreWeight", reason: "must be in (0, 1], got \(lowScoreWeight)")

@@ -36,6 +36,10 @@ public struct TrackerState: Codable, Sendable, Equatable {
     var recentScores: [Float]
     /// Live tracks, in the tracker's order.
     var tracks: [TrackSnapshot]
+    /// The frame width the ground-plane gate works in (`IoUTracker.frameWidth`).
+    var frameWidth: Double?
+    /// The learnt ground plane: count, Σy, Σh, Σy², Σy·h, then slope and horizon when fitted.
+    var groundFit: [Double]?
 
     /// One live track.
     struct TrackSnapshot: Codable, Sendable, Equatable {
@@ -49,6 +53,8 @@ public struct TrackerState: Codable, Sendable, Equatable {
         var missedUpdates: Int
         var lastMatchMs: Double
         var streak: Int
+        /// The ground-plane filter: X, Z, vX, vZ and the 4×4 covariance (nil without one).
+        var ground: [Double]?
     }
 
     struct Vote: Codable, Sendable, Equatable {
@@ -80,8 +86,9 @@ extension IoUTracker {
                     lastDetection: track.lastDetection,
                     votes: track.labels.votes.map { TrackerState.Vote(classIndex: $0.classIndex, score: $0.score) },
                     hits: track.hits, missedUpdates: track.missedUpdates, lastMatchMs: track.lastMatchMs,
-                    streak: track.streak)
-            })
+                    streak: track.streak, ground: track.ground?.numbers)
+            },
+            frameWidth: frameWidth, groundFit: groundFit.numbers)
     }
 
     /// Resumes a tracker from a state taken with `state`; throws `TrackerError.invalidState`
@@ -128,6 +135,12 @@ extension IoUTracker {
                 missedUpdates: snapshot.missedUpdates, lastMatchMs: snapshot.lastMatchMs,
                 lastDetection: snapshot.lastDetection, motionAtLastDetection: atDetection)
             track.streak = snapshot.streak
+            if let numbers = snapshot.ground {
+                guard let ground = GroundMotion(numbers: numbers) else {
+                    throw TrackerError.invalidState(reason: "track \(index) has a ground-plane filter with missing or non-finite numbers")
+                }
+                track.ground = ground
+            }
             tracks.append(track)
         }
         self.tracks = tracks
@@ -136,6 +149,16 @@ extension IoUTracker {
         lastTimestampMs = state.lastTimestampMs
         nowMs = state.nowMs
         for score in state.recentScores { recentScores.add(score) }
+        if let width = state.frameWidth {
+            guard width.isFinite, width > 0 else { throw TrackerError.invalidState(reason: "frame width \(width) is not a positive number") }
+            frameWidth = width
+        }
+        if let numbers = state.groundFit {
+            guard let fit = GroundPlaneFit(numbers: numbers) else {
+                throw TrackerError.invalidState(reason: "the ground plane has missing or non-finite numbers")
+            }
+            groundFit = fit
+        }
     }
 }
 
@@ -171,5 +194,31 @@ extension BoxMotionState {
         velocity = (v[0], v[1], v[2], v[3])
         framesSinceCorrection = snapshot.framesSinceCorrection
         hasVelocity = snapshot.hasVelocity
+    }
+}
+
+extension GroundPlaneFit {
+    /// count, Σy, Σh, Σy², Σy·h, then slope and horizon when fitted.
+    var numbers: [Double] {
+        var numbers = [count, sumY, sumH, sumYY, sumYH]
+        if let slope { numbers += [slope, horizon] }
+        return numbers
+    }
+
+    /// Rebuilds a fit from `numbers`; nil unless there are 5 or 7 finite ones with a count of 0
+    /// or more (and a slope above the minimum).
+    init?(numbers: [Double]) {
+        guard numbers.count == 5 || numbers.count == 7, numbers.allSatisfy({ $0.isFinite }), numbers[0] >= 0 else { return nil }
+        self.init()
+        count = numbers[0]
+        sumY = numbers[1]
+        sumH = numbers[2]
+        sumYY = numbers[3]
+        sumYH = numbers[4]
+        if numbers.count == 7 {
+            guard numbers[5] > Self.minimumSlope else { return nil }
+            slope = numbers[5]
+            horizon = numbers[6]
+        }
     }
 }

@@ -25,8 +25,9 @@ final class TrackCommandTests: XCTestCase {
         XCTAssertTrue(rows.allSatisfy { $0.id > 0 && $0.frame >= 1 && $0.frame <= 71 })
         XCTAssertTrue(result.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(",-1,-1,-1") })
         // The CLI and the library agree; the CLI times frames at the 25 fps of the seqinfo.ini
-        // next to det.txt.
+        // next to det.txt and takes the frame width (640) for the ground-plane gate from it.
         var tracker = try IoUTracker()
+        tracker.frameWidth = 640
         var expected: [MOTRow] = []
         let input = try MOTFormat.parse(String(contentsOf: detections, encoding: .utf8))
         for (offset, frame) in MOTFormat.groupByFrame(input).enumerated() {
@@ -39,6 +40,11 @@ final class TrackCommandTests: XCTestCase {
         XCTAssertEqual(rows.map(\.frame), expected.map(\.frame))
         let explicit = try run(["track", "--detections", detections.path, "--fps", "25"])
         XCTAssertEqual(explicit.stdout, result.stdout, "seqinfo.ini's frameRate is 25")
+        let width = try run(["track", "--detections", detections.path, "--frame-width", "640"])
+        XCTAssertEqual(width.stdout, result.stdout, "seqinfo.ini's imWidth is 640")
+        let ungated = try run(["track", "--detections", detections.path, "--ground-gate", "0"])
+        XCTAssertEqual(ungated.status, 0, ungated.stderr)
+        XCTAssertNotEqual(ungated.stdout, result.stdout, "the ground-plane gate changes some matches")
         let slower = try run(["track", "--detections", detections.path, "--fps", "5"])
         XCTAssertNotEqual(slower.stdout, result.stdout, "the frame rate changes how long tracks coast")
     }
@@ -60,7 +66,9 @@ final class TrackCommandTests: XCTestCase {
 
         let whole = try run(["track", "--detections", detections.path, "--fps", "30"])
         XCTAssertEqual(whole.status, 0, whole.stderr)
-        let one = try run(["track", "--detections", a.path, "--fps", "30", "--state-out", state.path])
+        // The halves have no seqinfo.ini beside them: the first is given MOT17-09's frame width
+        // (the whole run reads it from seqinfo.ini), the second gets it from the saved state.
+        let one = try run(["track", "--detections", a.path, "--fps", "30", "--frame-width", "1920", "--state-out", state.path])
         XCTAssertEqual(one.status, 0, one.stderr)
         let two = try run(["track", "--detections", b.path, "--fps", "30", "--state-in", state.path])
         XCTAssertEqual(two.status, 0, two.stderr)

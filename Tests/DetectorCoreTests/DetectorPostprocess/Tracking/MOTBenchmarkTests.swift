@@ -46,8 +46,11 @@ final class MOTBenchmarkTests: XCTestCase {
     }
 
     /// Runs a tracker over a detection file as `objdetect track` does (frame k at k/fps s).
-    static func track(_ detections: [MOTRow], fps: Double, configuration: TrackerConfiguration) throws -> [MOTRow] {
+    /// Tracks as `objdetect track` does: timed at `fps`, with the frame width of the sequence's
+    /// `seqinfo.ini` (which the ground-plane gate needs).
+    static func track(_ detections: [MOTRow], fps: Double, frameWidth: Double?, configuration: TrackerConfiguration) throws -> [MOTRow] {
         var tracker = try IoUTracker(configuration: configuration)
+        tracker.frameWidth = frameWidth
         var results: [MOTRow] = []
         for (offset, frame) in MOTFormat.groupByFrame(detections).enumerated() {
             let timestamp = Int64((Double(offset) * 1000 / fps).rounded())
@@ -62,7 +65,8 @@ final class MOTBenchmarkTests: XCTestCase {
         for sequence in Self.sequences {
             let info = try String(contentsOf: try SharedData.url("mot/\(sequence)/seqinfo.ini"), encoding: .utf8)
             let fps = try XCTUnwrap(MOTFormat.frameRate(seqinfo: info), "\(sequence) seqinfo.ini has a frameRate")
-            let results = try Self.track(try rows("mot/\(sequence)/det.txt"), fps: fps, configuration: configuration)
+            let results = try Self.track(try rows("mot/\(sequence)/det.txt"), fps: fps, frameWidth: MOTFormat.imageWidth(seqinfo: info),
+                                         configuration: configuration)
             metrics[sequence] = try MOTMetrics.evaluate(groundTruth: try rows("mot/\(sequence)/gt.txt"), results: results)
         }
         metrics["combined"] = Self.sequences.compactMap { metrics[$0] }.reduce(MOTMetrics(), +)

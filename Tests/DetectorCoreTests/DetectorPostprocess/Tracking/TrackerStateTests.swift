@@ -32,15 +32,21 @@ final class TrackerStateTests: XCTestCase {
     /// split in two with the state saved as JSON after the first half and a new tracker made from
     /// it for the second, give the same tracks (IDs, boxes, frames), on MOT15 and MOT17 data.
     func testSplitRunResumedFromJSONGivesTheSameTracks() throws {
-        for relative in ["mot17/MOT17-09/det/det.txt", "mot/TUD-Stadtmitte/det.txt"] {
+        // The frame widths of the two sequences' seqinfo.ini, so the ground-plane gate (its fit and
+        // every track's ground filter) is part of the state carried across.
+        for (relative, width) in [("mot17/MOT17-09/det/det.txt", 1920.0), ("mot/TUD-Stadtmitte/det.txt", 640.0)] {
             let all = try frames(relative)
             var whole = try IoUTracker()
+            whole.frameWidth = width
             let expected = try run(&whole, all[...])
             XCTAssertGreaterThan(expected.count, 500, relative)
 
             let cut = all.count / 2
             var first = try IoUTracker()
+            first.frameWidth = width
             var got = try run(&first, all[..<cut])
+            XCTAssertEqual(first.state.groundFit?.count, 7, "a fitted ground plane is saved")
+            XCTAssertTrue(first.state.tracks.allSatisfy { $0.ground?.count == 20 }, "every track's ground filter is saved")
             let data = try JSONEncoder().encode(first.state)
             let decoded = try JSONDecoder().decode(TrackerState.self, from: data)
             XCTAssertEqual(decoded, first.state, "the state survives JSON unchanged")
@@ -99,8 +105,10 @@ final class TrackerStateTests: XCTestCase {
     /// Damaged states are refused with a reason, never trusted (no crash on hand-edited JSON).
     func testDamagedStatesAreRefused() throws {
         var tracker = try IoUTracker(configuration: TrackerConfiguration(minHits: 1))
+        tracker.frameWidth = 640
         _ = try tracker.update([TrackerDetection(box: TrackBox(x: 0, y: 0, width: 40, height: 80), score: 0.9, classIndex: 3)], timestampMs: 0)
         let good = tracker.state
+        XCTAssertEqual(good.tracks.first?.ground?.count, 20)
         XCTAssertEqual(good.tracks.count, 1)
         var cases: [(String, TrackerState)] = []
         var s = good; s.formatVersion = 99; cases.append(("version", s))
@@ -112,6 +120,12 @@ final class TrackerStateTests: XCTestCase {
         s = good; s.tracks[0].lastDetection.width = 0; cases.append(("empty box", s))
         s = good; s.configuration.iouThreshold = 2; cases.append(("configuration", s))
         s = good; s.recentScores = [Float](repeating: 0.5, count: 5_000); cases.append(("score window", s))
+        s = good; s.tracks[0].ground = [1, 2, 3]; cases.append(("short ground filter", s))
+        s = good; s.tracks[0].ground?[5] = .infinity; cases.append(("infinite ground covariance", s))
+        s = good; s.groundFit = [1, 2, 3, 4, 5, 0, 400]; cases.append(("ground slope not positive", s))
+        s = good; s.groundFit = [-1, 2, 3, 4, 5]; cases.append(("negative ground count", s))
+        s = good; s.frameWidth = -640; cases.append(("negative frame width", s))
+        s = good; s.configuration.groundPlane?.gate = .nan; cases.append(("ground gate", s))
         for (name, state) in cases {
             XCTAssertThrowsError(try IoUTracker(state: state), name) { error in
                 XCTAssertTrue(error is TrackerError, name)

@@ -33,7 +33,7 @@ extension IoUTracker {
         candidates.reserveCapacity(columns)
         for d in detectionIndices { candidates.append(detections[d].box) }
         var groundPoints: [(position: (Double, Double), covariance: (Double, Double, Double))] = []
-        if let ground {
+        if let ground, groundFit.isTrusted {
             groundPoints.reserveCapacity(columns)
             for box in candidates { groundPoints.append(groundPoint(of: box, ground)) }
         }
@@ -186,7 +186,7 @@ extension IoUTracker {
             && tracks[r].ground != nil { rows.append(r) }
         var columns: [Int] = []
         for d in highIndices where trackOfDetection[d] == nil { columns.append(d) }
-        guard !rows.isEmpty, !columns.isEmpty else { return }
+        guard !rows.isEmpty, !columns.isEmpty, groundFit.isTrusted else { return }
         let gate = Double(ground.settings.gate)
         let ratio = configuration.reacquisitionHeightRatio
         var points: [(position: (Double, Double), covariance: (Double, Double, Double))] = []

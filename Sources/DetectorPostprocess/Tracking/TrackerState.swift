@@ -38,7 +38,7 @@ public struct TrackerState: Codable, Sendable, Equatable {
     var tracks: [TrackSnapshot]
     /// The frame width the ground-plane gate works in (`IoUTracker.frameWidth`).
     var frameWidth: Double?
-    /// The learnt ground plane: count, Σy, Σh, Σy², Σy·h, then slope and horizon when fitted.
+    /// The learnt ground plane: count, Σy, Σh, Σy², Σy·h, Σh², R², then slope and horizon when fitted.
     var groundFit: [Double]?
 
     /// One live track.
@@ -198,27 +198,30 @@ extension BoxMotionState {
 }
 
 extension GroundPlaneFit {
-    /// count, Σy, Σh, Σy², Σy·h, then slope and horizon when fitted.
+    /// count, Σy, Σh, Σy², Σy·h, Σh², R², then slope and horizon when fitted.
     var numbers: [Double] {
-        var numbers = [count, sumY, sumH, sumYY, sumYH]
+        var numbers = [count, sumY, sumH, sumYY, sumYH, sumHH, explained]
         if let slope { numbers += [slope, horizon] }
         return numbers
     }
 
-    /// Rebuilds a fit from `numbers`; nil unless there are 5 or 7 finite ones with a count of 0
-    /// or more (and a slope above the minimum).
+    /// Rebuilds a fit from `numbers`; nil unless there are 7 or 9 finite ones with a count of 0
+    /// or more, R² in [0, 1] (and a slope above the minimum).
     init?(numbers: [Double]) {
-        guard numbers.count == 5 || numbers.count == 7, numbers.allSatisfy({ $0.isFinite }), numbers[0] >= 0 else { return nil }
+        guard numbers.count == 7 || numbers.count == 9, numbers.allSatisfy({ $0.isFinite }), numbers[0] >= 0,
+              numbers[6] >= 0, numbers[6] <= 1 else { return nil }
         self.init()
         count = numbers[0]
         sumY = numbers[1]
         sumH = numbers[2]
         sumYY = numbers[3]
         sumYH = numbers[4]
-        if numbers.count == 7 {
-            guard numbers[5] > Self.minimumSlope else { return nil }
-            slope = numbers[5]
-            horizon = numbers[6]
+        sumHH = numbers[5]
+        explained = numbers[6]
+        if numbers.count == 9 {
+            guard numbers[7] > Self.minimumSlope else { return nil }
+            slope = numbers[7]
+            horizon = numbers[8]
         }
     }
 }

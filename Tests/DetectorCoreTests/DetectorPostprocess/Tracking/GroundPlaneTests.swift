@@ -16,6 +16,19 @@ final class GroundPlaneTests: XCTestCase {
         fit.refit(minimumCount: 3)
         XCTAssertEqual(fit.slope ?? 0, 1, accuracy: 1e-9)
         XCTAssertEqual(fit.horizon, 400, accuracy: 1e-6)
+        XCTAssertEqual(fit.explained, 1, accuracy: 1e-9)
+        XCTAssertTrue(fit.isTrusted)
+
+        // Rows 600…900 with heights 100, 300, 200, 400: deviations ±150, ±50 give cov 10,000 and
+        // variances 12,500, so slope 0.8 and R² = 10,000² / 12,500² = 0.64 (trusted); heights 200,
+        // 100, 400, 300 give cov 7,500: slope 0.6, R² = 0.36 (a line, but not trusted).
+        for (heights, r2, trusted) in [([100.0, 300, 200, 400], 0.64, true), ([200.0, 100, 400, 300], 0.36, false)] {
+            var loose = GroundPlaneFit()
+            for (y, h) in zip([600.0, 700, 800, 900], heights) { loose.add(feetY: y, height: h) }
+            loose.refit(minimumCount: 4)
+            XCTAssertEqual(loose.explained, r2, accuracy: 1e-9)
+            XCTAssertEqual(loose.isTrusted, trusted)
+        }
 
         var flat = GroundPlaneFit()
         for y in [500.0, 600, 700] { flat.add(feetY: y, height: 100) }
@@ -65,9 +78,9 @@ final class GroundPlaneTests: XCTestCase {
         motion.predict(seconds: 1, accelerationStd: 0.3)
         XCTAssertEqual(motion.state[0], 0)
         XCTAssertEqual(motion.state[1], 10)
-        XCTAssertEqual(motion.covariance[0], 1.0325, accuracy: 1e-12)
-        XCTAssertEqual(motion.covariance[2], 1 + 0.5 * 0.09, accuracy: 1e-12, "P(X, vX) = dt · 1 + (dt²/2) · dt · q²")
-        XCTAssertEqual(motion.covariance[10], 1 + 0.09, accuracy: 1e-12)
+        XCTAssertEqual(motion.covariance(0, 0), 1.0325, accuracy: 1e-12)
+        XCTAssertEqual(motion.covariance(0, 2), 1 + 0.5 * 0.09, accuracy: 1e-12, "P(X, vX) = dt · 1 + (dt²/2) · dt · q²")
+        XCTAssertEqual(motion.covariance(2, 2), 1 + 0.09, accuracy: 1e-12)
         let distance = motion.squaredDistance(to: (1, 10), measurement: (0.01, 0, 0.36))
         XCTAssertEqual(distance ?? -1, 1 / 1.0425, accuracy: 1e-12)
         motion.correct(position: (1, 10), measurement: (0.01, 0, 0.36))

@@ -45,7 +45,7 @@ final class TrackerStateTests: XCTestCase {
             var first = try IoUTracker()
             first.frameWidth = width
             var got = try run(&first, all[..<cut])
-            XCTAssertEqual(first.state.groundFit?.count, 7, "a fitted ground plane is saved")
+            XCTAssertEqual(first.state.groundFit?.count, 9, "a fitted ground plane is saved")
             XCTAssertTrue(first.state.tracks.allSatisfy { $0.ground?.count == 20 }, "every track's ground filter is saved")
             let data = try JSONEncoder().encode(first.state)
             let decoded = try JSONDecoder().decode(TrackerState.self, from: data)
@@ -122,8 +122,9 @@ final class TrackerStateTests: XCTestCase {
         s = good; s.recentScores = [Float](repeating: 0.5, count: 5_000); cases.append(("score window", s))
         s = good; s.tracks[0].ground = [1, 2, 3]; cases.append(("short ground filter", s))
         s = good; s.tracks[0].ground?[5] = .infinity; cases.append(("infinite ground covariance", s))
-        s = good; s.groundFit = [1, 2, 3, 4, 5, 0, 400]; cases.append(("ground slope not positive", s))
-        s = good; s.groundFit = [-1, 2, 3, 4, 5]; cases.append(("negative ground count", s))
+        s = good; s.groundFit = [1, 2, 3, 4, 5, 6, 0.5, 0, 400]; cases.append(("ground slope not positive", s))
+        s = good; s.groundFit = [-1, 2, 3, 4, 5, 6, 0]; cases.append(("negative ground count", s))
+        s = good; s.groundFit = [1, 2, 3, 4, 5, 6, 1.5]; cases.append(("R² above 1", s))
         s = good; s.frameWidth = -640; cases.append(("negative frame width", s))
         s = good; s.configuration.groundPlane?.gate = .nan; cases.append(("ground gate", s))
         for (name, state) in cases {

@@ -10,7 +10,8 @@ double precision where the Swift code uses Float for boxes, so a few close assig
 Options that are not (or not yet) in the Swift tracker are plain keys of `DEFAULTS`.
 
     python3 Tests/Scripts/tracker_prototype.py                      # defaults, both benchmarks
-    python3 Tests/Scripts/tracker_prototype.py --set centre_weight=4 --set foot_weight=0   # issue 29's first pass
+    python3 Tests/Scripts/tracker_prototype.py --set gp=None --set hits_after_gap=2   # before the ground-plane gate
+    python3 Tests/Scripts/tracker_prototype.py --set centre_weight=4 --set foot_weight=0 --set gp=None --set hits_after_gap=2   # issue 29's first pass
     python3 Tests/Scripts/tracker_prototype.py --set max_age_ms=1500 --set iou=0.25
     python3 Tests/Scripts/tracker_prototype.py --no-hota --only mot17
 
@@ -37,10 +38,14 @@ MOT17 = ["MOT17-02", "MOT17-04", "MOT17-09", "MOT17-11"]
 MOT15 = ["TUD-Campus", "TUD-Stadtmitte", "KITTI-17", "ETH-Sunnyday", "ADL-Rundle-6", "ETH-Bahnhof", "PETS09-S2L1"]
 
 DEFAULTS = dict(
-    iou=0.2, max_age_ms=1000.0, min_hits=3, hits_after_gap=2, high=0.65, low=0.1, new_track=0.85,
+    iou=0.2, max_age_ms=1000.0, min_hits=3, hits_after_gap=1, high=0.65, low=0.1, new_track=0.85,
     low_weight=0.2, low_iou=0.5, score_weighted=True, hold_size=True, centre_weight=0.0,
     foot_weight=3.0,
     gate=0.25, gate_growth=1.0, height_ratio=1.4, ref_quantile=0.95, window=1000,
+    # Ground-plane gate (see the section above load_dets); the Swift defaults.
+    gp="gate2", gp_fit=True, gp_focal=1.5, gp_sx=0.2, gp_sy=0.08, gp_q=0.3, gp_gate=12.0,
+    gp_weight=0.5, gp_min_lost=1, gp_hr=1.4, gp_logdet=False, gp_minfit=50, gp_r2=0.5,
+    gp_pos0=1.0, gp_vel0=1.0, gp_nosize=False, gp_keep_iou=False,
     # --- ideas under test (off by default) ---
     # Second stage: lost tracks (missed > 0) left unmatched vs. unmatched high detections, by
     # normalised distance of the bottom-centre points (no IoU needed).
@@ -516,6 +521,196 @@ class Tracker:
         adm &= (dh <= h[:, None] * r) & (h[:, None] <= dh * r) & (dh <= lh * r) & (lh <= dh * r)
         w = np.maximum(1 - nd, 1e-4)
         self.solve(adm, w, cand, matched, det_track, rows=rows)
+
+
+# --- The ground-plane gate (Swift: GroundPlane.swift, `TrackerConfiguration.groundPlane`) ---
+# gp: None (off) | "gate2" (the Swift default: gate every pair by the foot points' squared
+# Mahalanobis distance on the learnt plane, then lost confirmed tracks vs. unmatched high
+# detections by that distance alone) | "gate" (no second stage) | "stage2" (second stage only) |
+# "score" (a - gp_weight x d^2 / gate term in the weight) | "ucmc" (that distance instead of IoU, as
+# UCMCTrack). The plane is the least-squares line height = k (feet row - horizon) through the
+# confident detections so far, trusted once R^2 >= gp_r2; gp_nosize takes the frame width from
+# the detections' extent instead of seqinfo.ini.
+class Ground:
+    def __init__(self, size):
+        self.W, self.H = size if size else (None, None)
+        self.n = 0; self.sy = self.sh = self.syy = self.syh = self.shh = 0.0; self.r2 = 0.0
+        self.k = None; self.y0 = None; self.ext = 0.0
+    def add(self, yf, h):
+        self.n += 1; self.sy += yf; self.sh += h; self.syy += yf*yf; self.syh += yf*h; self.shh += h*h
+    def refit(self, minfit):
+        if self.n < minfit: return
+        n = self.n; vy = self.syy/n - (self.sy/n)**2
+        if vy <= 1e-6: return
+        k = (self.syh/n - self.sy/n*self.sh/n)/vy
+        if k <= 0.01: self.k = None; return
+        b = self.sh/n - k*self.sy/n
+        self.k, self.y0 = k, -b/k
+        vh = self.shh/n - (self.sh/n)**2
+        cov = self.syh/n - self.sy/n*self.sh/n
+        self.r2 = cov*cov/(vy*vh) if vh > 0 else 0.0
+    def hhat(self, yf, h, c):
+        if not c["gp_fit"] or self.k is None: return h, 0.0
+        hh = self.k*(yf - self.y0)
+        if hh < 0.3*h: return 0.3*h, 0.0
+        return hh, self.k
+    def map(self, box, c):
+        """foot point -> (X, Z) in person-height-ish units, and 2x2 measurement covariance."""
+        x, y, w, h = box
+        xf, yf = x + w/2, y + h
+        if c["gp_nosize"]:
+            Wd = max(self.ext, 1.0)
+        else:
+            Wd = self.W or 1000.0
+        cx = Wd/2
+        F = c["gp_focal"]*Wd
+        hh, k = self.hhat(yf, h, c)
+        X = (xf - cx)/hh; Z = F/hh
+        # d/dyf of 1/hh = -k/hh^2 (0 when falling back to box height: then Z depends on h, treat y-noise via h)
+        if k > 0:
+            J = np.array([[1/hh, -(xf - cx)*k/hh**2], [0.0, -F*k/hh**2]])
+            Rimg = np.diag([(c["gp_sx"]*w)**2, (c["gp_sy"]*h)**2])
+        else:
+            # depends on box height: dZ/dh = -F/h^2
+            J = np.array([[1/hh, -(xf - cx)/hh**2], [0.0, -F/hh**2]])
+            Rimg = np.diag([(c["gp_sx"]*w)**2, (c["gp_sy"]*h)**2])
+        return np.array([X, Z]), J @ Rimg @ J.T
+
+class GKF:
+    """Constant-velocity Kalman on the ground: state X, Z, vX, vZ."""
+    def __init__(self, z, R, c):
+        self.x = np.array([z[0], z[1], 0.0, 0.0])
+        self.P = np.zeros((4, 4)); self.P[:2, :2] = R + np.eye(2)*c["gp_pos0"]**2*0
+        self.P[2, 2] = self.P[3, 3] = c["gp_vel0"]**2
+        self.t = None
+    def predict(self, dt, q):
+        if dt <= 0: return
+        F = np.eye(4); F[0, 2] = F[1, 3] = dt
+        G = np.array([[dt*dt/2, 0], [0, dt*dt/2], [dt, 0], [0, dt]])
+        self.x = F @ self.x
+        self.P = F @ self.P @ F.T + G @ G.T * q*q
+    def correct(self, z, R):
+        S = self.P[:2, :2] + R
+        K = self.P[:, :2] @ np.linalg.inv(S)
+        self.x = self.x + K @ (z - self.x[:2])
+        self.P = (np.eye(4) - K @ np.hstack([np.eye(2), np.zeros((2, 2))])) @ self.P
+
+class GroundTracker(Tracker):
+    def __init__(self, cfg, size=None):
+        BoxTracker.__init__(self, cfg, size)
+        self.g = Ground(size)
+        self.last_now = None
+    def update(self, dets, now):
+        c = self.c
+        dt = 0.0 if self.last_now is None else (now - self.last_now)/1000
+        self.last_now = now
+        if c["gp"]:
+            for t in self.tracks:
+                if not hasattr(t, "g"): continue
+                t.g.predict(dt, c["gp_q"])
+        out = BoxTracker.update(self, dets, now)
+        if c["gp"]:
+            # feed the fit with confident detections, then update/create ground filters
+            ref = quantile(self.window, c["ref_quantile"])
+            for d in range(len(dets)):
+                self.g.ext = max(self.g.ext, dets[d, 0] + dets[d, 2]) if c["gp_nosize"] else self.g.ext
+                if dets[d, 4] >= c["new_track"]*ref:
+                    self.g.add(dets[d, 1] + dets[d, 3], dets[d, 3])
+            self.g.refit(c["gp_minfit"])
+            for d, ti in enumerate(self.last_det_track):
+                if ti is None: continue
+                t = self.tracks[ti]
+                z, R = self.g.map(tuple(dets[d, :4]), c)
+                if not hasattr(t, "g"):
+                    t.g = GKF(z, R, c)
+                else:
+                    t.g.correct(z, R)
+        return out
+    def gmaha(self, rows, D):
+        c = self.c
+        out = np.full((len(rows), len(D)), np.inf)
+        if c["gp_r2"] > 0 and (self.g.k is None or self.g.r2 < c["gp_r2"]):
+            return out
+        ms = [self.g.map(tuple(b), c) for b in D]
+        for i, t in enumerate(rows):
+            if not hasattr(t, "g"): continue
+            for j, (z, R) in enumerate(ms):
+                S = t.g.P[:2, :2] + R
+                v = z - t.g.x[:2]
+                try:
+                    d2 = float(v @ np.linalg.solve(S, v))
+                except np.linalg.LinAlgError:
+                    continue
+                if c["gp_logdet"]:
+                    d2 += math.log(max(np.linalg.det(S), 1e-12))
+                out[i, j] = d2
+        return out
+    def associate(self, dets, cand, is_low, scale, matched, det_track):
+        c = self.c
+        if c["gp"] in ("gate", "gate2") and len(self.tracks) and len(cand):
+            self._gm = self.gmaha(self.tracks, dets[cand, :4])
+        if c["gp"] == "ucmc" and len(self.tracks) and len(cand):
+            self._gm = self.gmaha(self.tracks, dets[cand, :4])
+            low = is_low[cand]
+            T = len(self.tracks)
+            tent = np.array([t.id is None for t in self.tracks])
+            lostlong = np.array([t.missed > c["low_lost_max"] for t in self.tracks])
+            self._admbase = ~(low[None] & (tent | lostlong)[:, None])
+            sw = np.where(low, c["low_weight"], 1.0)
+            if c["score_weighted"]:
+                sw = sw * np.maximum(dets[cand, 4] * scale, 0)
+            self._sw = np.broadcast_to(sw[None], (T, len(cand)))
+        if c["gp"] in ("score", "both") and len(self.tracks) and len(cand):
+            self._gm = self.gmaha(self.tracks, dets[cand, :4])
+        BoxTracker.associate(self, dets, cand, is_low, scale, matched, det_track)
+        if c["gp"] in ("stage2", "both", "gate2"):
+            self.gstage2(dets, scale, matched, det_track)
+    def solve(self, adm, w, cand, matched, det_track, rows=None):
+        c = self.c
+        if rows is None and c["gp"] in ("gate", "gate2") and hasattr(self, "_gm") and self._gm.shape == w.shape:
+            gm = self._gm
+            del self._gm
+            adm = adm & ~(np.isfinite(gm) & (gm > c["gp_gate"]))
+        if rows is None and c["gp"] == "ucmc" and hasattr(self, "_gm") and self._gm.shape == w.shape:
+            gm = self._gm
+            del self._gm
+            g = np.isfinite(gm) & (gm <= c["gp_gate"])
+            adm = (adm & ~np.isfinite(gm)) | (g & self._admbase) if c["gp_keep_iou"] else np.where(np.isfinite(gm), g & self._admbase, adm)
+            w = np.where(np.isfinite(gm), np.maximum(1 - gm/c["gp_gate"], 1e-4) * self._sw, w)
+        if rows is None and c["gp"] in ("score", "both") and hasattr(self, "_gm") and self._gm.shape == w.shape:
+            gm = self._gm
+            w = w - c["gp_weight"]*np.where(np.isfinite(gm), gm, 0.0)/c["gp_gate"]
+            w = np.maximum(w, 1e-4)
+            del self._gm
+        return BoxTracker.solve(self, adm, w, cand, matched, det_track, rows)
+    def gstage2(self, dets, scale, matched, det_track):
+        c = self.c
+        ref = quantile(self.window, c["ref_quantile"])
+        hs = c["high"]*ref
+        rows = [i for i, t in enumerate(self.tracks) if not matched[i] and t.id is not None and t.missed >= c["gp_min_lost"] and hasattr(t, "g")]
+        cand = np.array([d for d in range(len(dets)) if det_track[d] is None and dets[d, 4] >= hs], dtype=int)
+        if not rows or len(cand) == 0: return
+        tr = [self.tracks[i] for i in rows]
+        D = dets[cand, :4]
+        gm = self.gmaha(tr, D)
+        adm = gm <= c["gp_gate"]
+        r = c["gp_hr"]
+        P = np.array([t.m.box() for t in tr])
+        lh = np.array([t.last_det[3] for t in tr])[:, None]
+        dh = D[:, 3][None]; ph = P[:, 3][:, None]
+        adm &= (dh <= ph*r) & (ph <= dh*r) & (dh <= lh*r) & (lh <= dh*r)
+        w = np.maximum(1 - gm/c["gp_gate"], 1e-4)
+        BoxTracker.solve(self, adm, w, cand, matched, det_track, rows=rows)
+
+
+
+class GroundTrack(Track):
+    """A track that can carry a ground-plane filter (`g`)."""
+
+
+Track = GroundTrack
+BoxTracker = Tracker
+Tracker = GroundTracker
 
 
 def load_dets(path):

@@ -73,10 +73,11 @@ struct GroundPlaneFit: Sendable, Equatable {
         explained = varianceH > 0 ? min(1, covariance * covariance / (varianceY * varianceH)) : 0
     }
 
-    /// A box's foot point on the ground and the 2×2 covariance (row-major) of that position,
-    /// from image noise of `noiseX × width` across and `noiseY × height` down.
+    /// A box's foot point on the ground and the 2×2 covariance (r00, r01, r11) of that position,
+    /// from image noise of `noiseX × width` across and `noiseY × height` down; nil when a number
+    /// is not finite (absurd sizes), so such a box is neither gated nor followed.
     func groundPoint(of box: TrackBox, frameWidth: Double, focalLength: Double, noiseX: Double, noiseY: Double)
-        -> (position: (Double, Double), covariance: (Double, Double, Double))
+        -> (position: (Double, Double), covariance: (Double, Double, Double))?
     {
         let w = Double(box.width), h = Double(box.height)
         let feetX = Double(box.x) + w / 2, feetY = Double(box.y) + h
@@ -104,6 +105,7 @@ struct GroundPlaneFit: Sendable, Equatable {
         let r00 = j00 * j00 * vx + j01 * j01 * vy
         let r01 = j01 * j11 * vy
         let r11 = j11 * j11 * vy
+        guard x.isFinite, z.isFinite, r00.isFinite, r01.isFinite, r11.isFinite else { return nil }
         return ((x, z), (r00, r01, r11))
     }
 }
@@ -158,8 +160,16 @@ struct GroundMotion: Sendable, Equatable {
         }
     }
 
+    /// True when every number is finite (a step that would leave it otherwise is not taken).
+    var isFinite: Bool {
+        let all = state + p0 + p1 + p2 + p3
+        return all[0].isFinite && all[1].isFinite && all[2].isFinite && all[3].isFinite
+    }
+
     mutating func predict(seconds dt: Double, accelerationStd q: Double) {
         guard dt > 0, dt.isFinite else { return }
+        let before = self
+        defer { if !isFinite { self = before } }
         state[0] += dt * state[2]
         state[1] += dt * state[3]
         // P ← F P Fᵀ with F = [[I, dt·I], [0, I]]: first F·P (rows 0 and 1 gain dt × rows 2 and 3),
@@ -200,6 +210,8 @@ struct GroundMotion: Sendable, Equatable {
 
     mutating func correct(position: (Double, Double), measurement r: (Double, Double, Double)) {
         guard let inv = inverseInnovation(r) else { return }
+        let before = self
+        defer { if !isFinite { self = before } }
         // K = P[:, 0..<2] · S⁻¹: column 0 and column 1 of the gain (P is symmetric, so P's
         // first two columns are its first two rows).
         let c0 = p0, c1 = p1

@@ -32,7 +32,7 @@ extension IoUTracker {
         var candidates: [TrackBox] = []
         candidates.reserveCapacity(columns)
         for d in detectionIndices { candidates.append(detections[d].box) }
-        var groundPoints: [(position: (Double, Double), covariance: (Double, Double, Double))] = []
+        var groundPoints: [(position: (Double, Double), covariance: (Double, Double, Double))?] = []
         if let ground, groundFit.isTrusted {
             groundPoints.reserveCapacity(columns)
             for box in candidates { groundPoints.append(groundPoint(of: box, ground)) }
@@ -90,8 +90,8 @@ extension IoUTracker {
                     if candidate.height > track.height * ratio || track.height > candidate.height * ratio
                         || candidate.height > last * ratio || last > candidate.height * ratio { continue }
                 }
-                if !groundPoints.isEmpty, let motion = tracks[r].ground,
-                   let distance = motion.squaredDistance(to: groundPoints[c].position, measurement: groundPoints[c].covariance),
+                if !groundPoints.isEmpty, let motion = tracks[r].ground, let point = groundPoints[c],
+                   let distance = motion.squaredDistance(to: point.position, measurement: point.covariance),
                    distance > groundGate { continue }
                 var weight = iou
                 if centreWeight > 0 || footWeight > 0 || gate.isFinite {
@@ -189,7 +189,7 @@ extension IoUTracker {
         guard !rows.isEmpty, !columns.isEmpty, groundFit.isTrusted else { return }
         let gate = Double(ground.settings.gate)
         let ratio = configuration.reacquisitionHeightRatio
-        var points: [(position: (Double, Double), covariance: (Double, Double, Double))] = []
+        var points: [(position: (Double, Double), covariance: (Double, Double, Double))?] = []
         points.reserveCapacity(columns.count)
         for d in columns { points.append(groundPoint(of: detections[d].box, ground)) }
         var costs = [Double](repeating: 0, count: rows.count * columns.count)
@@ -203,7 +203,7 @@ extension IoUTracker {
                 if let ratio, h > predicted * ratio || predicted > h * ratio || h > last * ratio || last > h * ratio { continue }
                 if configuration.classAware, let trackClass = tracks[r].smoothedClass,
                    let detectionClass = detections[d].classIndex, trackClass != detectionClass { continue }
-                guard let distance = motion.squaredDistance(to: points[j].position, measurement: points[j].covariance),
+                guard let point = points[j], let distance = motion.squaredDistance(to: point.position, measurement: point.covariance),
                       distance <= gate else { continue }
                 costs[i * columns.count + j] = -max(1 - distance / gate, 1e-4)
                 any = true

@@ -43,12 +43,12 @@ final class GroundPlaneTests: XCTestCase {
     /// and Z = 1500 / 200 = 7.5. Jacobian: ∂X/∂x = 1/200, ∂X/∂y = 0 (centred), ∂Z/∂y = −1500 · 1 / 200²
     /// = −0.0375. Image noise 0.2 × 100 = 20 px across, 0.08 × 200 = 16 px down: R = (0.005² · 400,
     /// 0, 0.0375² · 256) = (0.01, 0, 0.36).
-    func testFootPointAndItsCovariance() {
+    func testFootPointAndItsCovariance() throws {
         var fit = GroundPlaneFit()
         fit.slope = 1
         fit.horizon = 400
-        let point = fit.groundPoint(of: TrackBox(x: 450, y: 400, width: 100, height: 200), frameWidth: 1000, focalLength: 1.5,
-                                    noiseX: 0.2, noiseY: 0.08)
+        let point = try XCTUnwrap(fit.groundPoint(of: TrackBox(x: 450, y: 400, width: 100, height: 200), frameWidth: 1000, focalLength: 1.5,
+                                    noiseX: 0.2, noiseY: 0.08))
         XCTAssertEqual(point.position.0, 0, accuracy: 1e-12)
         XCTAssertEqual(point.position.1, 7.5, accuracy: 1e-12)
         XCTAssertEqual(point.covariance.0, 0.01, accuracy: 1e-12)
@@ -57,16 +57,38 @@ final class GroundPlaneTests: XCTestCase {
 
         // Off-centre: feet x 700 gives X = 200 / 200 = 1 and ∂X/∂y = −200 · 1 / 200² = −0.005, so
         // R00 = 0.005² · 400 + 0.005² · 256 = 0.0164 and R01 = (−0.005) (−0.0375) · 256 = 0.048.
-        let right = fit.groundPoint(of: TrackBox(x: 650, y: 400, width: 100, height: 200), frameWidth: 1000, focalLength: 1.5,
-                                    noiseX: 0.2, noiseY: 0.08)
+        let right = try XCTUnwrap(fit.groundPoint(of: TrackBox(x: 650, y: 400, width: 100, height: 200), frameWidth: 1000, focalLength: 1.5,
+                                    noiseX: 0.2, noiseY: 0.08))
         XCTAssertEqual(right.position.0, 1, accuracy: 1e-12)
         XCTAssertEqual(right.covariance.0, 0.0164, accuracy: 1e-12)
         XCTAssertEqual(right.covariance.1, 0.048, accuracy: 1e-12)
 
         // Feet above the horizon's line (fitted height below 0.3 × the box's): 0.3 × 200 = 60 stands in.
-        let high = fit.groundPoint(of: TrackBox(x: 450, y: 0, width: 100, height: 200), frameWidth: 1000, focalLength: 1.5,
-                                   noiseX: 0.2, noiseY: 0.08)
+        let high = try XCTUnwrap(fit.groundPoint(of: TrackBox(x: 450, y: 0, width: 100, height: 200), frameWidth: 1000, focalLength: 1.5,
+                                   noiseX: 0.2, noiseY: 0.08))
         XCTAssertEqual(high.position.1, 1500.0 / 60, accuracy: 1e-9)
+        XCTAssertNil(fit.groundPoint(of: TrackBox(x: 0, y: 400, width: 1e-30, height: 1e-30), frameWidth: 1e300, focalLength: 1.5,
+                                     noiseX: 0.2, noiseY: 0.08), "absurd sizes give no point rather than infinities")
+    }
+
+    /// Absurd frame widths and box sizes never trap, never put a non-finite number in the state,
+    /// and the state they leave resumes.
+    func testAbsurdSizesKeepTheStateFinite() throws {
+        for width in [1e300, 1e-300, 3] {
+            var tracker = try IoUTracker()
+            tracker.frameWidth = width
+            for frame in 0..<80 {
+                var detections: [TrackerDetection] = []
+                for (k, size) in [Float(1e-30), 1e-3, 50, 3e38].enumerated() {
+                    detections.append(TrackerDetection(box: TrackBox(x: Float(k) * 10, y: Float(frame) + Float(k) * 100, width: size, height: size * 1.5),
+                                                       score: 0.9))
+                }
+                _ = try tracker.update(detections, timestampMs: Int64(frame) * 33)
+            }
+            let state = tracker.state
+            XCTAssertTrue(state.tracks.allSatisfy { $0.ground?.allSatisfy(\.isFinite) ?? true }, "width \(width)")
+            XCTAssertNoThrow(try IoUTracker(state: state), "width \(width)")
+        }
     }
 
     /// From (0, 10) with R = (0.01, 0, 0.36) and velocity variance 1, one second with acceleration

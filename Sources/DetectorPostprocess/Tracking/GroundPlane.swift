@@ -19,6 +19,16 @@ import DetectorImage
 /// fit.add(feetY: 600, height: 200); fit.add(feetY: 800, height: 400)   // ... 50 or more
 /// fit.refit(minimumCount: 2)                                           // k = 1, horizon 400
 /// ```
+/// A foot point on the ground plane (person heights) and the covariance of its position.
+struct GroundPoint: Sendable, Equatable {
+    var x: Double
+    var z: Double
+    /// Covariance entries: var(X), cov(X, Z), var(Z).
+    var r00: Double
+    var r01: Double
+    var r11: Double
+}
+
 struct GroundPlaneFit: Sendable, Equatable {
     /// Sums over the detections added so far: count, Σy, Σh, Σy², Σy·h, Σh².
     var count = 0.0
@@ -76,9 +86,7 @@ struct GroundPlaneFit: Sendable, Equatable {
     /// A box's foot point on the ground and the 2×2 covariance (r00, r01, r11) of that position,
     /// from image noise of `noiseX × width` across and `noiseY × height` down; nil when a number
     /// is not finite (absurd sizes), so such a box is neither gated nor followed.
-    func groundPoint(of box: TrackBox, frameWidth: Double, focalLength: Double, noiseX: Double, noiseY: Double)
-        -> (position: (Double, Double), covariance: (Double, Double, Double))?
-    {
+    func groundPoint(of box: TrackBox, frameWidth: Double, focalLength: Double, noiseX: Double, noiseY: Double) -> GroundPoint? {
         let w = Double(box.width), h = Double(box.height)
         let feetX = Double(box.x) + w / 2, feetY = Double(box.y) + h
         let centreX = frameWidth / 2, focal = focalLength * frameWidth
@@ -106,7 +114,7 @@ struct GroundPlaneFit: Sendable, Equatable {
         let r01 = j01 * j11 * vy
         let r11 = j11 * j11 * vy
         guard x.isFinite, z.isFinite, r00.isFinite, r01.isFinite, r11.isFinite else { return nil }
-        return ((x, z), (r00, r01, r11))
+        return GroundPoint(x: x, z: z, r00: r00, r01: r01, r11: r11)
     }
 }
 
@@ -121,12 +129,12 @@ struct GroundMotion: Sendable, Equatable {
 
     static let initialVelocityStd = 1.0
 
-    /// A filter at `position` with covariance `measurement` (r00, r01, r11) and unknown velocity.
-    init(position: (Double, Double), measurement r: (Double, Double, Double)) {
-        state = SIMD4(position.0, position.1, 0, 0)
+    /// A filter at `point` (its covariance as the position's) with unknown velocity.
+    init(at point: GroundPoint) {
+        state = SIMD4(point.x, point.z, 0, 0)
         let v = Self.initialVelocityStd * Self.initialVelocityStd
-        p0 = SIMD4(r.0, r.1, 0, 0)
-        p1 = SIMD4(r.1, r.2, 0, 0)
+        p0 = SIMD4(point.r00, point.r01, 0, 0)
+        p1 = SIMD4(point.r01, point.r11, 0, 0)
         p2 = SIMD4(0, 0, v, 0)
         p3 = SIMD4(0, 0, 0, v)
     }
@@ -192,31 +200,31 @@ struct GroundMotion: Sendable, Equatable {
         p3 += SIMD4(0, a * dt, 0, dt * dt) * q2
     }
 
-    /// The innovation's inverse covariance for a measurement with covariance `r` (nil when singular).
-    private func inverseInnovation(_ r: (Double, Double, Double)) -> (Double, Double, Double)? {
-        let s00 = p0[0] + r.0, s01 = p0[1] + r.1, s11 = p1[1] + r.2
+    /// The innovation's inverse covariance (i00, i01, i11) for a measured point (nil when singular).
+    private func inverseInnovation(_ point: GroundPoint) -> SIMD3<Double>? {
+        let s00 = p0[0] + point.r00, s01 = p0[1] + point.r01, s11 = p1[1] + point.r11
         let det = s00 * s11 - s01 * s01
         guard det > 0, det.isFinite else { return nil }
-        return (s11 / det, -s01 / det, s00 / det)
+        return SIMD3(s11 / det, -s01 / det, s00 / det)
     }
 
     /// Squared Mahalanobis distance of a measured ground point from the prediction (nil when
     /// the innovation covariance is singular).
-    func squaredDistance(to position: (Double, Double), measurement r: (Double, Double, Double)) -> Double? {
-        guard let inv = inverseInnovation(r) else { return nil }
-        let v0 = position.0 - state[0], v1 = position.1 - state[1]
-        return v0 * v0 * inv.0 + 2 * v0 * v1 * inv.1 + v1 * v1 * inv.2
+    func squaredDistance(to point: GroundPoint) -> Double? {
+        guard let inv = inverseInnovation(point) else { return nil }
+        let v0 = point.x - state[0], v1 = point.z - state[1]
+        return v0 * v0 * inv[0] + 2 * v0 * v1 * inv[1] + v1 * v1 * inv[2]
     }
 
-    mutating func correct(position: (Double, Double), measurement r: (Double, Double, Double)) {
-        guard let inv = inverseInnovation(r) else { return }
+    mutating func correct(with point: GroundPoint) {
+        guard let inv = inverseInnovation(point) else { return }
         let before = self
         defer { if !isFinite { self = before } }
         // K = P[:, 0..<2] · S⁻¹: column 0 and column 1 of the gain (P is symmetric, so P's
         // first two columns are its first two rows).
         let c0 = p0, c1 = p1
-        let k0 = c0 * inv.0 + c1 * inv.1, k1 = c0 * inv.1 + c1 * inv.2
-        let v0 = position.0 - state[0], v1 = position.1 - state[1]
+        let k0 = c0 * inv[0] + c1 * inv[1], k1 = c0 * inv[1] + c1 * inv[2]
+        let v0 = point.x - state[0], v1 = point.z - state[1]
         state += k0 * v0 + k1 * v1
         // P ← P − K · P[0..<2, :]: row i loses k0[i] × row 0 + k1[i] × row 1.
         p0 -= k0[0] * c0 + k1[0] * c1

@@ -288,9 +288,9 @@ public struct IoUTracker: Sendable {
                 guard let trackIndex else { continue }
                 guard let point = groundPoint(of: detections[detectionIndex].box, ground) else { continue }
                 if tracks[trackIndex].ground == nil {
-                    tracks[trackIndex].ground = GroundMotion(position: point.position, measurement: point.covariance)
+                    tracks[trackIndex].ground = GroundMotion(at: point)
                 } else {
-                    tracks[trackIndex].ground?.correct(position: point.position, measurement: point.covariance)
+                    tracks[trackIndex].ground?.correct(with: point)
                 }
             }
         }
@@ -363,7 +363,7 @@ public struct IoUTracker: Sendable {
     }
 
     /// A box's foot point on the learnt ground plane and its covariance.
-    func groundPoint(of box: TrackBox, _ ground: GroundContext) -> (position: (Double, Double), covariance: (Double, Double, Double))? {
+    func groundPoint(of box: TrackBox, _ ground: GroundContext) -> GroundPoint? {
         groundFit.groundPoint(
             of: box, frameWidth: ground.frameWidth, focalLength: Double(ground.settings.focalLength),
             noiseX: Double(ground.settings.noiseX), noiseY: Double(ground.settings.noiseY))

@@ -32,7 +32,7 @@ extension IoUTracker {
         var candidates: [TrackBox] = []
         candidates.reserveCapacity(columns)
         for d in detectionIndices { candidates.append(detections[d].box) }
-        var groundPoints: [(position: (Double, Double), covariance: (Double, Double, Double))?] = []
+        var groundPoints: [GroundPoint?] = []
         if let ground, groundFit.isTrusted {
             groundPoints.reserveCapacity(columns)
             for box in candidates { groundPoints.append(groundPoint(of: box, ground)) }
@@ -91,7 +91,7 @@ extension IoUTracker {
                         || candidate.height > last * ratio || last > candidate.height * ratio { continue }
                 }
                 if !groundPoints.isEmpty, let motion = tracks[r].ground, let point = groundPoints[c],
-                   let distance = motion.squaredDistance(to: point.position, measurement: point.covariance),
+                   let distance = motion.squaredDistance(to: point),
                    distance > groundGate { continue }
                 var weight = iou
                 if centreWeight > 0 || footWeight > 0 || gate.isFinite {
@@ -189,7 +189,7 @@ extension IoUTracker {
         guard !rows.isEmpty, !columns.isEmpty, groundFit.isTrusted else { return }
         let gate = Double(ground.settings.gate)
         let ratio = configuration.reacquisitionHeightRatio
-        var points: [(position: (Double, Double), covariance: (Double, Double, Double))?] = []
+        var points: [GroundPoint?] = []
         points.reserveCapacity(columns.count)
         for d in columns { points.append(groundPoint(of: detections[d].box, ground)) }
         var costs = [Double](repeating: 0, count: rows.count * columns.count)
@@ -203,7 +203,7 @@ extension IoUTracker {
                 if let ratio, h > predicted * ratio || predicted > h * ratio || h > last * ratio || last > h * ratio { continue }
                 if configuration.classAware, let trackClass = tracks[r].smoothedClass,
                    let detectionClass = detections[d].classIndex, trackClass != detectionClass { continue }
-                guard let point = points[j], let distance = motion.squaredDistance(to: point.position, measurement: point.covariance),
+                guard let point = points[j], let distance = motion.squaredDistance(to: point),
                       distance <= gate else { continue }
                 costs[i * columns.count + j] = -max(1 - distance / gate, 1e-4)
                 any = true

@@ -49,24 +49,24 @@ final class GroundPlaneTests: XCTestCase {
         fit.horizon = 400
         let point = try XCTUnwrap(fit.groundPoint(of: TrackBox(x: 450, y: 400, width: 100, height: 200), frameWidth: 1000, focalLength: 1.5,
                                     noiseX: 0.2, noiseY: 0.08))
-        XCTAssertEqual(point.position.0, 0, accuracy: 1e-12)
-        XCTAssertEqual(point.position.1, 7.5, accuracy: 1e-12)
-        XCTAssertEqual(point.covariance.0, 0.01, accuracy: 1e-12)
-        XCTAssertEqual(point.covariance.1, 0, accuracy: 1e-12)
-        XCTAssertEqual(point.covariance.2, 0.36, accuracy: 1e-12)
+        XCTAssertEqual(point.x, 0, accuracy: 1e-12)
+        XCTAssertEqual(point.z, 7.5, accuracy: 1e-12)
+        XCTAssertEqual(point.r00, 0.01, accuracy: 1e-12)
+        XCTAssertEqual(point.r01, 0, accuracy: 1e-12)
+        XCTAssertEqual(point.r11, 0.36, accuracy: 1e-12)
 
         // Off-centre: feet x 700 gives X = 200 / 200 = 1 and ∂X/∂y = −200 · 1 / 200² = −0.005, so
         // R00 = 0.005² · 400 + 0.005² · 256 = 0.0164 and R01 = (−0.005) (−0.0375) · 256 = 0.048.
         let right = try XCTUnwrap(fit.groundPoint(of: TrackBox(x: 650, y: 400, width: 100, height: 200), frameWidth: 1000, focalLength: 1.5,
                                     noiseX: 0.2, noiseY: 0.08))
-        XCTAssertEqual(right.position.0, 1, accuracy: 1e-12)
-        XCTAssertEqual(right.covariance.0, 0.0164, accuracy: 1e-12)
-        XCTAssertEqual(right.covariance.1, 0.048, accuracy: 1e-12)
+        XCTAssertEqual(right.x, 1, accuracy: 1e-12)
+        XCTAssertEqual(right.r00, 0.0164, accuracy: 1e-12)
+        XCTAssertEqual(right.r01, 0.048, accuracy: 1e-12)
 
         // Feet above the horizon's line (fitted height below 0.3 × the box's): 0.3 × 200 = 60 stands in.
         let high = try XCTUnwrap(fit.groundPoint(of: TrackBox(x: 450, y: 0, width: 100, height: 200), frameWidth: 1000, focalLength: 1.5,
                                    noiseX: 0.2, noiseY: 0.08))
-        XCTAssertEqual(high.position.1, 1500.0 / 60, accuracy: 1e-9)
+        XCTAssertEqual(high.z, 1500.0 / 60, accuracy: 1e-9)
         XCTAssertNil(fit.groundPoint(of: TrackBox(x: 0, y: 400, width: 1e-30, height: 1e-30), frameWidth: 1e300, focalLength: 1.5,
                                      noiseX: 0.2, noiseY: 0.08), "absurd sizes give no point rather than infinities")
     }
@@ -96,20 +96,21 @@ final class GroundPlaneTests: XCTestCase {
     /// = 1.0325. A measurement at (1, 10) with the same R: S00 = 1.0425, S01 = 0, so d² = 1 / 1.0425.
     /// The correction moves X by the gain P00 / S00 = 1.0325 / 1.0425 of the innovation 1.
     func testFilterPredictsDistanceAndCorrects() {
-        var motion = GroundMotion(position: (0, 10), measurement: (0.01, 0, 0.36))
+        let r = (r00: 0.01, r01: 0.0, r11: 0.36)
+        var motion = GroundMotion(at: GroundPoint(x: 0, z: 10, r00: r.r00, r01: r.r01, r11: r.r11))
         motion.predict(seconds: 1, accelerationStd: 0.3)
         XCTAssertEqual(motion.state[0], 0)
         XCTAssertEqual(motion.state[1], 10)
         XCTAssertEqual(motion.covariance(0, 0), 1.0325, accuracy: 1e-12)
         XCTAssertEqual(motion.covariance(0, 2), 1 + 0.5 * 0.09, accuracy: 1e-12, "P(X, vX) = dt · 1 + (dt²/2) · dt · q²")
         XCTAssertEqual(motion.covariance(2, 2), 1 + 0.09, accuracy: 1e-12)
-        let distance = motion.squaredDistance(to: (1, 10), measurement: (0.01, 0, 0.36))
+        let distance = motion.squaredDistance(to: GroundPoint(x: 1, z: 10, r00: r.r00, r01: r.r01, r11: r.r11))
         XCTAssertEqual(distance ?? -1, 1 / 1.0425, accuracy: 1e-12)
-        motion.correct(position: (1, 10), measurement: (0.01, 0, 0.36))
+        motion.correct(with: GroundPoint(x: 1, z: 10, r00: r.r00, r01: r.r01, r11: r.r11))
         XCTAssertEqual(motion.state[0], 1.0325 / 1.0425, accuracy: 1e-12)
         XCTAssertEqual(motion.state[2], 1.045 / 1.0425, accuracy: 1e-12, "vX moves by P(vX, X) / S00")
         XCTAssertNil(GroundMotion(numbers: [1, 2, 3]))
-        XCTAssertNil(GroundMotion(position: (0, 0), measurement: (0, 0, 0)).squaredDistance(to: (1, 1), measurement: (0, 0, 0)),
+        XCTAssertNil(GroundMotion(at: GroundPoint(x: 0, z: 0, r00: 0, r01: 0, r11: 0)).squaredDistance(to: GroundPoint(x: 1, z: 1, r00: 0, r01: 0, r11: 0)),
                      "a singular innovation covariance gives no distance")
     }
 

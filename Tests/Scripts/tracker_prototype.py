@@ -44,7 +44,7 @@ DEFAULTS = dict(
     gate=0.25, gate_growth=1.0, height_ratio=1.4, ref_quantile=0.95, window=1000,
     # Ground-plane gate (see the section above load_dets); the Swift defaults.
     gp="gate2", gp_fit=True, gp_focal=1.5, gp_sx=0.2, gp_sy=0.08, gp_q=0.3, gp_gate=12.0,
-    gp_weight=0.5, gp_min_lost=1, gp_hr=1.4, gp_logdet=False, gp_minfit=50, gp_r2=0.5,
+    gp_weight=0.5, gp_min_lost=1, gp_hr=1.4, gp_logdet=False, gp_minfit=50, gp_r2=0.5, gp_lazy=True,
     gp_pos0=1.0, gp_vel0=1.0, gp_nosize=False, gp_keep_iou=False,
     # --- ideas under test (off by default) ---
     # Second stage: lost tracks (missed > 0) left unmatched vs. unmatched high detections, by
@@ -531,6 +531,8 @@ class Tracker:
 # UCMCTrack). The plane is the least-squares line height = k (feet row - horizon) through the
 # confident detections so far, trusted once R^2 >= gp_r2; gp_nosize takes the frame width from
 # the detections' extent instead of seqinfo.ini.
+# gp_lazy (the Swift default): once gp_minfit detections are in, a track keeps a ground filter only
+# while the plane is trusted (a scene whose sizes do not follow their row pays no upkeep).
 class Ground:
     def __init__(self, size):
         self.W, self.H = size if size else (None, None)
@@ -617,6 +619,13 @@ class GroundTracker(Tracker):
                 if dets[d, 4] >= c["new_track"]*ref:
                     self.g.add(dets[d, 1] + dets[d, 3], dets[d, 3])
             self.g.refit(c["gp_minfit"])
+            # gp_lazy (the Swift tracker): once the fit has its minimum count, filters are kept
+            # only while the plane is trusted
+            trusted = self.g.k is not None and (c["gp_r2"] <= 0 or self.g.r2 >= c["gp_r2"])
+            if c["gp_lazy"] and not trusted and self.g.n >= c["gp_minfit"]:
+                for t in self.tracks:
+                    if hasattr(t, "g"): del t.g
+                return out
             for d, ti in enumerate(self.last_det_track):
                 if ti is None: continue
                 t = self.tracks[ti]

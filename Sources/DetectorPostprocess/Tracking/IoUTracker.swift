@@ -78,8 +78,6 @@ public struct IoUTracker: Sendable {
         var streak = 1              // consecutive matches up to now
         var lastDetection: TrackBox
         var motionAtLastDetection: BoxMotionState
-        /// The foot point on the learnt ground plane (nil while the ground-plane gate is off).
-        var ground: GroundMotion?
     }
 
     /// Most detections one update accepts (more is a `TrackerError.tooManyDetections`); real
@@ -106,6 +104,10 @@ public struct IoUTracker: Sendable {
     var recentScores = ScoreWindow(capacity: IoUTracker.scoreWindowCapacity)
     /// The ground plane learnt from confident detections (`TrackerConfiguration.groundPlane`).
     var groundFit = GroundPlaneFit()
+    /// Each track's foot-point filter on the ground plane, parallel to `tracks` (nil until the
+    /// track matches a detection with a foot point). Empty when the gate is off and once a
+    /// complete fit is not trusted, so such a stream costs nothing per track.
+    var groundFilters: [GroundMotion?] = []
 
     /// Width in pixels of the frames the boxes come from. The ground-plane gate
     /// (`TrackerConfiguration.groundPlane`) needs it and is off while it is nil; set it before the
@@ -141,6 +143,7 @@ public struct IoUTracker: Sendable {
         nowMs = 0
         recentScores = ScoreWindow(capacity: Self.scoreWindowCapacity)
         groundFit = GroundPlaneFit()
+        groundFilters.removeAll()
     }
 
     /// The last update's timestamp, when it came with one (a resumed tracker needs later ones).
@@ -170,14 +173,16 @@ public struct IoUTracker: Sendable {
         }
         updateCount += 1
         let ground = groundSettings
-        if let ground, !isFirstUpdate {
+        if ground == nil { groundFilters.removeAll() }
+        if let ground, !isFirstUpdate, !groundFilters.isEmpty {
             let seconds = (nowMs - previousMs) / 1_000, q = Double(ground.settings.accelerationStd)
-            for i in tracks.indices { tracks[i].ground?.predict(seconds: seconds, accelerationStd: q) }
+            for i in groundFilters.indices { groundFilters[i]?.predict(seconds: seconds, accelerationStd: q) }
         }
         // A track whose time ran out by now cannot match any more.
         if case let .milliseconds(limit) = configuration.maxAge {
             let now = nowMs
-            tracks.removeAll { now - $0.lastMatchMs > Double(limit) + 0.5 }
+            let keep = tracks.indices.map { now - tracks[$0].lastMatchMs <= Double(limit) + 0.5 }
+            if keep.contains(false) { compactTracks(keeping: keep) }
         }
 
         let holdSize = configuration.holdsSizeWhileLost
@@ -228,10 +233,16 @@ public struct IoUTracker: Sendable {
         var isLow = [Bool](repeating: false, count: detections.count)
         for d in low { isLow[d] = true }
         let candidates = low.isEmpty ? high : (high + low).sorted()
+        // With a trusted plane, every candidate's foot point on the ground, by detection index.
+        var groundPoints: [GroundPoint?] = []
+        if let ground, groundFit.isTrusted, !groundFilters.isEmpty {
+            groundPoints = [GroundPoint?](repeating: nil, count: detections.count)
+            for d in candidates { groundPoints[d] = groundPoint(of: detections[d].box, ground) }
+        }
         associate(detectionIndices: candidates, detections: detections, isLow: isLow, scoreScale: scoreScale,
-                  ground: ground, matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
-        if let ground {
-            recoverLostTracks(highIndices: high, detections: detections, ground: ground,
+                  ground: ground, groundPoints: groundPoints, matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
+        if let ground, !groundPoints.isEmpty {
+            recoverLostTracks(highIndices: high, detections: detections, ground: ground, groundPoints: groundPoints,
                               matchedTrack: &matchedTrack, trackOfDetection: &trackOfDetection)
         }
 
@@ -243,19 +254,8 @@ public struct IoUTracker: Sendable {
         }
 
         // Age unmatched tracks and drop expired ones.
-        // Survivors are compacted in place, keeping their order (swaps move, never copy).
-        var newIndexOfTrack = [Int?](repeating: nil, count: tracks.count)
-        var kept = 0
-        for index in tracks.indices {
-            if !matchedTrack[index] {
-                tracks[index].missedUpdates += 1
-                if isExpired(tracks[index]) { continue }
-            }
-            if kept != index { tracks.swapAt(kept, index) }
-            newIndexOfTrack[index] = kept
-            kept += 1
-        }
-        tracks.removeLast(tracks.count - kept)
+        for index in tracks.indices where !matchedTrack[index] { tracks[index].missedUpdates += 1 }
+        let newIndexOfTrack = compactTracks(keeping: tracks.indices.map { matchedTrack[$0] || !isExpired(trackAt: $0) })
         for index in trackOfDetection.indices {
             if let old = trackOfDetection[index] { trackOfDetection[index] = newIndexOfTrack[old] }
         }
@@ -274,24 +274,33 @@ public struct IoUTracker: Sendable {
             tracks.append(Track(
                 id: nil, motion: motion, labels: labels, smoothedClass: labels.smoothedClass, hits: 1,
                 missedUpdates: 0, lastMatchMs: nowMs, lastDetection: detection.box, motionAtLastDetection: motion))
+            if !groundFilters.isEmpty { groundFilters.append(nil) }
         }
 
         // The ground plane learns from this update's confident detections, then every matched or
-        // new track's foot point follows its detection.
+        // new track's foot point follows its detection — while the fit is still gathering its
+        // first detections or is trusted. Once it has them and is not trusted (objects whose size
+        // does not follow their row), no track keeps a filter: no upkeep for a plane the gate
+        // does not use; filters start again at each track's next match if it becomes trusted.
         if let ground {
             for index in usable where detections[index].score >= newTrackScore {
                 let box = detections[index].box
                 groundFit.add(feetY: Double(box.y) + Double(box.height), height: Double(box.height))
             }
             groundFit.refit(minimumCount: ground.settings.minimumFitCount)
-            for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
-                guard let trackIndex else { continue }
-                guard let point = groundPoint(of: detections[detectionIndex].box, ground) else { continue }
-                if tracks[trackIndex].ground == nil {
-                    tracks[trackIndex].ground = GroundMotion(at: point)
-                } else {
-                    tracks[trackIndex].ground?.correct(with: point)
+            if groundFit.isTrusted || groundFit.count < Double(ground.settings.minimumFitCount) {
+                if groundFilters.isEmpty { groundFilters = [GroundMotion?](repeating: nil, count: tracks.count) }
+                for (detectionIndex, trackIndex) in trackOfDetection.enumerated() {
+                    guard let trackIndex else { continue }
+                    guard let point = groundPoint(of: detections[detectionIndex].box, ground) else { continue }
+                    if groundFilters[trackIndex] == nil {
+                        groundFilters[trackIndex] = GroundMotion(at: point)
+                    } else {
+                        groundFilters[trackIndex]?.correct(with: point)
+                    }
                 }
+            } else {
+                groundFilters.removeAll()
             }
         }
 
@@ -311,15 +320,14 @@ public struct IoUTracker: Sendable {
                 tracks[trackIndex].id = nextID
                 nextID += 1
             }
-            let track = tracks[trackIndex]
-            guard let id = track.id else { continue }
+            guard let id = tracks[trackIndex].id else { continue }
             let detection = detections[detectionIndex]
             reported.append(TrackedObject(
                 trackID: id,
-                box: configuration.reportedBox == .detection ? detection.box : track.motion.box,
+                box: configuration.reportedBox == .detection ? detection.box : tracks[trackIndex].motion.box,
                 detectionBox: detection.box,
-                score: detection.score, classIndex: track.smoothedClass,
-                detectionIndex: detectionIndex, hits: track.hits))
+                score: detection.score, classIndex: tracks[trackIndex].smoothedClass,
+                detectionIndex: detectionIndex, hits: tracks[trackIndex].hits))
         }
         return reported
     }
@@ -369,13 +377,38 @@ public struct IoUTracker: Sendable {
             noiseX: Double(ground.settings.noiseX), noiseY: Double(ground.settings.noiseY))
     }
 
-    private func isExpired(_ track: Track) -> Bool {
+    /// Keeps the tracks whose `keep` entry is true, in their order, with their ground filters;
+    /// returns each old index's new one (nil: dropped). In place: swaps move, never copy.
+    @discardableResult
+    private mutating func compactTracks(keeping keep: [Bool]) -> [Int?] {
+        var newIndexOfTrack = [Int?](repeating: nil, count: tracks.count)
+        let withFilters = !groundFilters.isEmpty
+        var kept = 0
+        for index in tracks.indices where keep[index] {
+            if kept != index {
+                tracks.swapAt(kept, index)
+                if withFilters { groundFilters.swapAt(kept, index) }
+            }
+            newIndexOfTrack[index] = kept
+            kept += 1
+        }
+        tracks.removeLast(tracks.count - kept)
+        if withFilters { groundFilters.removeLast(groundFilters.count - kept) }
+        return newIndexOfTrack
+    }
+
+    /// The ground filter of the track at `index` (nil without one, or while the plane is untrusted).
+    func groundFilter(_ index: Int) -> GroundMotion? {
+        groundFilters.isEmpty ? nil : groundFilters[index]
+    }
+
+    private func isExpired(trackAt index: Int) -> Bool {
         switch configuration.maxAge {
         case .frames(let limit):
-            return track.missedUpdates > limit
+            return tracks[index].missedUpdates > limit
         case .milliseconds(let limit):
             // Half a millisecond of slack absorbs rounding of timestamps made from a frame rate.
-            return nowMs - track.lastMatchMs > Double(limit) + 0.5
+            return nowMs - tracks[index].lastMatchMs > Double(limit) + 0.5
         }
     }
 

@@ -31,23 +31,25 @@ struct ScoreWindow: Sendable {
     func quantile(_ q: Float) -> Float {
         guard !scores.isEmpty else { return -.infinity }
         let rank = min(Int((Float(scores.count) * min(max(q, 0), 1)).rounded(.down)), scores.count - 1)
-        var values = scores
-        var low = 0, high = values.count - 1
-        while low < high {
-            // Partition around the middle value (Hoare); keep the side that holds `rank`.
-            let pivot = values[(low + high) / 2]
-            var i = low, j = high
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    values.swapAt(i, j)
-                    i += 1
-                    j -= 1
+        var copy = scores
+        return copy.withUnsafeMutableBufferPointer { values in
+            var low = 0, high = values.count - 1
+            while low < high {
+                // Partition around the middle value (Hoare); keep the side that holds `rank`.
+                let pivot = values[(low + high) / 2]
+                var i = low, j = high
+                while i <= j {
+                    while values[i] < pivot { i += 1 }
+                    while values[j] > pivot { j -= 1 }
+                    if i <= j {
+                        values.swapAt(i, j)
+                        i += 1
+                        j -= 1
+                    }
                 }
+                if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
             }
-            if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
+            return values[rank]
         }
-        return values[rank]
     }
 }

@@ -21,22 +21,17 @@ extension IoUTracker {
     /// tracks × detections.
     func associate(
         detectionIndices: [Int], detections: [TrackerDetection], isLow: [Bool], scoreScale: Float,
-        ground: GroundContext?, matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
+        ground: GroundContext?, groundPoints: [GroundPoint?], matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
     ) {
         let rows = tracks.count, columns = detectionIndices.count
         guard rows > 0, columns > 0 else { return }
         let threshold = configuration.iouThreshold
         var predicted: [TrackBox] = []
         predicted.reserveCapacity(rows)
-        for track in tracks { predicted.append(track.motion.box) }
+        for r in 0..<rows { predicted.append(tracks[r].motion.box) }
         var candidates: [TrackBox] = []
         candidates.reserveCapacity(columns)
         for d in detectionIndices { candidates.append(detections[d].box) }
-        var groundPoints: [GroundPoint?] = []
-        if let ground, groundFit.isTrusted {
-            groundPoints.reserveCapacity(columns)
-            for box in candidates { groundPoints.append(groundPoint(of: box, ground)) }
-        }
         let groundGate = Double(ground?.settings.gate ?? .infinity)
         // Squared gate radius of each track in pixels (infinite: no gate).
         var gateRadiusSquared = [Float](repeating: .infinity, count: rows)
@@ -59,8 +54,23 @@ extension IoUTracker {
 
         // Detections sorted by left edge: a track only visits those whose left edge lies in
         // (track left − widest detection, track right), so the scan is not tracks × detections.
-        let byLeft = (0..<columns).sorted { candidates[$0].x < candidates[$1].x || (candidates[$0].x == candidates[$1].x && $0 < $1) }
-        let lefts = byLeft.map { candidates[$0].x }
+        // Their edges are kept in that order (padded with NaN, which overlaps nothing) so eight
+        // at a time are tested for overlap with a track before any is looked at one by one.
+        let byLeft = Self.orderByLeftEdge(candidates)
+        let stride = columns + Self.overlapLanes
+        let edges = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4 * stride)
+        defer { edges.deallocate() }
+        guard let lefts = edges.baseAddress else { return }
+        edges.initialize(repeating: .nan)
+        let tops = lefts + stride, rights = tops + stride, bottoms = rights + stride
+        for (k, c) in byLeft.enumerated() {
+            let box = candidates[c]
+            lefts[k] = box.x
+            tops[k] = box.y
+            rights[k] = box.x + box.width
+            bottoms[k] = box.y + box.height
+        }
+        let sortedLefts = UnsafeBufferPointer(start: lefts, count: columns)
         let widest = candidates.reduce(Float(0)) { max($0, $1.width) }
         var lowColumn = [Bool](repeating: false, count: columns)
         for c in 0..<columns { lowColumn[c] = isLow[detectionIndices[c]] }
@@ -72,49 +82,57 @@ extension IoUTracker {
             let gate = gateRadiusSquared[r]
             let tentative = tracks[r].id == nil
             let lost = tracks[r].missedUpdates > 0
-            var k = Self.firstIndex(in: lefts, above: track.x - widest)
-            while k < columns, lefts[k] < trackRight {
-                let c = byLeft[k]
-                k += 1
-                let candidate = candidates[c]
-                let low = lowColumn[c]
-                if low && !lowMatchesAnyTrack && (tentative || lost) { continue }
-                // Cheap rejection of boxes that do not overlap at all.
-                if candidate.y >= trackBottom || candidate.x + candidate.width <= track.x || candidate.y + candidate.height <= track.y {
-                    continue
-                }
-                let iou = track.iou(candidate)
-                guard iou >= threshold, !low || iou >= lowThreshold else { continue }
-                if lost, let ratio = heightRatio {
-                    let last = tracks[r].lastDetection.height
-                    if candidate.height > track.height * ratio || track.height > candidate.height * ratio
-                        || candidate.height > last * ratio || last > candidate.height * ratio { continue }
-                }
-                if !groundPoints.isEmpty, let motion = tracks[r].ground, let point = groundPoints[c],
-                   let distance = motion.squaredDistance(to: point),
-                   distance > groundGate { continue }
-                var weight = iou
-                if centreWeight > 0 || footWeight > 0 || gate.isFinite {
-                    let dx = (candidate.x + candidate.width / 2) - (track.x + track.width / 2)
-                    let dy = (candidate.y + candidate.height / 2) - (track.y + track.height / 2)
-                    let distanceSquared = dx * dx + dy * dy
-                    if distanceSquared > gate { continue }
-                    if centreWeight > 0 {
-                        let enclosingWidth = max(trackRight, candidate.x + candidate.width) - min(track.x, candidate.x)
-                        let enclosingHeight = max(trackBottom, candidate.y + candidate.height) - min(track.y, candidate.y)
-                        let diagonalSquared = enclosingWidth * enclosingWidth + enclosingHeight * enclosingHeight
-                        if diagonalSquared > 0 { weight -= centreWeight * distanceSquared / diagonalSquared }
+            let skipsLow = !lowMatchesAnyTrack && (tentative || lost)
+            var k = Self.firstIndex(in: sortedLefts, above: track.x - widest)
+            while k < columns, sortedLefts[k] < trackRight {
+                let chunk = k
+                k += Self.overlapLanes
+                // Which of the next boxes overlap the track's (the same tests as one by one:
+                // left edge before the track's right, right edge after its left, and so on).
+                var overlapping = Self.overlapBits(
+                    lefts: lefts, tops: tops, rights: rights, bottoms: bottoms, at: chunk,
+                    left: track.x, top: track.y, right: trackRight, bottom: trackBottom)
+                while overlapping != 0 {
+                    let offset = overlapping.trailingZeroBitCount
+                    overlapping &= overlapping - 1
+                    guard chunk + offset < columns else { break }
+                    let c = byLeft[chunk + offset]
+                    let candidate = candidates[c]
+                    let low = lowColumn[c]
+                    if low && skipsLow { continue }
+                    let iou = track.iou(candidate)
+                    guard iou >= threshold, !low || iou >= lowThreshold else { continue }
+                    if lost, let ratio = heightRatio {
+                        let last = tracks[r].lastDetection.height
+                        if candidate.height > track.height * ratio || track.height > candidate.height * ratio
+                            || candidate.height > last * ratio || last > candidate.height * ratio { continue }
                     }
-                    if footWeight > 0 {
-                        // Bottom-centre points: same horizontal offset, vertical offset of the bottoms.
-                        let footDy = (candidate.y + candidate.height) - trackBottom
-                        weight -= footWeight * (dx * dx + footDy * footDy) / (track.height * track.height)
+                    if !groundPoints.isEmpty, let motion = groundFilter(r), let point = groundPoints[detectionIndices[c]],
+                       let distance = motion.squaredDistance(to: point),
+                       distance > groundGate { continue }
+                    var weight = iou
+                    if centreWeight > 0 || footWeight > 0 || gate.isFinite {
+                        let dx = (candidate.x + candidate.width / 2) - (track.x + track.width / 2)
+                        let dy = (candidate.y + candidate.height / 2) - (track.y + track.height / 2)
+                        let distanceSquared = dx * dx + dy * dy
+                        if distanceSquared > gate { continue }
+                        if centreWeight > 0 {
+                            let enclosingWidth = max(trackRight, candidate.x + candidate.width) - min(track.x, candidate.x)
+                            let enclosingHeight = max(trackBottom, candidate.y + candidate.height) - min(track.y, candidate.y)
+                            let diagonalSquared = enclosingWidth * enclosingWidth + enclosingHeight * enclosingHeight
+                            if diagonalSquared > 0 { weight -= centreWeight * distanceSquared / diagonalSquared }
+                        }
+                        if footWeight > 0 {
+                            // Bottom-centre points: same horizontal offset, vertical offset of the bottoms.
+                            let footDy = (candidate.y + candidate.height) - trackBottom
+                            weight -= footWeight * (dx * dx + footDy * footDy) / (track.height * track.height)
+                        }
                     }
+                    if low { weight *= lowWeight }
+                    if scoreWeighted { weight *= max(detections[detectionIndices[c]].score * scoreScale, 0) }
+                    // Keep admissible pairs worth something, so they still count as matches.
+                    pairs.append((r, c, max(weight, 1e-4)))
                 }
-                if low { weight *= lowWeight }
-                if scoreWeighted { weight *= max(detections[detectionIndices[c]].score * scoreScale, 0) }
-                // Keep admissible pairs worth something, so they still count as matches.
-                pairs.append((r, c, max(weight, 1e-4)))
             }
         }
         if configuration.classAware {
@@ -129,27 +147,41 @@ extension IoUTracker {
         var groups = UnionFind(count: rows + columns)   // rows, then columns
         for pair in pairs { groups.union(pair.row, rows + pair.column) }
         // A group containing a track is named by its smallest row (UnionFind keeps the minimum).
-        var pairsOfGroup = [[Int]](repeating: [], count: rows)
-        for (k, pair) in pairs.enumerated() { pairsOfGroup[groups.root(pair.row)].append(k) }
+        // The pairs of each group, in pair order: group g's are members[start[g]..<start[g + 1]]
+        // (counted, then placed: no array per group).
+        var groupOfPair = [Int](repeating: 0, count: pairs.count)
+        var start = [Int](repeating: 0, count: rows + 1)
+        for (k, pair) in pairs.enumerated() {
+            let group = groups.root(pair.row)
+            groupOfPair[k] = group
+            start[group + 1] += 1
+        }
+        for group in 0..<rows { start[group + 1] += start[group] }
+        var members = [Int](repeating: 0, count: pairs.count)
+        var placed = start
+        for k in pairs.indices {
+            members[placed[groupOfPair[k]]] = k
+            placed[groupOfPair[k]] += 1
+        }
 
         var columnOfRow = [Int?](repeating: nil, count: rows)
         var localRow = [Int](repeating: -1, count: rows)
         var localColumn = [Int](repeating: -1, count: columns)
-        for group in 0..<rows where !pairsOfGroup[group].isEmpty {
-            let members = pairsOfGroup[group]
-            if members.count == 1 {
-                let pair = pairs[members[0]]
+        for group in 0..<rows where start[group + 1] > start[group] {
+            let groupPairs = members[start[group]..<start[group + 1]]
+            if groupPairs.count == 1 {
+                let pair = pairs[groupPairs[groupPairs.startIndex]]
                 columnOfRow[pair.row] = pair.column
                 continue
             }
             var memberRows: [Int] = [], memberColumns: [Int] = []
-            for k in members {
+            for k in groupPairs {
                 let pair = pairs[k]
                 if localRow[pair.row] < 0 { localRow[pair.row] = memberRows.count; memberRows.append(pair.row) }
                 if localColumn[pair.column] < 0 { localColumn[pair.column] = memberColumns.count; memberColumns.append(pair.column) }
             }
             var sub = [Double](repeating: 0, count: memberRows.count * memberColumns.count)
-            for k in members {
+            for k in groupPairs {
                 let pair = pairs[k]
                 sub[localRow[pair.row] * memberColumns.count + localColumn[pair.column]] = -Double(pair.weight)
             }
@@ -178,24 +210,21 @@ extension IoUTracker {
     /// `reacquisitionHeightRatio` of the track's predicted and last detected heights. The pair's
     /// weight is `1 − d²/gate`; one optimal assignment over those pairs.
     func recoverLostTracks(
-        highIndices: [Int], detections: [TrackerDetection], ground: GroundContext,
+        highIndices: [Int], detections: [TrackerDetection], ground: GroundContext, groundPoints: [GroundPoint?],
         matchedTrack: inout [Bool], trackOfDetection: inout [Int?]
     ) {
         var rows: [Int] = []
         for r in tracks.indices where !matchedTrack[r] && tracks[r].id != nil && tracks[r].missedUpdates >= 1
-            && tracks[r].ground != nil { rows.append(r) }
+            && groundFilter(r) != nil { rows.append(r) }
         var columns: [Int] = []
         for d in highIndices where trackOfDetection[d] == nil { columns.append(d) }
         guard !rows.isEmpty, !columns.isEmpty, groundFit.isTrusted else { return }
         let gate = Double(ground.settings.gate)
         let ratio = configuration.reacquisitionHeightRatio
-        var points: [GroundPoint?] = []
-        points.reserveCapacity(columns.count)
-        for d in columns { points.append(groundPoint(of: detections[d].box, ground)) }
         var costs = [Double](repeating: 0, count: rows.count * columns.count)
         var usedRows: [Int] = [], usedColumns = [Bool](repeating: false, count: columns.count)
         for (i, r) in rows.enumerated() {
-            guard let motion = tracks[r].ground else { continue }
+            guard let motion = groundFilter(r) else { continue }
             let predicted = tracks[r].motion.box.height, last = tracks[r].lastDetection.height
             var any = false
             for (j, d) in columns.enumerated() {
@@ -203,7 +232,7 @@ extension IoUTracker {
                 if let ratio, h > predicted * ratio || predicted > h * ratio || h > last * ratio || last > h * ratio { continue }
                 if configuration.classAware, let trackClass = tracks[r].smoothedClass,
                    let detectionClass = detections[d].classIndex, trackClass != detectionClass { continue }
-                guard let point = points[j], let distance = motion.squaredDistance(to: point),
+                guard let point = groundPoints[d], let distance = motion.squaredDistance(to: point),
                       distance <= gate else { continue }
                 costs[i * columns.count + j] = -max(1 - distance / gate, 1e-4)
                 any = true
@@ -230,13 +259,54 @@ extension IoUTracker {
 
 extension IoUTracker {
     /// The first index of the ascending `values` whose value is greater than `bound`.
-    package static func firstIndex(in values: [Float], above bound: Float) -> Int {
-        var low = 0, high = values.count
+    package static func firstIndex<Values: RandomAccessCollection<Float>>(in values: Values, above bound: Float) -> Int
+    where Values.Index == Int {
+        var low = values.startIndex, high = values.endIndex
         while low < high {
             let middle = (low + high) / 2
             if values[middle] > bound { high = middle } else { low = middle + 1 }
         }
         return low
+    }
+}
+
+extension IoUTracker {
+    /// The indices of `boxes` ordered by left edge, ties by index (boxes with NaN edges are
+    /// never given to it). Sorts one integer key per box, ordered as the floats are:
+    /// sign-flipped bits above, index below.
+    static func orderByLeftEdge(_ boxes: [TrackBox]) -> [Int] {
+        var keys: [UInt64] = []
+        keys.reserveCapacity(boxes.count)
+        for (index, box) in boxes.enumerated() {
+            let bits = (box.x + 0).bitPattern    // + 0 makes -0 the same key as +0
+            let ordered = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+            keys.append(UInt64(ordered) << 32 | UInt64(truncatingIfNeeded: index))
+        }
+        keys.sort()
+        return keys.map { Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF) }
+    }
+
+    /// Boxes tested together for overlap with a track (the edge arrays carry this many NaNs
+    /// past their last box).
+    static let overlapLanes = 8
+
+    /// Bit i set when box `at + i` (its edges at that index of the four arrays, which must hold
+    /// `at + overlapLanes` numbers) overlaps the box (left, top, right, bottom): its left edge
+    /// before `right`, its right edge after `left`, its top above `bottom`, its bottom below
+    /// `top`. NaN edges overlap nothing. Straight-line: no branch per box.
+    @inline(__always)
+    static func overlapBits(
+        lefts: UnsafePointer<Float>, tops: UnsafePointer<Float>, rights: UnsafePointer<Float>,
+        bottoms: UnsafePointer<Float>, at index: Int, left: Float, top: Float, right: Float, bottom: Float
+    ) -> UInt32 {
+        var bits: UInt32 = 0
+        for lane in 0..<overlapLanes {
+            let k = index + lane
+            let hit: UInt32 = (lefts[k] < right ? 1 : 0) & (rights[k] > left ? 1 : 0)
+                & (tops[k] < bottom ? 1 : 0) & (bottoms[k] > top ? 1 : 0)
+            bits |= hit << UInt32(lane)
+        }
+        return bits
     }
 }
 

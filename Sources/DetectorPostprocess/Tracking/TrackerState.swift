@@ -80,13 +80,14 @@ extension IoUTracker {
             formatVersion: TrackerState.currentFormatVersion, configuration: configuration, nextTrackID: nextID,
             lastTimestampMs: lastTimestampMs, updateCount: updateCount, nowMs: nowMs,
             recentScores: recentScores.chronological,
-            tracks: tracks.map { track in
-                TrackerState.TrackSnapshot(
+            tracks: tracks.indices.map { index in
+                let track = tracks[index]
+                return TrackerState.TrackSnapshot(
                     id: track.id, motion: track.motion.snapshot, motionAtLastDetection: track.motionAtLastDetection.snapshot,
                     lastDetection: track.lastDetection,
                     votes: track.labels.votes.map { TrackerState.Vote(classIndex: $0.classIndex, score: $0.score) },
                     hits: track.hits, missedUpdates: track.missedUpdates, lastMatchMs: track.lastMatchMs,
-                    streak: track.streak, ground: track.ground?.numbers)
+                    streak: track.streak, ground: groundFilter(index)?.numbers)
             },
             frameWidth: frameWidth, groundFit: groundFit.numbers)
     }
@@ -112,6 +113,7 @@ extension IoUTracker {
         }
         var seen = Set<Int>()
         var tracks: [Track] = []
+        var groundFilters: [GroundMotion?] = []
         for (index, snapshot) in state.tracks.enumerated() {
             if let id = snapshot.id {
                 guard id >= 1, id < state.nextTrackID, seen.insert(id).inserted else {
@@ -135,15 +137,19 @@ extension IoUTracker {
                 missedUpdates: snapshot.missedUpdates, lastMatchMs: snapshot.lastMatchMs,
                 lastDetection: snapshot.lastDetection, motionAtLastDetection: atDetection)
             track.streak = snapshot.streak
+            var filter: GroundMotion?
             if let numbers = snapshot.ground {
                 guard let ground = GroundMotion(numbers: numbers) else {
                     throw TrackerError.invalidState(reason: "track \(index) has a ground-plane filter with missing or non-finite numbers")
                 }
-                track.ground = ground
+                filter = ground
             }
             tracks.append(track)
+            groundFilters.append(filter)
         }
         self.tracks = tracks
+        // Filters are kept only while some track has one (as `update` leaves them under a trusted plane).
+        if groundFilters.contains(where: { $0 != nil }) { self.groundFilters = groundFilters }
         nextID = state.nextTrackID
         updateCount = state.updateCount
         lastTimestampMs = state.lastTimestampMs

@@ -180,4 +180,35 @@ final class GroundPlaneTests: XCTestCase {
             }
         }
     }
+    /// The filters are kept while the fit gathers its first 50 detections and while it is trusted;
+    /// once 50 are in and the line explains little (sizes that do not follow the row: 10 boxes,
+    /// heights 60…240 at rows spread independently, 10 per frame, so after 5 frames), no track
+    /// keeps one. Ten people whose heights follow `h = row − 400` keep theirs.
+    func testFiltersAreKeptOnlyWhileThePlaneCanBeTrusted() throws {
+        func scene(frame: Int, perspective: Bool) -> [TrackerDetection] {
+            (0..<10).map { k in
+                let row = Float(500 + 40 * k) + Float(frame)
+                let h: Float = perspective ? row - 400 : Float(60 + (k * 7) % 10 * 20)
+                return TrackerDetection(box: TrackBox(x: Float(150 * k), y: row - h, width: 40, height: h), score: 0.9)
+            }
+        }
+        for perspective in [false, true] {
+            var tracker = try IoUTracker()
+            tracker.frameWidth = 1600
+            for frame in 0..<4 { _ = try tracker.update(scene(frame: frame, perspective: perspective), timestampMs: Int64(frame) * 33) }
+            XCTAssertEqual(tracker.state.tracks.filter { $0.ground != nil }.count, 10, "40 detections: still gathering, filters kept")
+            for frame in 4..<8 { _ = try tracker.update(scene(frame: frame, perspective: perspective), timestampMs: Int64(frame) * 33) }
+            XCTAssertEqual(tracker.groundFit.isTrusted, perspective)
+            let kept = tracker.state.tracks.filter { $0.ground != nil }.count
+            XCTAssertEqual(kept, perspective ? 10 : 0, perspective ? "a trusted plane: every track keeps its filter" : "an untrusted plane: no upkeep")
+            // The state of an untrusted stream resumes without filters and goes on the same way.
+            var resumed = try IoUTracker(state: tracker.state)
+            for frame in 8..<10 {
+                let detections = scene(frame: frame, perspective: perspective)
+                XCTAssertEqual(try resumed.update(detections, timestampMs: Int64(frame) * 33),
+                               try tracker.update(detections, timestampMs: Int64(frame) * 33))
+            }
+            XCTAssertEqual(resumed.state, tracker.state)
+        }
+    }
 }
